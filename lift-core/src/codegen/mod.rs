@@ -1,0 +1,131 @@
+//! OpenCL C code generation (CGO'17 section 5): a type-checked kernel is lowered to low-level
+//! primitives where needed, then compiled in destination-passing style.
+//!
+//! * [`lower`]: high-level bodies to `map_glb`/`map_seq`/`reduce_seq` (with map fusion);
+//! * `launch`: the NDRange, from the trip counts of the parallel maps;
+//! * `view`: data-layout primitives as views, turned into one flat index per access;
+//! * `memory`: address spaces, buffers and temporaries;
+//! * `emit`: loops, reductions, barriers and the kernel text;
+//! * `scalar`: the scalar subset (literals, operators, math builtins, user functions);
+//! * `ctypes`: OpenCL C spellings of types and tuple structs.
+
+mod ctypes;
+mod emit;
+mod launch;
+pub mod lower;
+mod memory;
+mod scalar;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use crate::arith::Nat;
+use crate::ir::Program;
+use crate::typeck::KernelInfo;
+
+/// The result of compiling one kernel.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The complete OpenCL C program.
+    pub source: String,
+    /// The kernels to launch, in launch order.
+    pub kernels: Vec<GeneratedKernel>,
+    /// Global buffers the launcher allocates (and passes as [`KernelArg::Temporary`]).
+    pub temporaries: Vec<Temporary>,
+    /// The low-level expression actually compiled, in `lift!` syntax.
+    pub lowered: String,
+}
+
+/// One OpenCL kernel function and how to launch it.
+#[derive(Clone, Debug)]
+pub struct GeneratedKernel {
+    /// The OpenCL kernel function name.
+    pub name: String,
+    /// Its arguments, in OpenCL parameter order.
+    pub args: Vec<KernelArg>,
+    /// Global size per dimension, over the size variables. The kernel guards every global
+    /// map, so the launcher may round these up.
+    pub global: Vec<Nat>,
+    /// Local size per dimension (`None`: the driver chooses). When given, the kernel
+    /// requires exactly this size (`reqd_work_group_size`).
+    pub local: Option<Vec<Nat>>,
+    /// Statically allocated local memory, in bytes.
+    pub local_mem_bytes: Nat,
+}
+
+/// One argument of a generated kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelArg {
+    /// The array kernel parameter of this index (a `const global T*`).
+    Input {
+        /// Index into the kernel's parameters.
+        param: usize,
+    },
+    /// The output buffer: the result flattened row-major (a scalar result is one element).
+    Output,
+    /// The global temporary of this index in [`Generated::temporaries`].
+    Temporary(usize),
+    /// A size variable, passed as `int`.
+    Size(String),
+    /// The scalar kernel parameter of this index, by value (`f16` is passed as `float`,
+    /// `bool` as `uchar`).
+    Scalar {
+        /// Index into the kernel's parameters.
+        param: usize,
+    },
+}
+
+/// A global buffer allocated by the launcher.
+#[derive(Clone, Debug)]
+pub struct Temporary {
+    /// The kernel parameter name.
+    pub name: String,
+    /// The size in bytes, over the size variables.
+    pub bytes: Nat,
+}
+
+/// Why code generation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CodegenError {
+    /// No kernel of that name in the program.
+    #[error("unknown kernel `{0}`")]
+    UnknownKernel(String),
+    /// The lowered program failed to type-check again.
+    #[error("lowering produced an ill-typed program: {0}")]
+    Lowering(String),
+    /// A construct the generator cannot compile.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A size that must be known at compile time (local or private memory, local sizes).
+    #[error("{what}: the size must be a compile-time constant, found {size}")]
+    NotConstant {
+        /// What needed the constant.
+        what: String,
+        /// The size found.
+        size: String,
+    },
+    /// A node the type checker left untyped, or another broken invariant.
+    #[error("internal code generator error: {0}")]
+    Internal(String),
+}
+
+/// Result alias for code generation.
+pub type GResult<T> = Result<T, CodegenError>;
+
+/// Compiles kernel `kernel` of the type-checked program `prog` (with its checker output
+/// `info`) to OpenCL C.
+pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
+    let lowered = lower::lower_program(prog, kernel, info)?;
+    let k = lowered
+        .prog
+        .kernel(kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    let text = crate::print::expr(&k.body);
+    let out = emit::compile_kernel(&lowered.prog, k, &lowered.info)?;
+    Ok(Generated {
+        source: out.source,
+        kernels: vec![out.kernel],
+        temporaries: out.temporaries,
+        lowered: text,
+    })
+}

@@ -1,0 +1,24 @@
+//! `lift-core`: the lift-rs compiler as a library.
+//!
+//! The pipeline, one module per stage:
+//!
+//! * [`parse`]: `lift!` tokens (or a string body) to the [`ir`] syntax tree;
+//! * [`arith`]: symbolic sizes ([`arith::Nat`]) and their simplifier;
+//! * [`types`]: scalar, vector, tuple and array types with symbolic sizes;
+//! * [`prim`]: every primitive, declared once in one table;
+//! * [`typeck`]: the type checker (sizes, nesting rules, launch-time preconditions);
+//! * [`interp`]: the reference interpreter, the oracle of every test.
+//!
+//! No OpenCL dependency: this crate runs inside the proc macro and at run time.
+
+pub mod arith;
+pub mod error;
+pub mod interp;
+pub mod ir;
+pub mod parse;
+pub mod prim;
+pub mod print;
+pub mod typeck;
+pub mod types;
+
+pub use error::{CompileError, ErrorKind};

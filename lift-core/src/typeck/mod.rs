@@ -1,0 +1,258 @@
+//! The type checker: infers the type of every data expression, checks every primitive's
+//! typing rule and the low-level nesting rules, and collects the size conditions that can only
+//! be decided at launch time.
+
+mod expr;
+mod nesting;
+pub mod rules;
+mod scalar;
+
+use crate::arith::{Facts, Nat};
+use crate::error::{CResult, CompileError, ErrorKind};
+use crate::ir::{Kernel, Pat, Program, UserFun};
+use crate::types::Type;
+use proc_macro2::Span;
+use std::fmt;
+
+/// A size condition that must hold at launch (e.g. `N % 128 == 0` for symbolic `N`).
+#[derive(Clone, Debug)]
+pub struct Precondition {
+    /// The condition.
+    pub cond: Cond,
+    /// The primitive that requires it (`split`).
+    pub origin: String,
+    /// Why it requires it.
+    pub reason: String,
+    /// Where that primitive is.
+    pub span: Span,
+}
+
+/// A launch-time size condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cond {
+    /// `n % d == 0`.
+    Divisible(Nat, Nat),
+    /// `a <= b`.
+    Le(Nat, Nat),
+}
+
+impl fmt::Display for Cond {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cond::Divisible(n, d) => write!(f, "({n}) % ({d}) == 0"),
+            Cond::Le(a, b) => write!(f, "{a} <= {b}"),
+        }
+    }
+}
+
+impl fmt::Display for Precondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.origin, self.reason, self.cond)
+    }
+}
+
+/// What the checker learnt about one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    /// Kernel name.
+    pub name: String,
+    /// The inferred result type (equivalent to the declared one).
+    pub result: Type,
+    /// Conditions checked at launch time, before anything runs.
+    pub preconditions: Vec<Precondition>,
+}
+
+/// Type-checks a whole program in place (setting [`crate::ir::Expr::ty`]).
+pub fn check_program(prog: &mut Program) -> CResult<Vec<KernelInfo>> {
+    check_unique_names(prog)?;
+    let funs = prog.funs.clone();
+    for f in &mut prog.funs {
+        Checker::new(&funs, &[]).user_fun(f)?;
+    }
+    let funs = prog.funs.clone();
+    prog.kernels
+        .iter_mut()
+        .map(|k| {
+            let sizes: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
+            Checker::new(&funs, &sizes).kernel(k)
+        })
+        .collect()
+}
+
+fn check_unique_names(prog: &Program) -> CResult<()> {
+    let mut seen = std::collections::HashSet::new();
+    let items = prog.funs.iter().map(|f| (&f.name, f.span));
+    for (name, span) in items.chain(prog.kernels.iter().map(|k| (&k.name, k.span))) {
+        if !seen.insert(name) {
+            return Err(CompileError::new(
+                ErrorKind::Syntax,
+                span,
+                format!("item `{name}` is defined twice"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The state of checking one kernel or user function.
+pub struct Checker<'a> {
+    funs: &'a [UserFun],
+    sizes: Vec<String>,
+    scopes: Vec<(String, Type)>,
+    /// Whether primitives may be used (false inside user functions).
+    in_kernel: bool,
+    /// Size facts established so far (divisibility from `split`, ...).
+    pub facts: Facts,
+    /// Conditions left to launch time.
+    pub preconditions: Vec<Precondition>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(funs: &'a [UserFun], sizes: &[&str]) -> Checker<'a> {
+        Checker {
+            funs,
+            sizes: sizes.iter().map(|s| s.to_string()).collect(),
+            scopes: Vec::new(),
+            in_kernel: false,
+            facts: Facts::new(),
+            preconditions: Vec::new(),
+        }
+    }
+
+    fn kernel(mut self, k: &mut Kernel) -> CResult<KernelInfo> {
+        self.in_kernel = true;
+        for (i, (s, span)) in k.sizes.iter().enumerate() {
+            if k.sizes[..i].iter().any(|(t, _)| t == s) {
+                return Err(CompileError::new(
+                    ErrorKind::Syntax,
+                    *span,
+                    format!("kernel `{}`: size variable `{s}` declared twice", k.name),
+                ));
+            }
+        }
+        for p in &k.params {
+            self.check_declared_type(&p.ty, p.span)?;
+            self.scopes.push((p.name.clone(), p.ty.clone()));
+        }
+        self.check_declared_type(&k.ret, k.ret_span)?;
+        let inferred = self.data(&mut k.body, Some(&k.ret))?;
+        let inferred = inferred.simplify_with(&self.facts);
+        if !inferred.equiv(&k.ret, &self.facts) {
+            return Err(CompileError::new(
+                ErrorKind::ResultMismatch,
+                k.ret_span,
+                format!(
+                    "kernel `{}`: declared result type differs from the inferred one: {} vs {}",
+                    k.name, k.ret, inferred
+                ),
+            ));
+        }
+        nesting::check(&k.body)?;
+        Ok(KernelInfo { name: k.name.clone(), result: inferred, preconditions: self.preconditions })
+    }
+
+    fn user_fun(mut self, f: &mut UserFun) -> CResult<()> {
+        for p in &f.params {
+            self.check_declared_type(&p.ty, p.span)?;
+            self.scopes.push((p.name.clone(), p.ty.clone()));
+        }
+        let crate::ir::FunBody::Expr(body) = &mut f.body else {
+            return Ok(());
+        };
+        let got = self.data(body, Some(&f.ret))?;
+        if !got.equiv(&f.ret, &self.facts) {
+            return Err(CompileError::new(
+                ErrorKind::ResultMismatch,
+                body.span,
+                format!(
+                    "fn `{}`: declared result type differs from the inferred one: {} vs {}",
+                    f.name, f.ret, got
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Rejects zero-length array types in declarations.
+    fn check_declared_type(&self, ty: &Type, span: Span) -> CResult<()> {
+        match ty {
+            Type::Array(e, n) => {
+                if n.as_cst().is_some_and(|c| c <= 0) {
+                    return Err(CompileError::new(
+                        ErrorKind::ZeroSize,
+                        span,
+                        format!("array type: size must be positive: {ty}"),
+                    ));
+                }
+                self.check_declared_type(e, span)
+            }
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.check_declared_type(t, span)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Binds a lambda or `let` pattern to a type.
+    fn bind(&mut self, pat: &Pat, ty: &Type) -> CResult<()> {
+        match pat {
+            Pat::Name(n, _) => {
+                self.scopes.push((n.clone(), ty.clone()));
+                Ok(())
+            }
+            Pat::Tuple(ps, span) => match ty {
+                Type::Tuple(ts) if ts.len() == ps.len() => {
+                    ps.iter().zip(ts).try_for_each(|(p, t)| self.bind(p, t))
+                }
+                _ => Err(CompileError::new(
+                    ErrorKind::TypeMismatch,
+                    *span,
+                    format!("pattern: a tuple pattern of {} elements cannot bind {ty}", ps.len()),
+                )),
+            },
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Type> {
+        self.scopes.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    /// Records a launch-time condition, or fails if it is provably false.
+    fn require(
+        &mut self,
+        cond: Cond,
+        (origin, reason): (&str, &str),
+        span: Span,
+        kind: ErrorKind,
+    ) -> CResult<()> {
+        let decided = match &cond {
+            Cond::Divisible(n, d) => self.facts.divisible(n, d),
+            Cond::Le(a, b) => self.facts.le(a, b),
+        };
+        match decided {
+            Some(true) => Ok(()),
+            Some(false) => {
+                let what = match &cond {
+                    Cond::Divisible(n, d) => format!("{n} % {d} != 0"),
+                    Cond::Le(a, b) => format!("{a} > {b}"),
+                };
+                Err(CompileError::new(kind, span, format!("{origin}: {reason}: {what}")))
+            }
+            None => {
+                if let Cond::Divisible(n, d) = &cond {
+                    self.facts.assume_divisible(n, d);
+                }
+                if !self.preconditions.iter().any(|p| p.cond == cond) {
+                    self.preconditions.push(Precondition {
+                        cond,
+                        origin: origin.to_string(),
+                        reason: reason.to_string(),
+                        span,
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,500 @@
+//! The typing rule of every primitive, referenced from the table in [`crate::prim`].
+
+use super::expr::project;
+use super::{Checker, Cond};
+use crate::arith::Nat;
+use crate::error::{CResult, CompileError, ErrorKind};
+use crate::ir::{Boundary, Expr, PrimArg, Reorder};
+use crate::prim::Prim;
+use crate::types::{ScalarType, Type, VECTOR_WIDTHS};
+use proc_macro2::Span;
+
+/// A typing rule: the checker, the primitive, its static arguments, the types of its data
+/// inputs and its span; gives the result type.
+pub type Rule = fn(&mut Checker<'_>, Prim, &mut [PrimArg], &[Type], Span) -> CResult<Type>;
+
+fn err(kind: ErrorKind, span: Span, msg: String) -> CompileError {
+    CompileError::new(kind, span, msg)
+}
+
+/// The array `t`, or a `NotAnArray` error naming the primitive.
+fn array(p: Prim, t: &Type, span: Span) -> CResult<(Type, Nat)> {
+    match t {
+        Type::Array(e, n) => Ok(((**e).clone(), n.clone())),
+        t => Err(err(
+            ErrorKind::NotAnArray,
+            span,
+            format!("{}: expects an array, found {t}", p.name()),
+        )),
+    }
+}
+
+/// The `i`-th static argument as a function.
+fn fun(args: &mut [PrimArg], p: Prim, span: Span) -> CResult<&mut Expr> {
+    args.iter_mut()
+        .rev()
+        .find_map(|a| match a {
+            PrimArg::Fun(e) => Some(e),
+            _ => None,
+        })
+        .ok_or_else(|| err(ErrorKind::WrongArity, span, format!("{}: missing function argument", p.name())))
+}
+
+/// The size arguments, in order.
+fn nats(args: &[PrimArg]) -> Vec<(Nat, Span)> {
+    args.iter()
+        .filter_map(|a| match a {
+            PrimArg::Nat(n, s) => Some((n.clone(), *s)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The single scalar value argument.
+fn value(args: &mut [PrimArg]) -> Option<&mut Expr> {
+    args.iter_mut().find_map(|a| match a {
+        PrimArg::Value(e) => Some(e),
+        _ => None,
+    })
+}
+
+impl Checker<'_> {
+    /// Rejects a size that is provably zero or negative.
+    fn positive(&mut self, p: Prim, what: &str, n: &Nat, span: Span) -> CResult<()> {
+        if n.max_value().is_some_and(|m| m <= 0) {
+            return Err(err(
+                ErrorKind::ZeroSize,
+                span,
+                format!("{}: {what} must be positive: {n}", p.name()),
+            ));
+        }
+        if n.min_value().is_some_and(|m| m >= 1) {
+            return Ok(());
+        }
+        self.require(Cond::Le(Nat::cst(1), n.clone()), (p.name(), what), span, ErrorKind::ZeroSize)
+    }
+
+    /// Rejects a negative padding.
+    fn non_negative(&mut self, p: Prim, n: &Nat, span: Span) -> CResult<()> {
+        if n.min_value().is_some_and(|m| m >= 0) {
+            return Ok(());
+        }
+        if n.max_value().is_some_and(|m| m < 0) {
+            return Err(err(
+                ErrorKind::OutOfBounds,
+                span,
+                format!("{}: padding must not be negative: {n}", p.name()),
+            ));
+        }
+        self.require(Cond::Le(Nat::cst(0), n.clone()), (p.name(), "padding must not be negative"), span, ErrorKind::OutOfBounds)
+    }
+
+    /// Checks that two lengths are provably equal.
+    fn same_length(&self, p: Prim, a: &Nat, b: &Nat, span: Span) -> CResult<()> {
+        if self.facts.equal(a, b) {
+            Ok(())
+        } else {
+            Err(err(
+                ErrorKind::LengthMismatch,
+                span,
+                format!("{}: lengths differ: {a} vs {b}", p.name()),
+            ))
+        }
+    }
+
+    /// `slide(size, step)` on a length: checks and gives the number of windows.
+    fn windows(&mut self, p: Prim, n: &Nat, size: &(Nat, Span), step: &(Nat, Span)) -> CResult<Nat> {
+        self.positive(p, "window size", &size.0, size.1)?;
+        self.positive(p, "step", &step.0, step.1)?;
+        self.require(
+            Cond::Le(size.0.clone(), n.clone()),
+            (p.name(), "window larger than the input"),
+            size.1,
+            ErrorKind::OutOfBounds,
+        )?;
+        let rest = n - &size.0;
+        self.require(
+            Cond::Divisible(rest.clone(), step.0.clone()),
+            (p.name(), "(n - size) must be divisible by the step"),
+            step.1,
+            ErrorKind::Divisibility,
+        )?;
+        Ok(rest / &step.0 + 1)
+    }
+
+    /// `pad(l, r, b)` on one dimension: checks and gives the padded length.
+    fn padded(&mut self, p: Prim, n: &Nat, l: &(Nat, Span), r: &(Nat, Span), b: &Boundary) -> CResult<Nat> {
+        self.non_negative(p, &l.0, l.1)?;
+        self.non_negative(p, &r.0, r.1)?;
+        if matches!(b, Boundary::Mirror) {
+            for side in [l, r] {
+                self.require(
+                    Cond::Le(side.0.clone(), n.clone()),
+                    (p.name(), "mirror padding larger than the input"),
+                    side.1,
+                    ErrorKind::OutOfBounds,
+                )?;
+            }
+        }
+        Ok(&l.0 + n + &r.0)
+    }
+
+    /// Checks a `constant(v)` boundary value against the element type.
+    fn boundary(&mut self, p: Prim, args: &mut [PrimArg], elem: &Type) -> CResult<Boundary> {
+        let Some((b, span)) = args.iter_mut().find_map(|a| match a {
+            PrimArg::Boundary(b, s) => Some((b, *s)),
+            _ => None,
+        }) else {
+            return Err(err(ErrorKind::WrongArity, Span::call_site(), format!("{}: missing boundary", p.name())));
+        };
+        if let Boundary::Constant(v) = b {
+            let t = self.data(v, Some(elem))?;
+            if !t.equiv(elem, &self.facts) {
+                return Err(err(
+                    ErrorKind::TypeMismatch,
+                    span,
+                    format!("{}: constant boundary has type {t}, expected {elem}", p.name()),
+                ));
+            }
+        }
+        Ok(b.clone())
+    }
+}
+
+/// `map(f)` and every low-level map.
+pub fn map(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let b = c.apply(fun(args, p, span)?, &[a], span)?;
+    Ok(Type::array(b, n))
+}
+
+/// `map2(f)`, `map3(f)`.
+pub fn map_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let depth = if p == Prim::Map2 { 2 } else { 3 };
+    let mut dims = Vec::new();
+    let mut t = inputs[0].clone();
+    for _ in 0..depth {
+        let (e, n) = array(p, &t, span)?;
+        dims.push(n);
+        t = e;
+    }
+    let mut out = c.apply(fun(args, p, span)?, &[t], span)?;
+    for n in dims.into_iter().rev() {
+        out = Type::array(out, n);
+    }
+    Ok(out)
+}
+
+/// `reduce(f, z)`: `f: (a, a) -> a`, `z: a`.
+pub fn reduce(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, _) = array(p, &inputs[0], span)?;
+    let z = value(args).ok_or_else(|| err(ErrorKind::WrongArity, span, "reduce: missing initial value".into()))?;
+    let zspan = z.span;
+    let tz = c.data(z, Some(&a))?;
+    if !tz.equiv(&a, &c.facts) {
+        return Err(err(
+            ErrorKind::TypeMismatch,
+            zspan,
+            format!("{}: initial value has type {tz}, expected the element type {a}", p.name()),
+        ));
+    }
+    let r = c.apply(fun(args, p, span)?, &[a.clone(), a.clone()], span)?;
+    if !r.equiv(&a, &c.facts) {
+        return Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("{}: the operator must give the element type {a}, found {r}", p.name()),
+        ));
+    }
+    Ok(a)
+}
+
+/// `reduce_seq(f, z)`: `f: (b, a) -> b`, `z: b`.
+pub fn reduce_seq(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, _) = array(p, &inputs[0], span)?;
+    let z = value(args).ok_or_else(|| err(ErrorKind::WrongArity, span, "reduce_seq: missing initial value".into()))?;
+    let hint = a.as_scalar().map(Type::Scalar);
+    let acc = c.data(z, hint.as_ref())?;
+    let r = c.apply(fun(args, p, span)?, &[acc.clone(), a], span)?;
+    if !r.equiv(&acc, &c.facts) {
+        return Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("{}: the operator must give the accumulator type {acc}, found {r}", p.name()),
+        ));
+    }
+    Ok(acc)
+}
+
+/// `zip(x, y, ...)`.
+pub fn zip(c: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let arrays = inputs.iter().map(|t| array(p, t, span)).collect::<CResult<Vec<_>>>()?;
+    let n = arrays[0].1.clone();
+    for (_, m) in &arrays[1..] {
+        c.same_length(p, &n, m, span)?;
+    }
+    Ok(Type::array(Type::Tuple(arrays.into_iter().map(|(e, _)| e).collect()), n))
+}
+
+/// `zip2`, `zip3`: zips at every one of the outer 2 or 3 levels.
+pub fn zip_nd(c: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let depth = if p == Prim::Zip2 { 2 } else { 3 };
+    let mut elems: Vec<Type> = inputs.to_vec();
+    let mut dims = Vec::new();
+    for _ in 0..depth {
+        let arrays = elems.iter().map(|t| array(p, t, span)).collect::<CResult<Vec<_>>>()?;
+        for (_, m) in &arrays[1..] {
+            c.same_length(p, &arrays[0].1, m, span)?;
+        }
+        dims.push(arrays[0].1.clone());
+        elems = arrays.into_iter().map(|(e, _)| e).collect();
+    }
+    let mut out = Type::Tuple(elems);
+    for n in dims.into_iter().rev() {
+        out = Type::array(out, n);
+    }
+    Ok(out)
+}
+
+/// `unzip`.
+pub fn unzip(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (e, n) = array(p, &inputs[0], span)?;
+    match e {
+        Type::Tuple(ts) => Ok(Type::Tuple(ts.into_iter().map(|t| Type::array(t, n.clone())).collect())),
+        t => Err(err(ErrorKind::TypeMismatch, span, format!("unzip: expects an array of tuples, found [{t}; {n}]"))),
+    }
+}
+
+/// `split(m)`.
+pub fn split(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let (m, mspan) = nats(args).swap_remove(0);
+    c.positive(p, "chunk size", &m, mspan)?;
+    c.require(
+        Cond::Divisible(n.clone(), m.clone()),
+        ("split", "input length not divisible by the chunk size"),
+        mspan,
+        ErrorKind::Divisibility,
+    )?;
+    Ok(Type::array(Type::array(a, m.clone()), n / m))
+}
+
+/// `join`.
+pub fn join(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (inner, n) = array(p, &inputs[0], span)?;
+    let (a, m) = array(p, &inner, span)?;
+    Ok(Type::array(a, n * m))
+}
+
+/// `slide(size, step)`.
+pub fn slide(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let ns = nats(args);
+    let count = c.windows(p, &n, &ns[0], &ns[1])?;
+    Ok(Type::array(Type::array(a, ns[0].0.clone()), count))
+}
+
+/// `pad(l, r, b)`.
+pub fn pad(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let ns = nats(args);
+    let b = c.boundary(p, args, &a)?;
+    let len = c.padded(p, &n, &ns[0], &ns[1], &b)?;
+    Ok(Type::array(a, len))
+}
+
+/// `transpose`.
+pub fn transpose(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (inner, n) = array(p, &inputs[0], span)?;
+    let (a, m) = array(p, &inner, span)?;
+    Ok(Type::array(Type::array(a, n), m))
+}
+
+/// `gather(r)`, `scatter(r)`.
+pub fn reorder(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (_, n) = array(p, &inputs[0], span)?;
+    if let Some((Reorder::Stride(s, sspan), _)) = args.iter().find_map(|a| match a {
+        PrimArg::Reorder(r, s) => Some((r.clone(), *s)),
+        _ => None,
+    }) {
+        c.positive(p, "stride", &s, sspan)?;
+        c.require(
+            Cond::Divisible(n, s),
+            (p.name(), "input length not divisible by the stride"),
+            sspan,
+            ErrorKind::Divisibility,
+        )?;
+    }
+    Ok(inputs[0].clone())
+}
+
+/// `get(i)`.
+pub fn get(_: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (i, ispan) = nats(args).swap_remove(0);
+    match i.as_cst().and_then(|c| usize::try_from(c).ok()) {
+        Some(i) => project(&inputs[0], i, ispan),
+        None => Err(err(ErrorKind::TupleIndex, span, format!("{}: the index must be a constant: {i}", p.name()))),
+    }
+}
+
+/// `at(i)`.
+pub fn at(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let (i, ispan) = nats(args).swap_remove(0);
+    c.check_index(&i, &n, "at", ispan)?;
+    Ok(a)
+}
+
+/// `id`.
+pub fn id(_: &mut Checker<'_>, _: Prim, _: &mut [PrimArg], inputs: &[Type], _: Span) -> CResult<Type> {
+    Ok(inputs[0].clone())
+}
+
+/// `iterate(k, f)`: `f` applied `k` times; its input may shrink on each application.
+pub fn iterate(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (k, kspan) = nats(args).swap_remove(0);
+    let f = fun(args, p, span)?;
+    let mut t = inputs[0].clone();
+    match k.as_cst() {
+        Some(k) if k >= 0 => {
+            for _ in 0..k {
+                let next = c.apply(f, &[t.clone()], span)?;
+                if next.equiv(&t, &c.facts) {
+                    break;
+                }
+                t = next;
+            }
+            Ok(t)
+        }
+        Some(k) => Err(err(ErrorKind::ZeroSize, kspan, format!("iterate: count must not be negative: {k}"))),
+        None => {
+            let next = c.apply(f, &[t.clone()], span)?;
+            if next.equiv(&t, &c.facts) {
+                Ok(t)
+            } else {
+                Err(err(
+                    ErrorKind::TypeMismatch,
+                    kspan,
+                    format!("iterate: a symbolic count needs a function that keeps the type: {t} vs {next}"),
+                ))
+            }
+        }
+    }
+}
+
+/// `slide2`, `slide3`: one `(size, step)` pair for all dimensions, or one per dimension.
+pub fn slide_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let depth = if p == Prim::Slide2 { 2 } else { 3 };
+    let ns = nats(args);
+    let pairs: Vec<((Nat, Span), (Nat, Span))> = if ns.len() == 2 {
+        vec![(ns[0].clone(), ns[1].clone()); depth]
+    } else {
+        ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect()
+    };
+    let mut t = inputs[0].clone();
+    let mut counts = Vec::new();
+    for (size, step) in &pairs {
+        let (e, n) = array(p, &t, span)?;
+        counts.push(c.windows(p, &n, size, step)?);
+        t = e;
+    }
+    for (size, _) in pairs.iter().rev() {
+        t = Type::array(t, size.0.clone());
+    }
+    for n in counts.into_iter().rev() {
+        t = Type::array(t, n);
+    }
+    Ok(t)
+}
+
+/// `pad2`, `pad3`: one padding for all sides, or `(before, after)` per dimension.
+pub fn pad_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let depth = if p == Prim::Pad2 { 2 } else { 3 };
+    let ns = nats(args);
+    let pairs: Vec<((Nat, Span), (Nat, Span))> = if ns.len() == 1 {
+        vec![(ns[0].clone(), ns[0].clone()); depth]
+    } else {
+        ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect()
+    };
+    let mut t = inputs[0].clone();
+    let mut dims = Vec::new();
+    for _ in 0..depth {
+        let (e, n) = array(p, &t, span)?;
+        dims.push(n);
+        t = e;
+    }
+    let b = c.boundary(p, args, &t)?;
+    let mut out = t;
+    for (n, (l, r)) in dims.iter().zip(&pairs).rev() {
+        let len = c.padded(p, n, l, r, &b)?;
+        out = Type::array(out, len);
+    }
+    Ok(out)
+}
+
+/// `to_global(f)`, `to_local(f)`, `to_private(f)`: the type of `f`.
+pub fn address_space(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    c.apply(fun(args, p, span)?, inputs, span)
+}
+
+/// The vector width argument `w`, checked.
+fn width(p: Prim, args: &[PrimArg]) -> CResult<(u32, Span)> {
+    let (w, span) = nats(args).swap_remove(0);
+    match w.as_cst().and_then(|c| u32::try_from(c).ok()) {
+        Some(c) if VECTOR_WIDTHS.contains(&c) => Ok((c, span)),
+        Some(0) => Err(err(ErrorKind::ZeroSize, span, format!("{}: vector width must be positive: 0", p.name()))),
+        _ => Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("{}: vector width must be one of 2, 3, 4, 8, 16: {w}", p.name()),
+        )),
+    }
+}
+
+/// `as_vector(w)`.
+pub fn as_vector(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let (w, wspan) = width(p, args)?;
+    let s = match a {
+        Type::Scalar(s) if s != ScalarType::Bool => s,
+        t => return Err(err(ErrorKind::TypeMismatch, span, format!("as_vector: expects an array of numbers, found [{t}; {n}]"))),
+    };
+    let wn = Nat::cst(i64::from(w));
+    c.require(
+        Cond::Divisible(n.clone(), wn.clone()),
+        ("as_vector", "input length not divisible by the vector width"),
+        wspan,
+        ErrorKind::Divisibility,
+    )?;
+    Ok(Type::array(Type::Vector(s, w), n / wn))
+}
+
+/// `as_scalar`.
+pub fn as_scalar(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    match array(p, &inputs[0], span)? {
+        (Type::Vector(s, w), n) => Ok(Type::array(Type::Scalar(s), n * i64::from(w))),
+        (t, n) => Err(err(ErrorKind::TypeMismatch, span, format!("as_scalar: expects an array of vectors, found [{t}; {n}]"))),
+    }
+}
+
+/// `vectorize(w, f)`: `f: a -> b` lifted to `aw -> bw`.
+pub fn vectorize(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+    let (w, _) = width(p, args)?;
+    let mut lanes = Vec::new();
+    for t in inputs {
+        match t {
+            Type::Vector(s, v) if *v == w => lanes.push(Type::Scalar(*s)),
+            t => {
+                return Err(err(
+                    ErrorKind::TypeMismatch,
+                    span,
+                    format!("vectorize: expects vectors of width {w}, found {t}"),
+                ))
+            }
+        }
+    }
+    match c.apply(fun(args, p, span)?, &lanes, span)? {
+        Type::Scalar(s) => Ok(Type::Vector(s, w)),
+        t => Err(err(ErrorKind::TypeMismatch, span, format!("vectorize: the function must give a scalar, found {t}"))),
+    }
+}

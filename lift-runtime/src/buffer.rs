@@ -1,0 +1,203 @@
+//! Typed device buffers.
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use half::f16;
+use opencl3::command_queue::enqueue_fill_buffer;
+use opencl3::memory::{Buffer as ClBuffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE};
+use opencl3::types::CL_BLOCKING;
+use std::ffi::c_void;
+use std::ptr;
+
+/// `CL_INVALID_BUFFER_SIZE`: the requested size is zero or too large.
+const CL_INVALID_BUFFER_SIZE: i32 = -61;
+
+/// A plain scalar that can live in a device buffer or be passed as a kernel argument.
+///
+/// # Safety
+///
+/// Implementors must be `Copy` types without padding for which every bit pattern is a valid
+/// value, with the size and layout of the OpenCL C type [`CL_NAME`](DeviceScalar::CL_NAME).
+pub unsafe trait DeviceScalar: Copy + Default + Send + Sync + 'static {
+    /// The OpenCL C spelling of the type, e.g. `float`.
+    const CL_NAME: &'static str;
+}
+
+/// Implements [`DeviceScalar`] for primitive types.
+macro_rules! device_scalar {
+    ($($t:ty => $name:literal),* $(,)?) => {$(
+        // SAFETY: primitive numbers with the layout of the named OpenCL C type.
+        unsafe impl DeviceScalar for $t {
+            const CL_NAME: &'static str = $name;
+        }
+    )*};
+}
+
+device_scalar! {
+    f32 => "float", f64 => "double", i32 => "int", u32 => "uint",
+    i64 => "long", u64 => "ulong", f16 => "half", u8 => "uchar",
+}
+
+/// A device buffer of `len` elements of `T`, tied to the [`Context`] that made it.
+///
+/// Reads and writes go through the context's in-order queue, so they see the effects of
+/// every kernel enqueued before them.
+#[derive(Debug)]
+pub struct Buffer<T: DeviceScalar> {
+    raw: ClBuffer<T>,
+    len: usize,
+    ctx: Context,
+}
+
+impl Context {
+    /// Copies `data` into a new device buffer.
+    pub fn upload<T: DeviceScalar>(&self, data: &[T]) -> Result<Buffer<T>> {
+        if data.is_empty() {
+            return self.alloc(0);
+        }
+        byte_size::<T>(data.len())?;
+        // SAFETY: with COPY_HOST_PTR OpenCL only reads `data.len()` elements from the pointer
+        // during the call.
+        let raw = unsafe {
+            ClBuffer::<T>::create(
+                self.cl_context(),
+                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                data.len(),
+                data.as_ptr() as *mut c_void,
+            )
+        }
+        .map_err(Error::cl("clCreateBuffer"))?;
+        Ok(Buffer {
+            raw,
+            len: data.len(),
+            ctx: self.clone(),
+        })
+    }
+
+    /// A new device buffer of `len` elements with unspecified contents (whatever the device
+    /// memory held; any bit pattern is a valid `T`). Length 0 is allowed.
+    pub fn alloc<T: DeviceScalar>(&self, len: usize) -> Result<Buffer<T>> {
+        // OpenCL rejects empty buffers; a zero-length Buffer owns one unused element.
+        let count = len.max(1);
+        byte_size::<T>(count)?;
+        // SAFETY: no host pointer is passed.
+        let raw = unsafe {
+            ClBuffer::<T>::create(self.cl_context(), CL_MEM_READ_WRITE, count, ptr::null_mut())
+        }
+        .map_err(Error::cl("clCreateBuffer"))?;
+        Ok(Buffer {
+            raw,
+            len,
+            ctx: self.clone(),
+        })
+    }
+
+    /// A new device buffer of `len` elements, all bits zero. Length 0 is allowed.
+    pub fn alloc_zeroed<T: DeviceScalar>(&self, len: usize) -> Result<Buffer<T>> {
+        let buf = self.alloc::<T>(len)?;
+        let zero = 0u8;
+        // SAFETY: the buffer is valid and at least `len.max(1)` elements long; OpenCL copies
+        // the one-byte pattern before returning.
+        let event = unsafe {
+            enqueue_fill_buffer(
+                self.cl_queue().get(),
+                buf.raw.get(),
+                ptr::from_ref(&zero).cast(),
+                1,
+                0,
+                byte_size::<T>(len.max(1))?,
+                0,
+                ptr::null(),
+            )
+        }
+        .map_err(|code| Error::Cl {
+            call: "clEnqueueFillBuffer",
+            code,
+        })?;
+        // The in-order queue orders later commands after the fill; only the handle is freed.
+        drop(opencl3::event::Event::new(event));
+        Ok(buf)
+    }
+}
+
+/// `len * size_of::<T>()`, or an error when it overflows.
+fn byte_size<T>(len: usize) -> Result<usize> {
+    len.checked_mul(std::mem::size_of::<T>()).ok_or(Error::Cl {
+        call: "clCreateBuffer",
+        code: CL_INVALID_BUFFER_SIZE,
+    })
+}
+
+impl<T: DeviceScalar> Buffer<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Copies the buffer back to the host, after every command enqueued before.
+    pub fn download(&self) -> Result<Vec<T>> {
+        let mut out = vec![T::default(); self.len];
+        self.read_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Copies the buffer into `dst`, whose length must equal [`len`](Buffer::len).
+    pub fn read_into(&self, dst: &mut [T]) -> Result<()> {
+        self.check_len("read_into", dst.len())?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: blocking read of exactly `dst.len()` elements, which the buffer holds.
+        unsafe {
+            self.ctx
+                .cl_queue()
+                .enqueue_read_buffer(&self.raw, CL_BLOCKING, 0, dst, &[])
+        }
+        .map_err(Error::cl("clEnqueueReadBuffer"))?;
+        Ok(())
+    }
+
+    /// Overwrites the buffer with `src`, whose length must equal [`len`](Buffer::len).
+    pub fn write_from(&mut self, src: &[T]) -> Result<()> {
+        self.check_len("write_from", src.len())?;
+        if src.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: blocking write of exactly `src.len()` elements, which fit in the buffer.
+        unsafe {
+            self.ctx
+                .cl_queue()
+                .enqueue_write_buffer(&mut self.raw, CL_BLOCKING, 0, src, &[])
+        }
+        .map_err(Error::cl("clEnqueueWriteBuffer"))?;
+        Ok(())
+    }
+
+    /// The underlying `opencl3` buffer (one element long when [`len`](Buffer::len) is 0).
+    pub fn raw(&self) -> &ClBuffer<T> {
+        &self.raw
+    }
+
+    /// The context the buffer belongs to.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// `Err(BufferLength)` unless `actual` equals the buffer length.
+    fn check_len(&self, op: &'static str, actual: usize) -> Result<()> {
+        if actual == self.len {
+            Ok(())
+        } else {
+            Err(Error::BufferLength {
+                op,
+                expected: self.len,
+                actual,
+            })
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! `lift-runtime`: what users of lift-rs depend on.
+//!
+//! Re-exports the [`lift!`] macro and the pieces generated code refers to: device selection
+//! ([`Context`]), typed device buffers ([`Buffer`]), the program cache ([`Context::build`]),
+//! kernel launches ([`KernelHandle`], [`Event`]) and the [`Error`] type.
+
+#![warn(missing_docs)]
+
+pub use lift_macros::lift;
+
+/// The compiler, for generated code and for users who want to inspect programs.
+pub use lift_core as core;
+
+/// Half-precision floats (`f16` in `lift!` types).
+pub use half;
+
+/// The `opencl3` crate the runtime is built on, for interoperation through the `raw` accessors.
+pub use opencl3;
+
+mod buffer;
+mod context;
+mod device;
+mod error;
+mod launch;
+mod program;
+
+pub use buffer::{Buffer, DeviceScalar};
+pub use context::{Context, DEVICE_ENV};
+pub use device::{devices, DeviceInfo, DeviceKind};
+pub use error::{Error, Result};
+pub use launch::{Event, KernelHandle};
+pub use program::BuiltProgram;

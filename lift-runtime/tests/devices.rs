@@ -1,0 +1,101 @@
+//! Device listing and selection. Needs an OpenCL platform (CI installs POCL); without one
+//! these tests fail rather than pass vacuously.
+
+use lift_runtime::{devices, Context, DeviceKind, Error};
+
+fn listing() -> Vec<lift_runtime::DeviceInfo> {
+    devices().unwrap_or_else(|e| panic!("no OpenCL device to test on: {e}"))
+}
+
+#[test]
+fn devices_are_listed_with_limits() {
+    let all = listing();
+    assert!(!all.is_empty());
+    for (i, d) in all.iter().enumerate() {
+        assert_eq!(d.index, i);
+        assert!(!d.name.is_empty());
+        assert!(d.compute_units > 0);
+        assert!(d.max_work_group_size > 0);
+        assert!(!d.max_work_item_sizes.is_empty());
+        assert!(d.local_mem_bytes > 0);
+        assert!(d.global_mem_bytes > 0);
+        assert!(d.to_string().contains(&d.name));
+    }
+}
+
+#[test]
+fn default_selection_prefers_a_gpu() {
+    let all = listing();
+    let expected = all
+        .iter()
+        .find(|d| d.kind == DeviceKind::Gpu)
+        .unwrap_or(&all[0]);
+    let ctx = Context::with_selector("").unwrap();
+    assert_eq!(ctx.device_info(), expected);
+}
+
+#[test]
+fn select_by_index_name_and_kind() {
+    let all = listing();
+    let last = all.last().unwrap();
+    let by_index = Context::with_selector(&last.index.to_string()).unwrap();
+    assert_eq!(by_index.device_info(), last);
+
+    let name = all[0].name.to_uppercase();
+    let by_name = Context::with_selector(&name).unwrap();
+    assert!(by_name
+        .device_info()
+        .name
+        .eq_ignore_ascii_case(&all[0].name));
+
+    for (sel, kind) in [("cpu", DeviceKind::Cpu), ("GPU", DeviceKind::Gpu)] {
+        match Context::with_selector(sel) {
+            Ok(ctx) => assert_eq!(ctx.device_info().kind, kind),
+            Err(Error::DeviceNotFound { .. }) => assert!(all.iter().all(|d| d.kind != kind)),
+            Err(e) => panic!("selector {sel}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn unknown_device_lists_the_available_ones() {
+    let all = listing();
+    for sel in ["nonexistent-device", "999999"] {
+        let err = Context::with_selector(sel).unwrap_err();
+        match &err {
+            Error::DeviceNotFound {
+                selector,
+                available,
+            } => {
+                assert_eq!(selector, sel);
+                assert_eq!(available.len(), all.len());
+            }
+            other => panic!("expected DeviceNotFound, got {other}"),
+        }
+        let msg = err.to_string();
+        assert!(msg.contains(sel), "{msg}");
+        assert!(msg.contains(&all[0].name), "{msg}");
+    }
+}
+
+#[test]
+fn context_new_opens_a_device() {
+    // Honours LIFT_DEVICE when the caller set it; otherwise the default choice.
+    let ctx = Context::new().unwrap_or_else(|e| panic!("Context::new: {e}"));
+    ctx.finish().unwrap();
+    let clone = ctx.clone();
+    assert_eq!(clone.device_info(), ctx.device_info());
+}
+
+#[test]
+fn public_types_are_thread_safe_where_they_should_be() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    fn error<T: std::error::Error + Send + Sync + 'static>() {}
+    send_sync::<Context>();
+    send_sync::<lift_runtime::Buffer<f32>>();
+    send_sync::<lift_runtime::Event>();
+    send_sync::<lift_runtime::BuiltProgram>();
+    send::<lift_runtime::KernelHandle>();
+    error::<Error>();
+}

@@ -1,0 +1,1 @@
+//! Holds the trybuild cases in `ui/`; see `tests/ui.rs`.
