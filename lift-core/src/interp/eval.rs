@@ -7,6 +7,7 @@ use super::{eval_nat, InterpError};
 use crate::arith::Nat;
 use crate::ir::{BinOp, Expr, ExprKind, FunBody, Pat, PrimArg, Program, Section, UserFun};
 use crate::prim::Prim;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 type Result<T> = std::result::Result<T, InterpError>;
@@ -75,6 +76,8 @@ pub(super) struct Interp<'p> {
     pub(super) prog: &'p Program,
     /// Size variables and their values.
     pub(super) sizes: Vec<(&'p str, i64)>,
+    /// The user functions being called, innermost last (to refuse recursion).
+    pub(super) calls: RefCell<Vec<&'p str>>,
 }
 
 impl<'p> Interp<'p> {
@@ -231,6 +234,12 @@ impl<'p> Interp<'p> {
                 )))
             }
         };
+        if self.calls.borrow().contains(&uf.name.as_str()) {
+            return Err(InterpError::Unsupported(format!(
+                "user function `{}` is recursive, which OpenCL C does not allow",
+                uf.name
+            )));
+        }
         let env = uf
             .params
             .iter()
@@ -238,7 +247,10 @@ impl<'p> Interp<'p> {
             .fold(Env::default(), |env, (p, a)| {
                 env.bind(&p.name, Val::Data(a))
             });
-        self.data(body, &env)
+        self.calls.borrow_mut().push(&uf.name);
+        let out = self.data(body, &env);
+        self.calls.borrow_mut().pop();
+        out
     }
 }
 

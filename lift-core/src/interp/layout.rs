@@ -290,8 +290,21 @@ pub(super) fn pad(x: &Value, pads: &[(usize, usize)], b: &Bound, what: &str) -> 
         Pick::Const(c) => fill(xs.first(), rest, c, what),
     };
     Ok(Value::Array(
-        (0..l + n + r).map(one).collect::<Result<_>>()?,
+        (0..padded(l, n, r, what)?)
+            .map(one)
+            .collect::<Result<_>>()?,
     ))
+}
+
+/// Arrays longer than this are refused rather than attempted.
+const MAX_LEN: usize = 1 << 32;
+
+/// `l + n + r`, refused when absurdly large.
+fn padded(l: usize, n: usize, r: usize, what: &str) -> Result<usize> {
+    l.checked_add(n)
+        .and_then(|s| s.checked_add(r))
+        .filter(|&len| len <= MAX_LEN)
+        .ok_or_else(|| precondition(what, format!("padded length {l} + {n} + {r} is too large")))
 }
 
 /// The constant `c` in the shape of `template` padded by `pads`.
@@ -304,7 +317,7 @@ fn fill(template: Option<&Value>, pads: &[(usize, usize)], c: &Value, what: &str
         None => &[],
     };
     let inner = fill(xs.first(), rest, c, what)?;
-    Ok(Value::Array(vec![inner; l + xs.len() + r]))
+    Ok(Value::Array(vec![inner; padded(l, xs.len(), r, what)?]))
 }
 
 /// A `gather`/`scatter` index function.

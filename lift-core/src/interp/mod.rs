@@ -197,6 +197,7 @@ pub fn run_kernel(
             .map(|(n, _)| n.as_str())
             .zip(sizes.iter().copied())
             .collect(),
+        calls: Default::default(),
     };
     let lookup = |name: &str| it.size(name);
     let mut env = Env::default();

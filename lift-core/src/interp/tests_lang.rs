@@ -404,3 +404,60 @@ fn malformed_trees_give_errors() {
         })
     ));
 }
+
+#[test]
+fn recursive_user_functions_are_refused() {
+    let src = "fn f(x: f32) -> f32 { f(x) }
+        kernel K(x: [f32; 2]) -> [f32; 2] { map(f) $ x }";
+    let p = crate::parse::parse_program_str(src).unwrap();
+    let err = run_kernel(&p, "K", &[], &[Value::from_f32s(&[1.0, 2.0])]).unwrap_err();
+    assert!(
+        matches!(&err, InterpError::Unsupported(m) if m.contains("`f` is recursive")),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn layout_preconditions_are_errors() {
+    use super::layout::{self, Bound, Order};
+    let x = Value::from_f32s(&seq(4));
+    let pre = |r: Result<Value, InterpError>| matches!(r, Err(InterpError::Precondition { .. }));
+    assert!(pre(layout::pad(
+        &x,
+        &[(usize::MAX, 1)],
+        &Bound::Clamp,
+        "pad"
+    )));
+    assert!(pre(layout::pad(&x, &[(5, 0)], &Bound::Mirror, "pad")));
+    assert!(pre(layout::slide(&x, &[(0, 1)], "slide")));
+    assert!(pre(layout::slide(&x, &[(5, 1)], "slide")));
+    assert!(pre(layout::split(0, x.clone())));
+    assert!(pre(layout::as_vector(3, x.clone())));
+    assert!(pre(layout::reorder(x.clone(), &Order::Stride(3), false)));
+    assert!(pre(layout::unzip(Value::Array(vec![]))));
+    let ragged = Value::Array(vec![
+        Value::from_f32s(&[1.0, 2.0]),
+        Value::from_f32s(&[3.0]),
+    ]);
+    assert!(matches!(
+        layout::transpose(&ragged),
+        Err(InterpError::IndexOutOfRange {
+            index: 1,
+            len: 1,
+            ..
+        })
+    ));
+    let empty = Value::Array(vec![]);
+    assert!(matches!(
+        layout::pad(&empty, &[(1, 0)], &Bound::Clamp, "pad"),
+        Err(InterpError::IndexOutOfRange { .. })
+    ));
+    assert_eq!(
+        layout::pad(&empty, &[(1, 0)], &Bound::Wrap, "pad").map_err(|_| ()),
+        Err(())
+    );
+    assert!(matches!(
+        layout::as_scalar(x),
+        Err(InterpError::TypeMismatch(_))
+    ));
+}

@@ -192,10 +192,9 @@ fn scalar_count(ty: &Type, sizes: &dyn Fn(&str) -> Option<i64>) -> Result<usize,
     Ok(match ty {
         Type::Scalar(_) => 1,
         Type::Vector(_, w) => *w as usize,
-        Type::Tuple(ts) => ts
-            .iter()
-            .map(|t| scalar_count(t, sizes))
-            .sum::<Result<usize, _>>()?,
+        Type::Tuple(ts) => ts.iter().try_fold(0usize, |acc, t| {
+            Ok::<_, InterpError>(acc.saturating_add(scalar_count(t, sizes)?))
+        })?,
         Type::Array(e, n) => {
             let n = eval_nat(n, sizes)?;
             scalar_count(e, sizes)?.saturating_mul(n)

@@ -67,15 +67,12 @@ pub fn check_program(prog: &mut Program) -> CResult<Vec<KernelInfo>> {
     check_unique_names(prog)?;
     let funs = prog.funs.clone();
     for f in &mut prog.funs {
-        Checker::new(&funs, &[]).user_fun(f)?;
+        Checker::new(&funs).user_fun(f)?;
     }
     let funs = prog.funs.clone();
     prog.kernels
         .iter_mut()
-        .map(|k| {
-            let sizes: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
-            Checker::new(&funs, &sizes).kernel(k)
-        })
+        .map(|k| Checker::new(&funs).kernel(k))
         .collect()
 }
 
@@ -97,7 +94,6 @@ fn check_unique_names(prog: &Program) -> CResult<()> {
 /// The state of checking one kernel or user function.
 pub struct Checker<'a> {
     funs: &'a [UserFun],
-    sizes: Vec<String>,
     scopes: Vec<(String, Type)>,
     /// Whether primitives may be used (false inside user functions).
     in_kernel: bool,
@@ -108,10 +104,9 @@ pub struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(funs: &'a [UserFun], sizes: &[&str]) -> Checker<'a> {
+    fn new(funs: &'a [UserFun]) -> Checker<'a> {
         Checker {
             funs,
-            sizes: sizes.iter().map(|s| s.to_string()).collect(),
             scopes: Vec::new(),
             in_kernel: false,
             facts: Facts::new(),

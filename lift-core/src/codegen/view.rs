@@ -1,0 +1,391 @@
+//! Views (CGO'17 section 5.3): data-layout primitives emit no code; they build a view, and an
+//! access walks the view from the consumer to the memory with a stack of array indices and a
+//! stack of tuple fields, giving one flat [`Nat`] index that the simplifier shortens.
+//!
+//! The same views serve reads and writes: writing `join $ x` into `out` writes `x` into
+//! `split(m)` of `out`.
+
+use super::ctypes::CTypes;
+use super::memory::{Buffer, Space};
+use super::{CodegenError, GResult};
+use crate::arith::{CmpOp, Facts, Nat};
+use crate::types::{ScalarType, Type};
+use std::rc::Rc;
+
+/// Boundary handling of a pad view.
+#[derive(Clone, Debug)]
+pub(crate) enum PadKind {
+    Clamp,
+    Mirror,
+    Wrap,
+    /// The constant's C expression.
+    Constant(String),
+}
+
+/// Index functions of gather/scatter views: `view[i] = inner[f(i)]`.
+#[derive(Clone, Debug)]
+pub(crate) enum ReorderFn {
+    /// `n - 1 - i`.
+    Reverse(Nat),
+    /// `i / (n / s) + s * (i % (n / s))`.
+    Stride { s: Nat, n: Nat },
+    /// The inverse of `Stride`: `(i % s) * (n / s) + i / s`.
+    StrideInv { s: Nat, n: Nat },
+}
+
+impl ReorderFn {
+    fn apply(&self, i: &Nat) -> Nat {
+        match self {
+            ReorderFn::Reverse(n) => n - i - 1,
+            ReorderFn::Stride { s, n } => {
+                let chunk = n / s;
+                i / &chunk + s * (i % &chunk)
+            }
+            ReorderFn::StrideInv { s, n } => (i % s) * (n / s) + i / s,
+        }
+    }
+}
+
+/// A lazily indexed value.
+#[derive(Clone, Debug)]
+pub(crate) enum View {
+    /// A buffer with its dimensions, outermost first.
+    Mem(Rc<Buffer>, Vec<Nat>),
+    /// A private C expression (scalar, vector or struct).
+    Value(String),
+    /// A tuple of views; also `zip` (which leaves array indices to its components).
+    Tuple(Vec<View>),
+    /// Element `i` of an array view.
+    Access(Box<View>, Nat),
+    /// Field `i` of a tuple view (also on arrays of tuples: `unzip`).
+    Get(Box<View>, usize),
+    /// `split(m)` of the inner view.
+    Split(Box<View>, Nat),
+    /// `join` of the inner view, whose rows have length `m`.
+    Join(Box<View>, Nat),
+    /// `transpose` of the inner view.
+    Transpose(Box<View>),
+    /// `slide` over the outer `steps.len()` dimensions (windows outer, elements inner).
+    Slide(Box<View>, Vec<Nat>),
+    /// `pad` of the outer dimensions: `(left, original length)` per dimension.
+    Pad(Box<View>, Vec<(Nat, Nat)>, PadKind),
+    /// `gather`: `view[i] = inner[f(i)]`.
+    Reorder(Box<View>, ReorderFn),
+    /// `as_vector(w)` of scalar memory (loads and stores `vloadN`/`vstoreN`).
+    AsVector(Box<View>, u32),
+    /// `as_scalar` of vector values.
+    AsScalar(Box<View>, u32),
+}
+
+impl View {
+    /// Element `i`.
+    pub(crate) fn at(&self, i: Nat) -> View {
+        View::Access(Box::new(self.clone()), i)
+    }
+
+    /// Field `i`.
+    pub(crate) fn get(&self, i: usize) -> View {
+        match self {
+            View::Tuple(vs) if i < vs.len() => vs[i].clone(),
+            v => View::Get(Box::new(v.clone()), i),
+        }
+    }
+}
+
+/// The state of a walk: pending array indices (top = outermost), pending tuple fields (top =
+/// applied first), and vector accesses met on the way.
+#[derive(Clone, Default)]
+struct Path {
+    idx: Vec<Nat>,
+    fields: Vec<usize>,
+    vec: Option<u32>,
+    lane: Option<(Nat, u32)>,
+}
+
+impl Path {
+    fn pop(&mut self, what: &str) -> GResult<Nat> {
+        self.idx.pop().ok_or_else(|| {
+            CodegenError::Unsupported(format!("{what}: a whole array used where an element is expected"))
+        })
+    }
+}
+
+/// Where a resolved access lives.
+#[derive(Clone, Debug)]
+pub(crate) enum Loc {
+    /// An element of a buffer.
+    Mem {
+        buf: Rc<Buffer>,
+        idx: Nat,
+        fields: Vec<usize>,
+        /// A vector of this width loaded from scalar memory at `idx`.
+        vec: Option<u32>,
+        /// One lane of a vector element: `(lane, width)`.
+        lane: Option<(Nat, u32)>,
+    },
+    /// A private value with field and lane selections.
+    Value { code: String, fields: Vec<usize>, lanes: Vec<Nat> },
+    /// A tuple built from its components (an element of a `zip`).
+    Tuple(Vec<Loc>),
+    /// A pad constant: `cond ? value : other`.
+    Select { cond: String, value: String, other: Box<Loc> },
+}
+
+/// Resolves an access to a non-array element of `v`.
+pub(crate) fn resolve(v: &View, facts: &Facts) -> GResult<Loc> {
+    walk(v, Path::default(), facts)
+}
+
+fn contiguous(p: &Path, what: &str) -> GResult<()> {
+    match p.vec {
+        Some(_) => Err(CodegenError::Unsupported(format!("as_vector over a non-contiguous view ({what})"))),
+        None => Ok(()),
+    }
+}
+
+fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
+    match v {
+        View::Access(inner, i) => {
+            p.idx.push(i.clone());
+            walk(inner, p, facts)
+        }
+        View::Get(inner, k) => {
+            p.fields.push(*k);
+            walk(inner, p, facts)
+        }
+        View::Tuple(vs) => match p.fields.pop() {
+            Some(k) => {
+                let inner = vs.get(k).ok_or_else(|| CodegenError::Internal(format!("tuple field {k} out of range")))?;
+                walk(inner, p, facts)
+            }
+            None => Ok(Loc::Tuple(vs.iter().map(|v| walk(v, p.clone(), facts)).collect::<GResult<_>>()?)),
+        },
+        View::Split(inner, m) => {
+            let c = p.pop("split")?;
+            let e = p.pop("split")?;
+            p.idx.push(c * m + e);
+            walk(inner, p, facts)
+        }
+        View::Join(inner, m) => {
+            let i = p.pop("join")?;
+            p.idx.push(&i % m);
+            p.idx.push(&i / m);
+            walk(inner, p, facts)
+        }
+        View::Transpose(inner) => {
+            contiguous(&p, "transpose")?;
+            let a = p.pop("transpose")?;
+            let b = p.pop("transpose")?;
+            p.idx.push(a);
+            p.idx.push(b);
+            walk(inner, p, facts)
+        }
+        View::Slide(inner, steps) => {
+            let windows = (0..steps.len()).map(|_| p.pop("slide")).collect::<GResult<Vec<_>>>()?;
+            let elems = (0..steps.len()).map(|_| p.pop("slide")).collect::<GResult<Vec<_>>>()?;
+            for k in (0..steps.len()).rev() {
+                p.idx.push(&windows[k] * &steps[k] + &elems[k]);
+            }
+            walk(inner, p, facts)
+        }
+        View::Pad(inner, dims, kind) => {
+            contiguous(&p, "pad")?;
+            let is = (0..dims.len()).map(|_| p.pop("pad")).collect::<GResult<Vec<_>>>()?;
+            let mut outside = Vec::new();
+            for k in (0..dims.len()).rev() {
+                let (l, n) = &dims[k];
+                let j = &is[k] - l;
+                let idx = match kind {
+                    PadKind::Clamp => Nat::min(&Nat::max(&j, &Nat::cst(0)), &(n - 1)),
+                    PadKind::Mirror => {
+                        let high = Nat::ite(&j, CmpOp::Ge, n, &(n * 2 - &j - 1), &j);
+                        Nat::ite(&j, CmpOp::Lt, &Nat::cst(0), &(-&j - 1), &high)
+                    }
+                    PadKind::Wrap => ((&j % n) + n) % n,
+                    PadKind::Constant(_) => {
+                        if facts.le(&Nat::cst(0), &j) != Some(true) {
+                            outside.push(format!("{j} < 0"));
+                        }
+                        if facts.le(&(&j + 1), n) != Some(true) {
+                            outside.push(format!("{j} >= {n}"));
+                        }
+                        j
+                    }
+                };
+                p.idx.push(idx.simplify_with(facts));
+            }
+            let loc = walk(inner, p, facts)?;
+            match kind {
+                PadKind::Constant(c) if !outside.is_empty() => Ok(Loc::Select {
+                    cond: outside.join(" || "),
+                    value: c.clone(),
+                    other: Box::new(loc),
+                }),
+                _ => Ok(loc),
+            }
+        }
+        View::Reorder(inner, f) => {
+            contiguous(&p, "gather/scatter")?;
+            let i = p.pop("gather")?;
+            p.idx.push(f.apply(&i));
+            walk(inner, p, facts)
+        }
+        View::AsVector(inner, w) => {
+            if p.vec.is_some() || p.lane.is_some() {
+                return Err(CodegenError::Unsupported("nested as_vector/as_scalar".into()));
+            }
+            let i = p.pop("as_vector")?;
+            p.idx.push(i * i64::from(*w));
+            p.vec = Some(*w);
+            walk(inner, p, facts)
+        }
+        View::AsScalar(inner, w) => {
+            if p.vec.is_some() || p.lane.is_some() {
+                return Err(CodegenError::Unsupported("nested as_vector/as_scalar".into()));
+            }
+            let i = p.pop("as_scalar")?;
+            let wn = Nat::cst(i64::from(*w));
+            p.idx.push(&i / &wn);
+            p.lane = Some((&i % &wn, *w));
+            walk(inner, p, facts)
+        }
+        View::Mem(buf, dims) => {
+            let mut flat = Nat::cst(0);
+            for d in dims {
+                let i = p.pop("memory access")?;
+                flat = flat * d + i;
+            }
+            if !p.idx.is_empty() {
+                return Err(CodegenError::Unsupported("indexing into a vector element of memory".into()));
+            }
+            p.fields.reverse();
+            Ok(Loc::Mem { buf: buf.clone(), idx: flat.simplify_with(facts), fields: p.fields, vec: p.vec, lane: p.lane })
+        }
+        View::Value(code) => {
+            if p.vec.is_some() || p.lane.is_some() {
+                return Err(CodegenError::Unsupported("as_vector/as_scalar of a private value".into()));
+            }
+            p.fields.reverse();
+            p.idx.reverse();
+            Ok(Loc::Value { code: code.clone(), fields: p.fields, lanes: p.idx })
+        }
+    }
+}
+
+fn fields(fs: &[usize]) -> String {
+    fs.iter().map(|f| format!("._{f}")).collect()
+}
+
+fn lane_name(l: &Nat, w: Option<u32>) -> GResult<String> {
+    match l.as_cst() {
+        Some(c) if (0..16).contains(&c) && w.is_none_or(|w| c < i64::from(w)) => Ok(format!(".s{c:x}")),
+        _ => Err(CodegenError::Unsupported(format!("vector lane {l} is not a constant in range"))),
+    }
+}
+
+/// The element type and width of a vector element type.
+fn vector_of(t: &Type) -> Option<(ScalarType, u32)> {
+    match t {
+        Type::Vector(s, w) => Some((*s, *w)),
+        _ => None,
+    }
+}
+
+/// The pointer cast reinterpreting vector memory as scalars.
+fn scalar_cast(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
+    let (s, _) = vector_of(&buf.elem).ok_or_else(|| CodegenError::Unsupported("as_scalar of scalar memory".into()))?;
+    let st = ct.compute(&Type::Scalar(s))?;
+    let q = match buf.space {
+        Space::Private => String::new(),
+        sp => format!("{} ", sp.qualifier()),
+    };
+    Ok(format!("(({q}{st}*){})", buf.name))
+}
+
+/// The C expression reading `loc`, a value of type `ty`.
+pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
+    match loc {
+        Loc::Mem { buf, idx, fields: fs, vec, lane } => {
+            let name = &buf.name;
+            Ok(match (vec, lane) {
+                (Some(w), _) if buf.half => format!("vload_half{w}(0, {name} + {idx})"),
+                (Some(w), _) => format!("vload{w}(0, {name} + {idx})"),
+                (None, Some((l, w))) => {
+                    let s = idx * i64::from(*w) + l;
+                    if buf.half {
+                        format!("vload_half({s}, {name})")
+                    } else {
+                        format!("{}[{s}]", scalar_cast(buf, ct)?)
+                    }
+                }
+                (None, None) if buf.half => match vector_of(&buf.elem) {
+                    Some((_, w)) => format!("vload_half{w}({idx}, {name})"),
+                    None => format!("vload_half({idx}, {name})"),
+                },
+                (None, None) => format!("{name}[{idx}]{}", fields(fs)),
+            })
+        }
+        Loc::Value { code, fields: fs, lanes } => {
+            let mut s = format!("{code}{}", fields(fs));
+            for l in lanes {
+                s.push_str(&lane_name(l, None)?);
+            }
+            Ok(s)
+        }
+        Loc::Tuple(locs) => {
+            let Type::Tuple(ts) = ty else {
+                return Err(CodegenError::Internal(format!("a tuple view read as {ty}")));
+            };
+            let parts = locs.iter().zip(ts).map(|(l, t)| read(l, t, ct)).collect::<GResult<Vec<_>>>()?;
+            Ok(format!("({}){{{}}}", ct.compute(ty)?, parts.join(", ")))
+        }
+        Loc::Select { cond, value, other } => Ok(format!("(({cond}) ? {value} : {})", read(other, ty, ct)?)),
+    }
+}
+
+/// The statements writing the C expression `value` (of type `ty`) to `loc`; `depth` keeps
+/// the names of nested tuple temporaries apart.
+pub(crate) fn write(loc: &Loc, value: &str, ty: &Type, ct: &mut CTypes, depth: usize) -> GResult<Vec<String>> {
+    Ok(match loc {
+        Loc::Mem { buf, idx, fields: fs, vec, lane } => {
+            let name = &buf.name;
+            vec![match (vec, lane) {
+                (Some(w), _) if buf.half => format!("vstore_half{w}({value}, 0, {name} + {idx});"),
+                (Some(w), _) => format!("vstore{w}({value}, 0, {name} + {idx});"),
+                (None, Some((l, w))) => {
+                    let s = idx * i64::from(*w) + l;
+                    if buf.half {
+                        format!("vstore_half({value}, {s}, {name});")
+                    } else {
+                        format!("{}[{s}] = {value};", scalar_cast(buf, ct)?)
+                    }
+                }
+                (None, None) if buf.half => match vector_of(&buf.elem) {
+                    Some((_, w)) => format!("vstore_half{w}({value}, {idx}, {name});"),
+                    None => format!("vstore_half({value}, {idx}, {name});"),
+                },
+                (None, None) => format!("{name}[{idx}]{} = {value};", fields(fs)),
+            }]
+        }
+        Loc::Value { code, fields: fs, lanes } => {
+            let mut s = format!("{code}{}", fields(fs));
+            for l in lanes {
+                s.push_str(&lane_name(l, None)?);
+            }
+            vec![format!("{s} = {value};")]
+        }
+        Loc::Tuple(locs) => {
+            let Type::Tuple(ts) = ty else {
+                return Err(CodegenError::Internal(format!("a tuple view written with {ty}")));
+            };
+            let t = format!("t_{depth}");
+            let mut out = vec![format!("{{ {} {t} = {value};", ct.compute(ty)?)];
+            for (i, (l, ft)) in locs.iter().zip(ts).enumerate() {
+                out.extend(write(l, &format!("{t}._{i}"), ft, ct, depth + 1)?);
+            }
+            out.push("}".into());
+            out
+        }
+        Loc::Select { .. } => return Err(CodegenError::Unsupported("writing into a padded view".into())),
+    })
+}
