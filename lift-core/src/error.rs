@@ -50,7 +50,11 @@ pub struct CompileError {
 impl CompileError {
     /// Builds an error.
     pub fn new(kind: ErrorKind, span: Span, message: impl Into<String>) -> CompileError {
-        CompileError { kind, span, message: message.into() }
+        CompileError {
+            kind,
+            span,
+            message: message.into(),
+        }
     }
 
     /// Converts to a `syn::Error` for the proc macro.

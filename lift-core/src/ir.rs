@@ -103,7 +103,11 @@ pub struct Expr {
 impl Expr {
     /// A new untyped expression.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span, ty: None }
+        Expr {
+            kind,
+            span,
+            ty: None,
+        }
     }
 }
 

@@ -16,10 +16,16 @@ pub fn lift(input: TokenStream) -> TokenStream {
         .into()
 }
 
-fn expand(input: proc_macro2::TokenStream) -> Result<proc_macro2::TokenStream, lift_core::CompileError> {
+fn expand(
+    input: proc_macro2::TokenStream,
+) -> Result<proc_macro2::TokenStream, lift_core::CompileError> {
     let mut prog = lift_core::parse::parse_program(input)?;
     let infos = lift_core::typeck::check_program(&mut prog)?;
-    let items = prog.kernels.iter().zip(&infos).map(|(k, info)| kernel_item(&prog, k, info));
+    let items = prog
+        .kernels
+        .iter()
+        .zip(&infos)
+        .map(|(k, info)| kernel_item(&prog, k, info));
     Ok(quote! { #(#items)* })
 }
 
@@ -28,7 +34,10 @@ fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo) -> proc_macro2::To
     let name = format_ident!("{}", k.name, span = k.span);
     let vis = if k.public { quote!(pub) } else { quote!() };
     let docs = &k.docs;
-    let standalone = Program { funs: prog.funs.clone(), kernels: vec![k.clone()] };
+    let standalone = Program {
+        funs: prog.funs.clone(),
+        kernels: vec![k.clone()],
+    };
     let text = lift_core::print::program(&standalone);
     let signature = format!("{}", info.result);
     let preconditions: Vec<String> = info.preconditions.iter().map(|p| p.to_string()).collect();

@@ -30,16 +30,21 @@ impl Checker<'_> {
                     span,
                     format!("`{name}`: expected data, found a function (apply it with `$`)"),
                 )),
-                None => Err(err(ErrorKind::UnknownName, span, format!("unknown name `{name}`"))),
+                None => Err(err(
+                    ErrorKind::UnknownName,
+                    span,
+                    format!("unknown name `{name}`"),
+                )),
             },
             ExprKind::Lit(v, suffix) => scalar::literal(v, *suffix, hint, span),
-            ExprKind::Prim(..) | ExprKind::Section(_) | ExprKind::Lambda(..) | ExprKind::Compose(_) => {
-                Err(err(
-                    ErrorKind::TypeMismatch,
-                    span,
-                    "expected data, found a function (apply it with `$`)",
-                ))
-            }
+            ExprKind::Prim(..)
+            | ExprKind::Section(_)
+            | ExprKind::Lambda(..)
+            | ExprKind::Compose(_) => Err(err(
+                ErrorKind::TypeMismatch,
+                span,
+                "expected data, found a function (apply it with `$`)",
+            )),
             ExprKind::Apply(f, args) => self.call(f, args, span),
             ExprKind::Tuple(es) => {
                 let hints: Vec<Option<&Type>> = match hint {
@@ -65,7 +70,11 @@ impl Checker<'_> {
             ExprKind::If(c, a, b) => {
                 let tc = self.data(c, Some(&Type::Scalar(crate::types::ScalarType::Bool)))?;
                 scalar::expect_bool("if", &tc, c.span)?;
-                let (first, second) = if is_unsuffixed_literal(a) { (b, a) } else { (a, b) };
+                let (first, second) = if is_unsuffixed_literal(a) {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
                 let ta = self.data(first, hint)?;
                 let tb = self.data(second, Some(&ta))?;
                 if !ta.equiv(&tb, &self.facts) {
@@ -120,8 +129,11 @@ impl Checker<'_> {
     /// Types a call of a user function or math builtin, typing literal arguments from the
     /// parameter types (user functions) or from the other arguments (builtins).
     fn named_call(&mut self, name: &str, args: &mut [Expr], span: Span) -> CResult<Type> {
-        let params: Option<Vec<Type>> =
-            self.funs.iter().find(|f| f.name == name).map(|f| f.params.iter().map(|p| p.ty.clone()).collect());
+        let params: Option<Vec<Type>> = self
+            .funs
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.params.iter().map(|p| p.ty.clone()).collect());
         let mut types: Vec<Option<Type>> = vec![None; args.len()];
         for (i, a) in args.iter_mut().enumerate() {
             let hint = params.as_ref().and_then(|p| p.get(i));
@@ -158,7 +170,10 @@ impl Checker<'_> {
                     return Err(err(
                         ErrorKind::TypeMismatch,
                         span,
-                        format!("{name}: argument `{}` has type {t}, expected {}", p.name, p.ty),
+                        format!(
+                            "{name}: argument `{}` has type {t}, expected {}",
+                            p.name, p.ty
+                        ),
                     ));
                 }
             }
@@ -174,7 +189,11 @@ impl Checker<'_> {
                 format!("{name}: a primitive needs its arguments in parentheses first, e.g. `{name}(...) $ x`"),
             ));
         }
-        Err(err(ErrorKind::UnknownName, span, format!("unknown name `{name}`")))
+        Err(err(
+            ErrorKind::UnknownName,
+            span,
+            format!("unknown name `{name}`"),
+        ))
     }
 
     fn is_function_name(&self, name: &str) -> bool {
@@ -216,7 +235,10 @@ impl Checker<'_> {
                     Err(err(
                         ErrorKind::Unsupported,
                         fspan,
-                        format!("{}: primitives cannot be used inside a user function", def.name),
+                        format!(
+                            "{}: primitives cannot be used inside a user function",
+                            def.name
+                        ),
                     ))
                 }
             }
@@ -263,7 +285,11 @@ impl Checker<'_> {
                 self.call_by_name(&name, args, fspan)
             }
             ExprKind::Point(_, _, inner) => self.apply(inner, args, span),
-            _ => Err(err(ErrorKind::TypeMismatch, fspan, "expected a function, found data")),
+            _ => Err(err(
+                ErrorKind::TypeMismatch,
+                fspan,
+                "expected a function, found data",
+            )),
         }
     }
 
@@ -284,7 +310,10 @@ impl Checker<'_> {
             _ => Err(err(
                 ErrorKind::WrongArity,
                 span,
-                format!("`{sym}`: wrong number of arguments: expected 2, found {}", args.len()),
+                format!(
+                    "`{sym}`: wrong number of arguments: expected 2, found {}",
+                    args.len()
+                ),
             )),
         }
     }
@@ -297,7 +326,11 @@ impl Checker<'_> {
         hint: Option<&Type>,
         span: Span,
     ) -> CResult<Type> {
-        let outer = if op.is_comparison() || op.is_logical() { None } else { hint };
+        let outer = if op.is_comparison() || op.is_logical() {
+            None
+        } else {
+            hint
+        };
         let (tl, tr) = if is_unsuffixed_literal(l) && !is_unsuffixed_literal(r) {
             let tr = self.data(r, outer)?;
             (self.data(l, Some(&lane_or_self(&tr)))?, tr)
@@ -328,7 +361,13 @@ impl Checker<'_> {
     }
 
     /// Checks that the constant index `i` is below `n`.
-    pub(crate) fn check_index(&mut self, i: &crate::arith::Nat, n: &crate::arith::Nat, what: &str, span: Span) -> CResult<()> {
+    pub(crate) fn check_index(
+        &mut self,
+        i: &crate::arith::Nat,
+        n: &crate::arith::Nat,
+        what: &str,
+        span: Span,
+    ) -> CResult<()> {
         let Some(c) = i.as_cst() else {
             return Err(err(
                 ErrorKind::OutOfBounds,
@@ -372,7 +411,10 @@ pub(crate) fn project(t: &Type, i: usize, span: Span) -> CResult<Type> {
             err(
                 ErrorKind::TupleIndex,
                 span,
-                format!("get: tuple index {i} out of range for {t} ({} elements)", ts.len()),
+                format!(
+                    "get: tuple index {i} out of range for {t} ({} elements)",
+                    ts.len()
+                ),
             )
         }),
         t => Err(err(

@@ -143,7 +143,11 @@ impl<'a> Checker<'a> {
             ));
         }
         nesting::check(&k.body)?;
-        Ok(KernelInfo { name: k.name.clone(), result: inferred, preconditions: self.preconditions })
+        Ok(KernelInfo {
+            name: k.name.clone(),
+            result: inferred,
+            preconditions: self.preconditions,
+        })
     }
 
     fn user_fun(mut self, f: &mut UserFun) -> CResult<()> {
@@ -181,7 +185,9 @@ impl<'a> Checker<'a> {
                 }
                 self.check_declared_type(e, span)
             }
-            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.check_declared_type(t, span)),
+            Type::Tuple(ts) => ts
+                .iter()
+                .try_for_each(|t| self.check_declared_type(t, span)),
             _ => Ok(()),
         }
     }
@@ -200,14 +206,21 @@ impl<'a> Checker<'a> {
                 _ => Err(CompileError::new(
                     ErrorKind::TypeMismatch,
                     *span,
-                    format!("pattern: a tuple pattern of {} elements cannot bind {ty}", ps.len()),
+                    format!(
+                        "pattern: a tuple pattern of {} elements cannot bind {ty}",
+                        ps.len()
+                    ),
                 )),
             },
         }
     }
 
     fn lookup(&self, name: &str) -> Option<&Type> {
-        self.scopes.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t)
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t)
     }
 
     /// Records a launch-time condition, or fails if it is provably false.
@@ -229,7 +242,11 @@ impl<'a> Checker<'a> {
                     Cond::Divisible(n, d) => format!("{n} % {d} != 0"),
                     Cond::Le(a, b) => format!("{a} > {b}"),
                 };
-                Err(CompileError::new(kind, span, format!("{origin}: {reason}: {what}")))
+                Err(CompileError::new(
+                    kind,
+                    span,
+                    format!("{origin}: {reason}: {what}"),
+                ))
             }
             None => {
                 if let Cond::Divisible(n, d) = &cond {

@@ -64,9 +64,15 @@ fn walk(e: &Expr, scope: Scope, usage: &mut Usage) -> CResult<()> {
             }
             Ok(())
         }
-        ExprKind::Lambda(_, b) | ExprKind::Proj(b, _) | ExprKind::Index(b, _) => walk(b, scope, usage),
-        ExprKind::Unary(_, b) | ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => walk(b, scope, usage),
-        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter().try_for_each(|x| walk(x, scope, usage)),
+        ExprKind::Lambda(_, b) | ExprKind::Proj(b, _) | ExprKind::Index(b, _) => {
+            walk(b, scope, usage)
+        }
+        ExprKind::Unary(_, b) | ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => {
+            walk(b, scope, usage)
+        }
+        ExprKind::Compose(es) | ExprKind::Tuple(es) => {
+            es.iter().try_for_each(|x| walk(x, scope, usage))
+        }
         ExprKind::Apply(f, es) => {
             walk(f, scope, usage)?;
             es.iter().try_for_each(|x| walk(x, scope, usage))
@@ -75,7 +81,9 @@ fn walk(e: &Expr, scope: Scope, usage: &mut Usage) -> CResult<()> {
             walk(a, scope, usage)?;
             walk(b, scope, usage)
         }
-        ExprKind::If(c, a, b) => [c, a, b].into_iter().try_for_each(|x| walk(x, scope, usage)),
+        ExprKind::If(c, a, b) => [c, a, b]
+            .into_iter()
+            .try_for_each(|x| walk(x, scope, usage)),
         ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Ok(()),
     }
 }
@@ -87,33 +95,51 @@ fn enter(p: Prim, args: &[PrimArg], scope: Scope, span: Span, usage: &mut Usage)
     match p {
         Prim::MapGlb => {
             if scope.glb[d] {
-                return Err(nesting(span, format!("map_glb: nested in map_glb of the same dimension {d}")));
+                return Err(nesting(
+                    span,
+                    format!("map_glb: nested in map_glb of the same dimension {d}"),
+                ));
             }
             usage.glb.get_or_insert(span);
             inner.glb[d] = true;
         }
         Prim::MapWrg => {
             if scope.wrg[d] {
-                return Err(nesting(span, format!("map_wrg: nested in map_wrg of the same dimension {d}")));
+                return Err(nesting(
+                    span,
+                    format!("map_wrg: nested in map_wrg of the same dimension {d}"),
+                ));
             }
             if scope.lcl.iter().any(|x| *x) {
-                return Err(nesting(span, "map_wrg: cannot be nested inside map_lcl".into()));
+                return Err(nesting(
+                    span,
+                    "map_wrg: cannot be nested inside map_lcl".into(),
+                ));
             }
             usage.wrg.get_or_insert(span);
             inner.wrg[d] = true;
         }
         Prim::MapLcl => {
             if !scope.wrg[d] {
-                return Err(nesting(span, format!("map_lcl: must be nested inside map_wrg of dimension {d}")));
+                return Err(nesting(
+                    span,
+                    format!("map_lcl: must be nested inside map_wrg of dimension {d}"),
+                ));
             }
             if scope.lcl[d] {
-                return Err(nesting(span, format!("map_lcl: nested in map_lcl of the same dimension {d}")));
+                return Err(nesting(
+                    span,
+                    format!("map_lcl: nested in map_lcl of the same dimension {d}"),
+                ));
             }
             usage.wrg.get_or_insert(span);
             inner.lcl[d] = true;
         }
         Prim::ToLocal if !scope.wrg.iter().any(|x| *x) => {
-            return Err(nesting(span, "to_local: only allowed inside a work-group (map_wrg)".into()));
+            return Err(nesting(
+                span,
+                "to_local: only allowed inside a work-group (map_wrg)".into(),
+            ));
         }
         _ => {}
     }

@@ -37,7 +37,13 @@ fn fun(args: &mut [PrimArg], p: Prim, span: Span) -> CResult<&mut Expr> {
             PrimArg::Fun(e) => Some(e),
             _ => None,
         })
-        .ok_or_else(|| err(ErrorKind::WrongArity, span, format!("{}: missing function argument", p.name())))
+        .ok_or_else(|| {
+            err(
+                ErrorKind::WrongArity,
+                span,
+                format!("{}: missing function argument", p.name()),
+            )
+        })
 }
 
 /// The size arguments, in order.
@@ -71,7 +77,12 @@ impl Checker<'_> {
         if n.min_value().is_some_and(|m| m >= 1) {
             return Ok(());
         }
-        self.require(Cond::Le(Nat::cst(1), n.clone()), (p.name(), what), span, ErrorKind::ZeroSize)
+        self.require(
+            Cond::Le(Nat::cst(1), n.clone()),
+            (p.name(), what),
+            span,
+            ErrorKind::ZeroSize,
+        )
     }
 
     /// Rejects a negative padding.
@@ -86,7 +97,12 @@ impl Checker<'_> {
                 format!("{}: padding must not be negative: {n}", p.name()),
             ));
         }
-        self.require(Cond::Le(Nat::cst(0), n.clone()), (p.name(), "padding must not be negative"), span, ErrorKind::OutOfBounds)
+        self.require(
+            Cond::Le(Nat::cst(0), n.clone()),
+            (p.name(), "padding must not be negative"),
+            span,
+            ErrorKind::OutOfBounds,
+        )
     }
 
     /// Checks that two lengths are provably equal.
@@ -103,7 +119,13 @@ impl Checker<'_> {
     }
 
     /// `slide(size, step)` on a length: checks and gives the number of windows.
-    fn windows(&mut self, p: Prim, n: &Nat, size: &(Nat, Span), step: &(Nat, Span)) -> CResult<Nat> {
+    fn windows(
+        &mut self,
+        p: Prim,
+        n: &Nat,
+        size: &(Nat, Span),
+        step: &(Nat, Span),
+    ) -> CResult<Nat> {
         self.positive(p, "window size", &size.0, size.1)?;
         self.positive(p, "step", &step.0, step.1)?;
         self.require(
@@ -123,7 +145,14 @@ impl Checker<'_> {
     }
 
     /// `pad(l, r, b)` on one dimension: checks and gives the padded length.
-    fn padded(&mut self, p: Prim, n: &Nat, l: &(Nat, Span), r: &(Nat, Span), b: &Boundary) -> CResult<Nat> {
+    fn padded(
+        &mut self,
+        p: Prim,
+        n: &Nat,
+        l: &(Nat, Span),
+        r: &(Nat, Span),
+        b: &Boundary,
+    ) -> CResult<Nat> {
         self.non_negative(p, &l.0, l.1)?;
         self.non_negative(p, &r.0, r.1)?;
         if matches!(b, Boundary::Mirror) {
@@ -145,7 +174,11 @@ impl Checker<'_> {
             PrimArg::Boundary(b, s) => Some((b, *s)),
             _ => None,
         }) else {
-            return Err(err(ErrorKind::WrongArity, Span::call_site(), format!("{}: missing boundary", p.name())));
+            return Err(err(
+                ErrorKind::WrongArity,
+                Span::call_site(),
+                format!("{}: missing boundary", p.name()),
+            ));
         };
         if let Boundary::Constant(v) = b {
             let t = self.data(v, Some(elem))?;
@@ -153,7 +186,10 @@ impl Checker<'_> {
                 return Err(err(
                     ErrorKind::TypeMismatch,
                     span,
-                    format!("{}: constant boundary has type {t}, expected {elem}", p.name()),
+                    format!(
+                        "{}: constant boundary has type {t}, expected {elem}",
+                        p.name()
+                    ),
                 ));
             }
         }
@@ -162,14 +198,26 @@ impl Checker<'_> {
 }
 
 /// `map(f)` and every low-level map.
-pub fn map(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn map(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let b = c.apply(fun(args, p, span)?, &[a], span)?;
     Ok(Type::array(b, n))
 }
 
 /// `map2(f)`, `map3(f)`.
-pub fn map_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn map_nd(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let depth = if p == Prim::Map2 { 2 } else { 3 };
     let mut dims = Vec::new();
     let mut t = inputs[0].clone();
@@ -186,16 +234,31 @@ pub fn map_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type
 }
 
 /// `reduce(f, z)`: `f: (a, a) -> a`, `z: a`.
-pub fn reduce(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn reduce(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, _) = array(p, &inputs[0], span)?;
-    let z = value(args).ok_or_else(|| err(ErrorKind::WrongArity, span, "reduce: missing initial value".into()))?;
+    let z = value(args).ok_or_else(|| {
+        err(
+            ErrorKind::WrongArity,
+            span,
+            "reduce: missing initial value".into(),
+        )
+    })?;
     let zspan = z.span;
     let tz = c.data(z, Some(&a))?;
     if !tz.equiv(&a, &c.facts) {
         return Err(err(
             ErrorKind::TypeMismatch,
             zspan,
-            format!("{}: initial value has type {tz}, expected the element type {a}", p.name()),
+            format!(
+                "{}: initial value has type {tz}, expected the element type {a}",
+                p.name()
+            ),
         ));
     }
     let r = c.apply(fun(args, p, span)?, &[a.clone(), a.clone()], span)?;
@@ -203,16 +266,31 @@ pub fn reduce(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type
         return Err(err(
             ErrorKind::TypeMismatch,
             span,
-            format!("{}: the operator must give the element type {a}, found {r}", p.name()),
+            format!(
+                "{}: the operator must give the element type {a}, found {r}",
+                p.name()
+            ),
         ));
     }
     Ok(a)
 }
 
 /// `reduce_seq(f, z)`: `f: (b, a) -> b`, `z: b`.
-pub fn reduce_seq(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn reduce_seq(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, _) = array(p, &inputs[0], span)?;
-    let z = value(args).ok_or_else(|| err(ErrorKind::WrongArity, span, "reduce_seq: missing initial value".into()))?;
+    let z = value(args).ok_or_else(|| {
+        err(
+            ErrorKind::WrongArity,
+            span,
+            "reduce_seq: missing initial value".into(),
+        )
+    })?;
     let hint = a.as_scalar().map(Type::Scalar);
     let acc = c.data(z, hint.as_ref())?;
     let r = c.apply(fun(args, p, span)?, &[acc.clone(), a], span)?;
@@ -220,29 +298,53 @@ pub fn reduce_seq(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[
         return Err(err(
             ErrorKind::TypeMismatch,
             span,
-            format!("{}: the operator must give the accumulator type {acc}, found {r}", p.name()),
+            format!(
+                "{}: the operator must give the accumulator type {acc}, found {r}",
+                p.name()
+            ),
         ));
     }
     Ok(acc)
 }
 
 /// `zip(x, y, ...)`.
-pub fn zip(c: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
-    let arrays = inputs.iter().map(|t| array(p, t, span)).collect::<CResult<Vec<_>>>()?;
+pub fn zip(
+    c: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let arrays = inputs
+        .iter()
+        .map(|t| array(p, t, span))
+        .collect::<CResult<Vec<_>>>()?;
     let n = arrays[0].1.clone();
     for (_, m) in &arrays[1..] {
         c.same_length(p, &n, m, span)?;
     }
-    Ok(Type::array(Type::Tuple(arrays.into_iter().map(|(e, _)| e).collect()), n))
+    Ok(Type::array(
+        Type::Tuple(arrays.into_iter().map(|(e, _)| e).collect()),
+        n,
+    ))
 }
 
 /// `zip2`, `zip3`: zips at every one of the outer 2 or 3 levels.
-pub fn zip_nd(c: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn zip_nd(
+    c: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let depth = if p == Prim::Zip2 { 2 } else { 3 };
     let mut elems: Vec<Type> = inputs.to_vec();
     let mut dims = Vec::new();
     for _ in 0..depth {
-        let arrays = elems.iter().map(|t| array(p, t, span)).collect::<CResult<Vec<_>>>()?;
+        let arrays = elems
+            .iter()
+            .map(|t| array(p, t, span))
+            .collect::<CResult<Vec<_>>>()?;
         for (_, m) in &arrays[1..] {
             c.same_length(p, &arrays[0].1, m, span)?;
         }
@@ -257,16 +359,34 @@ pub fn zip_nd(c: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], 
 }
 
 /// `unzip`.
-pub fn unzip(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn unzip(
+    _: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (e, n) = array(p, &inputs[0], span)?;
     match e {
-        Type::Tuple(ts) => Ok(Type::Tuple(ts.into_iter().map(|t| Type::array(t, n.clone())).collect())),
-        t => Err(err(ErrorKind::TypeMismatch, span, format!("unzip: expects an array of tuples, found [{t}; {n}]"))),
+        Type::Tuple(ts) => Ok(Type::Tuple(
+            ts.into_iter().map(|t| Type::array(t, n.clone())).collect(),
+        )),
+        t => Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("unzip: expects an array of tuples, found [{t}; {n}]"),
+        )),
     }
 }
 
 /// `split(m)`.
-pub fn split(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn split(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let (m, mspan) = nats(args).swap_remove(0);
     c.positive(p, "chunk size", &m, mspan)?;
@@ -280,14 +400,26 @@ pub fn split(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type]
 }
 
 /// `join`.
-pub fn join(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn join(
+    _: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (inner, n) = array(p, &inputs[0], span)?;
     let (a, m) = array(p, &inner, span)?;
     Ok(Type::array(a, n * m))
 }
 
 /// `slide(size, step)`.
-pub fn slide(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn slide(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let ns = nats(args);
     let count = c.windows(p, &n, &ns[0], &ns[1])?;
@@ -295,7 +427,13 @@ pub fn slide(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type]
 }
 
 /// `pad(l, r, b)`.
-pub fn pad(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn pad(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let ns = nats(args);
     let b = c.boundary(p, args, &a)?;
@@ -304,14 +442,26 @@ pub fn pad(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], 
 }
 
 /// `transpose`.
-pub fn transpose(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn transpose(
+    _: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (inner, n) = array(p, &inputs[0], span)?;
     let (a, m) = array(p, &inner, span)?;
     Ok(Type::array(Type::array(a, n), m))
 }
 
 /// `gather(r)`, `scatter(r)`.
-pub fn reorder(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn reorder(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (_, n) = array(p, &inputs[0], span)?;
     if let Some((Reorder::Stride(s, sspan), _)) = args.iter().find_map(|a| match a {
         PrimArg::Reorder(r, s) => Some((r.clone(), *s)),
@@ -329,16 +479,32 @@ pub fn reorder(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Typ
 }
 
 /// `get(i)`.
-pub fn get(_: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn get(
+    _: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (i, ispan) = nats(args).swap_remove(0);
     match i.as_cst().and_then(|c| usize::try_from(c).ok()) {
         Some(i) => project(&inputs[0], i, ispan),
-        None => Err(err(ErrorKind::TupleIndex, span, format!("{}: the index must be a constant: {i}", p.name()))),
+        None => Err(err(
+            ErrorKind::TupleIndex,
+            span,
+            format!("{}: the index must be a constant: {i}", p.name()),
+        )),
     }
 }
 
 /// `at(i)`.
-pub fn at(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn at(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let (i, ispan) = nats(args).swap_remove(0);
     c.check_index(&i, &n, "at", ispan)?;
@@ -346,12 +512,24 @@ pub fn at(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], s
 }
 
 /// `id`.
-pub fn id(_: &mut Checker<'_>, _: Prim, _: &mut [PrimArg], inputs: &[Type], _: Span) -> CResult<Type> {
+pub fn id(
+    _: &mut Checker<'_>,
+    _: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    _: Span,
+) -> CResult<Type> {
     Ok(inputs[0].clone())
 }
 
 /// `iterate(k, f)`: `f` applied `k` times; its input may shrink on each application.
-pub fn iterate(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn iterate(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (k, kspan) = nats(args).swap_remove(0);
     let f = fun(args, p, span)?;
     let mut t = inputs[0].clone();
@@ -366,7 +544,11 @@ pub fn iterate(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Typ
             }
             Ok(t)
         }
-        Some(k) => Err(err(ErrorKind::ZeroSize, kspan, format!("iterate: count must not be negative: {k}"))),
+        Some(k) => Err(err(
+            ErrorKind::ZeroSize,
+            kspan,
+            format!("iterate: count must not be negative: {k}"),
+        )),
         None => {
             let next = c.apply(f, &[t.clone()], span)?;
             if next.equiv(&t, &c.facts) {
@@ -383,7 +565,13 @@ pub fn iterate(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Typ
 }
 
 /// `slide2`, `slide3`: one `(size, step)` pair for all dimensions, or one per dimension.
-pub fn slide_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn slide_nd(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let depth = if p == Prim::Slide2 { 2 } else { 3 };
     let ns = nats(args);
     let pairs: Vec<((Nat, Span), (Nat, Span))> = if ns.len() == 2 {
@@ -408,7 +596,13 @@ pub fn slide_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Ty
 }
 
 /// `pad2`, `pad3`: one padding for all sides, or `(before, after)` per dimension.
-pub fn pad_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn pad_nd(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let depth = if p == Prim::Pad2 { 2 } else { 3 };
     let ns = nats(args);
     let pairs: Vec<((Nat, Span), (Nat, Span))> = if ns.len() == 1 {
@@ -433,7 +627,13 @@ pub fn pad_nd(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type
 }
 
 /// `to_global(f)`, `to_local(f)`, `to_private(f)`: the type of `f`.
-pub fn address_space(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn address_space(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     c.apply(fun(args, p, span)?, inputs, span)
 }
 
@@ -442,27 +642,49 @@ fn width(p: Prim, args: &[PrimArg]) -> CResult<(u32, Span)> {
     let (w, span) = nats(args).swap_remove(0);
     match w.as_cst().and_then(|c| u32::try_from(c).ok()) {
         Some(c) if VECTOR_WIDTHS.contains(&c) => Ok((c, span)),
-        Some(0) => Err(err(ErrorKind::ZeroSize, span, format!("{}: vector width must be positive: 0", p.name()))),
+        Some(0) => Err(err(
+            ErrorKind::ZeroSize,
+            span,
+            format!("{}: vector width must be positive: 0", p.name()),
+        )),
         _ => Err(err(
             ErrorKind::TypeMismatch,
             span,
-            format!("{}: vector width must be one of 2, 3, 4, 8, 16: {w}", p.name()),
+            format!(
+                "{}: vector width must be one of 2, 3, 4, 8, 16: {w}",
+                p.name()
+            ),
         )),
     }
 }
 
 /// `as_vector(w)`.
-pub fn as_vector(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn as_vector(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let (w, wspan) = width(p, args)?;
     let s = match a {
         Type::Scalar(s) if s != ScalarType::Bool => s,
-        t => return Err(err(ErrorKind::TypeMismatch, span, format!("as_vector: expects an array of numbers, found [{t}; {n}]"))),
+        t => {
+            return Err(err(
+                ErrorKind::TypeMismatch,
+                span,
+                format!("as_vector: expects an array of numbers, found [{t}; {n}]"),
+            ))
+        }
     };
     let wn = Nat::cst(i64::from(w));
     c.require(
         Cond::Divisible(n.clone(), wn.clone()),
-        ("as_vector", "input length not divisible by the vector width"),
+        (
+            "as_vector",
+            "input length not divisible by the vector width",
+        ),
         wspan,
         ErrorKind::Divisibility,
     )?;
@@ -470,15 +692,31 @@ pub fn as_vector(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[T
 }
 
 /// `as_scalar`.
-pub fn as_scalar(_: &mut Checker<'_>, p: Prim, _: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn as_scalar(
+    _: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     match array(p, &inputs[0], span)? {
         (Type::Vector(s, w), n) => Ok(Type::array(Type::Scalar(s), n * i64::from(w))),
-        (t, n) => Err(err(ErrorKind::TypeMismatch, span, format!("as_scalar: expects an array of vectors, found [{t}; {n}]"))),
+        (t, n) => Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("as_scalar: expects an array of vectors, found [{t}; {n}]"),
+        )),
     }
 }
 
 /// `vectorize(w, f)`: `f: a -> b` lifted to `aw -> bw`.
-pub fn vectorize(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[Type], span: Span) -> CResult<Type> {
+pub fn vectorize(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
     let (w, _) = width(p, args)?;
     let mut lanes = Vec::new();
     for t in inputs {
@@ -495,6 +733,10 @@ pub fn vectorize(c: &mut Checker<'_>, p: Prim, args: &mut [PrimArg], inputs: &[T
     }
     match c.apply(fun(args, p, span)?, &lanes, span)? {
         Type::Scalar(s) => Ok(Type::Vector(s, w)),
-        t => Err(err(ErrorKind::TypeMismatch, span, format!("vectorize: the function must give a scalar, found {t}"))),
+        t => Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("vectorize: the function must give a scalar, found {t}"),
+        )),
     }
 }

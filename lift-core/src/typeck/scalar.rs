@@ -109,7 +109,10 @@ pub(crate) fn binary(op: BinOp, l: &Type, r: &Type, span: Span) -> CResult<Type>
     if op.is_comparison() {
         return match (l, r) {
             (Type::Scalar(a), Type::Scalar(b)) if a == b => Ok(Type::Scalar(ScalarType::Bool)),
-            _ => Err(mismatch(span, format!("`{sym}`: operand types differ: {l} vs {r}"))),
+            _ => Err(mismatch(
+                span,
+                format!("`{sym}`: operand types differ: {l} vs {r}"),
+            )),
         };
     }
     match (l, r) {
@@ -117,7 +120,10 @@ pub(crate) fn binary(op: BinOp, l: &Type, r: &Type, span: Span) -> CResult<Type>
         (Type::Vector(a, w), Type::Vector(b, v)) if a == b && w == v => Ok(l.clone()),
         (Type::Vector(a, _), Type::Scalar(b)) if a == b => Ok(l.clone()),
         (Type::Scalar(a), Type::Vector(b, _)) if a == b => Ok(r.clone()),
-        _ => Err(mismatch(span, format!("`{sym}`: operand types differ: {l} vs {r}"))),
+        _ => Err(mismatch(
+            span,
+            format!("`{sym}`: operand types differ: {l} vs {r}"),
+        )),
     }
 }
 
@@ -144,12 +150,18 @@ fn builtin_type(name: &str, arity: usize, args: &[Type], span: Span) -> CResult<
         return Err(CompileError::new(
             ErrorKind::WrongArity,
             span,
-            format!("{name}: wrong number of arguments: expected {arity}, found {}", args.len()),
+            format!(
+                "{name}: wrong number of arguments: expected {arity}, found {}",
+                args.len()
+            ),
         ));
     }
     let t = &args[0];
     if let Some(other) = args.iter().find(|a| *a != t) {
-        return Err(mismatch(span, format!("{name}: argument types differ: {t} vs {other}")));
+        return Err(mismatch(
+            span,
+            format!("{name}: argument types differ: {t} vs {other}"),
+        ));
     }
     let float_only = !matches!(name, "abs" | "min" | "max");
     let lane = match t {
@@ -162,7 +174,11 @@ fn builtin_type(name: &str, arity: usize, args: &[Type], span: Span) -> CResult<
             span,
             format!(
                 "{name}: expects {}, found {t}",
-                if float_only { "a floating-point number" } else { "a number" }
+                if float_only {
+                    "a floating-point number"
+                } else {
+                    "a number"
+                }
             ),
         )),
     }

@@ -29,7 +29,10 @@ fn stencil_types() {
 fn split_join_is_identity_with_precondition() {
     let k = check("kernel K<N>(x: [f32; N]) -> [f32; N] { join o split(4) $ x }").unwrap();
     assert_eq!(k[0].preconditions.len(), 1);
-    assert_eq!(k[0].preconditions[0].to_string(), "split: input length not divisible by the chunk size: (N) % (4) == 0");
+    assert_eq!(
+        k[0].preconditions[0].to_string(),
+        "split: input length not divisible by the chunk size: (N) % (4) == 0"
+    );
 }
 
 #[test]
@@ -44,9 +47,15 @@ fn gemv_with_capture() {
 
 #[test]
 fn literal_types_follow_context() {
-    let mut p = parse_program_str("kernel K<N>(x: [f64; N]) -> f64 { reduce(+, 0.0) o map(|v| v * 2.0) $ x }").unwrap();
+    let mut p = parse_program_str(
+        "kernel K<N>(x: [f64; N]) -> f64 { reduce(+, 0.0) o map(|v| v * 2.0) $ x }",
+    )
+    .unwrap();
     check_program(&mut p).unwrap();
-    assert_eq!(p.kernels[0].body.ty, Some(Type::Scalar(crate::types::ScalarType::F64)));
+    assert_eq!(
+        p.kernels[0].body.ty,
+        Some(Type::Scalar(crate::types::ScalarType::F64))
+    );
 }
 
 #[test]
@@ -61,20 +70,76 @@ fn partial_dot_product_low_level() {
 #[test]
 fn errors_name_the_primitive() {
     let cases = [
-        ("kernel K<N, M>(x: [f32; N], y: [f32; M]) -> [(f32, f32); N] { zip(x, y) }", ErrorKind::LengthMismatch, "zip: lengths differ: N vs M"),
-        ("kernel K(x: [f32; 10]) -> [[f32; 4]; 2] { split(4) $ x }", ErrorKind::Divisibility, "split: input length not divisible by the chunk size: 10 % 4 != 0"),
-        ("kernel K<N>(x: [f32; N]) -> [[f32; 1]; N] { split(0) $ x }", ErrorKind::ZeroSize, "split: chunk size must be positive: 0"),
-        ("kernel K<N>(x: f32) -> f32 { map(|v| v) $ x }", ErrorKind::NotAnArray, "map: expects an array, found f32"),
-        ("kernel K<N>(x: [(f32, f32); N]) -> [f32; N] { map(|p| p.2) $ x }", ErrorKind::TupleIndex, "get: tuple index 2 out of range for (f32, f32) (2 elements)"),
-        ("kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| w) $ x }", ErrorKind::UnknownName, "unknown name `w`"),
-        ("kernel K<N>(x: [f32; N]) -> [f64; N] { map(|v| v) $ x }", ErrorKind::ResultMismatch, "kernel `K`: declared result type differs from the inferred one: [f64; N] vs [f32; N]"),
-        ("kernel K<N>(x: [f32; N]) -> [f32; N] { map_lcl(0, |v| v) $ x }", ErrorKind::Nesting, "map_lcl: must be nested inside map_wrg of dimension 0"),
-        ("kernel K<N>(x: [[f32; N]; N]) -> [[f32; N]; N] { map_glb(0, map_glb(0, |v| v)) $ x }", ErrorKind::Nesting, "map_glb: nested in map_glb of the same dimension 0"),
-        ("kernel K<N>(x: [f32; 5]) -> [[f32; 6]; 1] { slide(6, 1) $ x }", ErrorKind::OutOfBounds, "slide: window larger than the input: 6 > 5"),
-        ("kernel K<N>(x: [f32; 10]) -> [[f32; 3]; 4] { slide(3, 2) $ x }", ErrorKind::Divisibility, "slide: (n - size) must be divisible by the step: 7 % 2 != 0"),
-        ("kernel K(x: [f32; 3]) -> f32 { at(3) $ x }", ErrorKind::OutOfBounds, "at: index out of bounds: 3 for length 3"),
-        ("kernel K(x: [f32; 6]) -> [f32x4; 1] { as_vector(4) $ x }", ErrorKind::Divisibility, "as_vector: input length not divisible by the vector width: 6 % 4 != 0"),
-        ("kernel K<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o map(|v| v + true) $ x }", ErrorKind::TypeMismatch, "`+`: operand types differ: f32 vs bool"),
+        (
+            "kernel K<N, M>(x: [f32; N], y: [f32; M]) -> [(f32, f32); N] { zip(x, y) }",
+            ErrorKind::LengthMismatch,
+            "zip: lengths differ: N vs M",
+        ),
+        (
+            "kernel K(x: [f32; 10]) -> [[f32; 4]; 2] { split(4) $ x }",
+            ErrorKind::Divisibility,
+            "split: input length not divisible by the chunk size: 10 % 4 != 0",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [[f32; 1]; N] { split(0) $ x }",
+            ErrorKind::ZeroSize,
+            "split: chunk size must be positive: 0",
+        ),
+        (
+            "kernel K<N>(x: f32) -> f32 { map(|v| v) $ x }",
+            ErrorKind::NotAnArray,
+            "map: expects an array, found f32",
+        ),
+        (
+            "kernel K<N>(x: [(f32, f32); N]) -> [f32; N] { map(|p| p.2) $ x }",
+            ErrorKind::TupleIndex,
+            "get: tuple index 2 out of range for (f32, f32) (2 elements)",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| w) $ x }",
+            ErrorKind::UnknownName,
+            "unknown name `w`",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f64; N] { map(|v| v) $ x }",
+            ErrorKind::ResultMismatch,
+            "kernel `K`: declared result type differs from the inferred one: [f64; N] vs [f32; N]",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { map_lcl(0, |v| v) $ x }",
+            ErrorKind::Nesting,
+            "map_lcl: must be nested inside map_wrg of dimension 0",
+        ),
+        (
+            "kernel K<N>(x: [[f32; N]; N]) -> [[f32; N]; N] { map_glb(0, map_glb(0, |v| v)) $ x }",
+            ErrorKind::Nesting,
+            "map_glb: nested in map_glb of the same dimension 0",
+        ),
+        (
+            "kernel K<N>(x: [f32; 5]) -> [[f32; 6]; 1] { slide(6, 1) $ x }",
+            ErrorKind::OutOfBounds,
+            "slide: window larger than the input: 6 > 5",
+        ),
+        (
+            "kernel K<N>(x: [f32; 10]) -> [[f32; 3]; 4] { slide(3, 2) $ x }",
+            ErrorKind::Divisibility,
+            "slide: (n - size) must be divisible by the step: 7 % 2 != 0",
+        ),
+        (
+            "kernel K(x: [f32; 3]) -> f32 { at(3) $ x }",
+            ErrorKind::OutOfBounds,
+            "at: index out of bounds: 3 for length 3",
+        ),
+        (
+            "kernel K(x: [f32; 6]) -> [f32x4; 1] { as_vector(4) $ x }",
+            ErrorKind::Divisibility,
+            "as_vector: input length not divisible by the vector width: 6 % 4 != 0",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o map(|v| v + true) $ x }",
+            ErrorKind::TypeMismatch,
+            "`+`: operand types differ: f32 vs bool",
+        ),
     ];
     for (src, kind, msg) in cases {
         let e = err_of(src);
@@ -94,7 +159,10 @@ fn mixing_glb_and_wrg_is_rejected() {
 #[test]
 fn to_local_outside_workgroup_is_rejected() {
     let e = err_of("kernel K<N>(x: [f32; N]) -> [f32; N] { to_local(map_seq(id)) $ x }");
-    assert_eq!(e.message, "to_local: only allowed inside a work-group (map_wrg)");
+    assert_eq!(
+        e.message,
+        "to_local: only allowed inside a work-group (map_wrg)"
+    );
 }
 
 #[test]
@@ -109,7 +177,10 @@ fn slide2_pad2_types() {
 
 #[test]
 fn iterate_shrinks() {
-    let k = check("kernel K(x: [f32; 8]) -> [f32; 1] { iterate(3, map(reduce(+, 0.0)) o split(2)) $ x }").unwrap();
+    let k = check(
+        "kernel K(x: [f32; 8]) -> [f32; 1] { iterate(3, map(reduce(+, 0.0)) o split(2)) $ x }",
+    )
+    .unwrap();
     assert_eq!(k[0].result.to_string(), "[f32; 1]");
 }
 
@@ -118,6 +189,11 @@ fn user_functions_are_checked() {
     check("fn mult(a: f32, b: f32) -> f32 { a * b } kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| mult(v, 2.0)) $ x }").unwrap();
     let e = err_of("fn f(a: f32) -> i32 { a } kernel K(x: f32) -> f32 { x }");
     assert_eq!(e.kind, ErrorKind::ResultMismatch);
-    let e = err_of("fn f(a: f32) -> f32 { a } kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| f(v, v)) $ x }");
-    assert_eq!(e.message, "f: wrong number of arguments: expected 1, found 2");
+    let e = err_of(
+        "fn f(a: f32) -> f32 { a } kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| f(v, v)) $ x }",
+    );
+    assert_eq!(
+        e.message,
+        "f: wrong number of arguments: expected 1, found 2"
+    );
 }
