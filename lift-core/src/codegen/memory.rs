@@ -1,0 +1,157 @@
+//! Memory (CGO'17 section 5.2): address spaces, buffers for the values user functions write,
+//! and the barriers that make cooperatively written memory visible to the work-group.
+//!
+//! The address space of a temporary follows Algorithm 1: the enclosing `to_global`,
+//! `to_local` or `to_private` decides (`writeTo`), else global memory (arguments live there).
+//! A temporary is replicated over the enclosing parallel loops that can see its address space:
+//! global over all of them, local over the `map_lcl`s, private over none. A temporary written
+//! inside a sequential loop is reused by every iteration, since its consumer runs in the same
+//! iteration.
+
+use super::ctypes::{self, CTypes};
+use super::emit::{Gen, Par};
+use super::view::View;
+use super::{CodegenError, GResult, Temporary};
+use crate::arith::Nat;
+use crate::types::{ScalarType, Type};
+use std::rc::Rc;
+
+/// An OpenCL address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Space {
+    Global,
+    Local,
+    Private,
+}
+
+impl Space {
+    /// The OpenCL qualifier.
+    pub(crate) fn qualifier(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Local => "local",
+            Space::Private => "private",
+        }
+    }
+}
+
+/// A named region of memory holding elements of one type.
+#[derive(Debug)]
+pub(crate) struct Buffer {
+    /// The C name.
+    pub name: String,
+    /// Where it lives.
+    pub space: Space,
+    /// The element (non-array) type.
+    pub elem: Type,
+    /// Elements are `f16` stored as `half` (read and written with `vload_half`/`vstore_half`).
+    pub half: bool,
+}
+
+impl Buffer {
+    /// A buffer; `f16` elements are stored as `half` in global memory only.
+    pub(crate) fn new(name: String, space: Space, elem: Type) -> Buffer {
+        let half = space == Space::Global
+            && matches!(elem, Type::Scalar(ScalarType::F16) | Type::Vector(ScalarType::F16, _));
+        Buffer { name, space, elem, half }
+    }
+}
+
+/// Bytes of one element as it is stored in `space` (`f16` computes as `float` outside
+/// global memory).
+fn elem_bytes(t: &Type, space: Space) -> GResult<i64> {
+    let widen = |t: &Type| match t {
+        Type::Scalar(ScalarType::F16) => Type::Scalar(ScalarType::F32),
+        Type::Vector(ScalarType::F16, w) => Type::Vector(ScalarType::F32, *w),
+        t => t.clone(),
+    };
+    match space {
+        Space::Global => ctypes::storage_bytes(t),
+        _ => ctypes::storage_bytes(&widen(t)),
+    }
+}
+
+fn constant(n: &Nat, what: &str) -> GResult<i64> {
+    n.as_cst().ok_or_else(|| CodegenError::NotConstant { what: what.into(), size: n.to_string() })
+}
+
+/// The C declaration type of a buffer's elements.
+pub(crate) fn elem_decl(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
+    if buf.half {
+        Ok("half".into())
+    } else if buf.space == Space::Global {
+        ct.storage(&buf.elem)
+    } else {
+        ct.compute(&buf.elem)
+    }
+}
+
+impl Gen<'_> {
+    /// Allocates memory for a value of type `ty` produced at this point, in `space`, and
+    /// gives the view to write it to (and read it back from).
+    pub(super) fn allocate(&mut self, ty: &Type, space: Space) -> GResult<View> {
+        let elem = ty.base().clone();
+        if matches!(elem, Type::Tuple(ref ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
+            return Err(CodegenError::Unsupported(format!("memory for tuples of arrays: {ty}")));
+        }
+        let reps: Vec<(Nat, Nat)> = self
+            .par
+            .iter()
+            .filter(|p| match space {
+                Space::Global => true,
+                Space::Local => p.par == Par::Lcl,
+                Space::Private => false,
+            })
+            .map(|p| (p.idx.clone(), p.trip.clone()))
+            .collect();
+        let mut dims: Vec<Nat> = reps.iter().map(|(_, t)| t.clone()).collect();
+        dims.extend(ty.dims());
+        let count = dims.iter().fold(Nat::cst(1), |a, d| a * d).simplify_with(&self.facts);
+        let prefix = match space {
+            Space::Global => "tmp_g",
+            Space::Local => "tmp_l",
+            Space::Private => "tmp_p",
+        };
+        let name = self.fresh(prefix);
+        let buf = Rc::new(Buffer::new(name.clone(), space, elem.clone()));
+        let decl = elem_decl(&buf, &mut self.ct)?;
+        let bytes = elem_bytes(&elem, space)?;
+        match space {
+            Space::Global => {
+                self.temporaries.push(Temporary { name: name.clone(), bytes: count * bytes });
+                self.temp_params.push(format!("global {decl}* {name}"));
+            }
+            Space::Local => {
+                let c = constant(&count, "local memory")?;
+                self.local_decls.push(format!("local {decl} {name}[{c}];"));
+                self.local_bytes += c * bytes;
+            }
+            Space::Private => {
+                let c = constant(&count, "private memory")?;
+                self.line(format!("{decl} {name}[{c}];"));
+            }
+        }
+        let mut v = View::Mem(buf, dims);
+        for (i, _) in reps {
+            v = v.at(i);
+        }
+        Ok(v)
+    }
+
+    /// Emits a work-group barrier making writes to `space` visible; refused inside divergent
+    /// control flow.
+    pub(super) fn barrier(&mut self, space: Space) -> GResult<()> {
+        if self.divergent {
+            return Err(CodegenError::Unsupported(
+                "a barrier would be needed inside divergent control flow (a map_lcl whose trip count differs from the local size)".into(),
+            ));
+        }
+        let fence = match space {
+            Space::Global => "CLK_GLOBAL_MEM_FENCE",
+            _ => "CLK_LOCAL_MEM_FENCE",
+        };
+        self.line(format!("barrier({fence});"));
+        self.barriers += 1;
+        Ok(())
+    }
+}
