@@ -30,3 +30,10 @@ pub use device::{devices, DeviceInfo, DeviceKind};
 pub use error::{Error, Result};
 pub use launch::{Event, KernelHandle};
 pub use program::BuiltProgram;
+
+#[doc(hidden)]
+pub mod __private {
+    //! Used by generated code only.
+    pub use crate::private::*;
+}
+mod private;

@@ -1,0 +1,93 @@
+//! Helpers called by the code `lift!` generates; not a public API.
+//!
+//! Sizes are evaluated in `i64` with C semantics (`/` truncates, `%` takes the dividend's
+//! sign); every operation is checked, so a bad size is an [`Error`] and never a panic.
+
+use crate::Error;
+
+fn size_error(op: &'static str, a: i64, b: i64) -> Error {
+    Error::Precondition {
+        what: format!("{a} {op} {b}"),
+        expected: "a size expression without overflow or division by zero".into(),
+        actual: "overflow or division by zero".into(),
+    }
+}
+
+/// Checked `a + b`.
+pub fn add(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_add(b).ok_or_else(|| size_error("+", a, b))
+}
+
+/// Checked `a * b`.
+pub fn mul(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_mul(b).ok_or_else(|| size_error("*", a, b))
+}
+
+/// Checked C division.
+pub fn div(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_div(b).ok_or_else(|| size_error("/", a, b))
+}
+
+/// Checked C remainder.
+pub fn rem(a: i64, b: i64) -> Result<i64, Error> {
+    a.checked_rem(b).ok_or_else(|| size_error("%", a, b))
+}
+
+/// Checked power with a non-negative exponent.
+pub fn pow(a: i64, b: i64) -> Result<i64, Error> {
+    u32::try_from(b)
+        .ok()
+        .and_then(|e| a.checked_pow(e))
+        .ok_or_else(|| size_error("^", a, b))
+}
+
+/// A size variable's value: positive and small enough for an OpenCL `int`.
+pub fn size(name: &'static str, value: usize) -> Result<i64, Error> {
+    match i32::try_from(value) {
+        Ok(v) if v > 0 => Ok(i64::from(v)),
+        _ => Err(Error::Precondition {
+            what: name.into(),
+            expected: format!("a size in 1..={}", i32::MAX),
+            actual: value.to_string(),
+        }),
+    }
+}
+
+/// A non-negative size as `usize`.
+pub fn to_usize(v: i64) -> Result<usize, Error> {
+    usize::try_from(v).map_err(|_| Error::Precondition {
+        what: "a derived size".into(),
+        expected: "a non-negative value".into(),
+        actual: v.to_string(),
+    })
+}
+
+/// Rounds each global size up to a multiple of the local size (kernels guard their maps).
+pub fn round_up<const D: usize>(global: [usize; D], local: Option<&[usize]>) -> [usize; D] {
+    let mut out = global;
+    if let Some(local) = local {
+        for (g, l) in out.iter_mut().zip(local) {
+            if *l > 0 {
+                *g = g.div_ceil(*l) * l;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_sizes() {
+        assert_eq!(div(7, 2).unwrap(), 3);
+        assert_eq!(rem(-7, 2).unwrap(), -1);
+        assert!(div(1, 0).is_err());
+        assert!(mul(i64::MAX, 2).is_err());
+        assert!(size("N", 0).is_err());
+        assert_eq!(size("N", 5).unwrap(), 5);
+        assert_eq!(round_up([10, 3], Some(&[4, 1])), [12, 3]);
+        assert!(to_usize(-1).is_err());
+    }
+}
