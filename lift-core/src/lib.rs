@@ -12,6 +12,7 @@
 //! No OpenCL dependency: this crate runs inside the proc macro and at run time.
 
 pub mod arith;
+pub mod codegen;
 pub mod error;
 pub mod interp;
 pub mod ir;

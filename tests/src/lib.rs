@@ -1,1 +1,64 @@
-//! Integration tests live in `tests/`; this crate has no library code of its own.
+//! Shared helpers of the cross-crate tests: one OpenCL context per test binary, random
+//! inputs, and the reference interpreter run on a kernel's `LIFT` text.
+
+use lift_runtime::core::interp::{run_kernel, Scalar, Value};
+use lift_runtime::core::{parse, typeck};
+use lift_runtime::Context;
+use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
+
+/// The context of the default device (`LIFT_DEVICE`), opened once; panics with the runtime's
+/// message (how to install OpenCL) when there is none, so a missing driver fails loudly.
+pub fn ctx() -> &'static Context {
+    static CTX: OnceLock<Context> = OnceLock::new();
+    CTX.get_or_init(|| Context::new().unwrap_or_else(|e| panic!("no OpenCL device: {e}")))
+}
+
+/// `n` random floats in [-1, 1) from `seed`.
+pub fn random_f32(n: usize, seed: u64) -> Vec<f32> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect()
+}
+
+/// `n` random integers in [-100, 100) from `seed`.
+pub fn random_i32(n: usize, seed: u64) -> Vec<i32> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.gen_range(-100..100)).collect()
+}
+
+/// Runs kernel `kernel` of the `LIFT` text of a generated struct in the reference interpreter.
+pub fn interpret(lift: &str, kernel: &str, sizes: &[usize], args: &[Value]) -> Value {
+    let mut prog = parse::parse_program_str(lift).expect("LIFT text reparses");
+    typeck::check_program(&mut prog).expect("LIFT text type-checks");
+    let sizes: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+    run_kernel(&prog, kernel, &sizes, args).expect("interpreter runs")
+}
+
+/// A 2-D array value of `rows` rows from row-major data.
+pub fn matrix(data: &[f32], rows: usize) -> Value {
+    let cols = data.len() / rows.max(1);
+    Value::Array(data.chunks(cols.max(1)).map(Value::from_f32s).collect())
+}
+
+/// The flattened f32s of an interpreter result.
+pub fn f32s(v: &Value) -> Vec<f32> {
+    v.flatten()
+        .into_iter()
+        .map(|s| match s {
+            Scalar::F32(x) => x,
+            other => panic!("expected f32, found {other:?}"),
+        })
+        .collect()
+}
+
+/// Asserts that two float slices agree to a relative tolerance (reassociation on the device).
+pub fn assert_close(device: &[f32], reference: &[f32], tol: f32, what: &str) {
+    assert_eq!(device.len(), reference.len(), "{what}: lengths differ");
+    for (i, (a, b)) in device.iter().zip(reference).enumerate() {
+        let scale = 1.0f32.max(b.abs());
+        assert!(
+            (a - b).abs() <= tol * scale,
+            "{what}: element {i}: device {a} vs interpreter {b}"
+        );
+    }
+}

@@ -94,9 +94,8 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
             }
             for a in args {
                 match a {
-                    PrimArg::Fun(f) | PrimArg::Value(f) | PrimArg::Boundary(Boundary::Constant(f), _) => {
-                        walk(f, found, facts)?
-                    }
+                    PrimArg::Fun(f) | PrimArg::Value(f) => walk(f, found, facts)?,
+                    PrimArg::Boundary(Boundary::Constant(f), _) => walk(f, found, facts)?,
                     _ => {}
                 }
             }

@@ -90,6 +90,13 @@ impl Gen<'_> {
     /// Allocates memory for a value of type `ty` produced at this point, in `space`, and
     /// gives the view to write it to (and read it back from).
     pub(super) fn allocate(&mut self, ty: &Type, space: Space) -> GResult<View> {
+        let (buf, dims, reps) = self.allocate_raw(ty, space)?;
+        Ok(reps.into_iter().fold(View::Mem(buf, dims), |v, i| v.at(i)))
+    }
+
+    /// Allocates like [`Gen::allocate`]; gives the buffer, its dimensions and the indices of
+    /// the enclosing parallel loops it is replicated over.
+    pub(super) fn allocate_raw(&mut self, ty: &Type, space: Space) -> GResult<(Rc<Buffer>, Vec<Nat>, Vec<Nat>)> {
         let elem = ty.base().clone();
         if matches!(elem, Type::Tuple(ref ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
             return Err(CodegenError::Unsupported(format!("memory for tuples of arrays: {ty}")));
@@ -131,24 +138,21 @@ impl Gen<'_> {
                 self.line(format!("{decl} {name}[{c}];"));
             }
         }
-        let mut v = View::Mem(buf, dims);
-        for (i, _) in reps {
-            v = v.at(i);
-        }
-        Ok(v)
+        Ok((buf, dims, reps.into_iter().map(|(i, _)| i).collect()))
     }
 
-    /// Emits a work-group barrier making writes to `space` visible; refused inside divergent
-    /// control flow.
-    pub(super) fn barrier(&mut self, space: Space) -> GResult<()> {
+    /// Emits a work-group barrier making writes to `space` (`None`: any) visible; refused
+    /// inside divergent control flow.
+    pub(super) fn barrier(&mut self, space: Option<Space>) -> GResult<()> {
         if self.divergent {
             return Err(CodegenError::Unsupported(
                 "a barrier would be needed inside divergent control flow (a map_lcl whose trip count differs from the local size)".into(),
             ));
         }
         let fence = match space {
-            Space::Global => "CLK_GLOBAL_MEM_FENCE",
-            _ => "CLK_LOCAL_MEM_FENCE",
+            Some(Space::Global) => "CLK_GLOBAL_MEM_FENCE",
+            Some(_) => "CLK_LOCAL_MEM_FENCE",
+            None => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
         };
         self.line(format!("barrier({fence});"));
         self.barriers += 1;

@@ -12,8 +12,10 @@
 mod ctypes;
 mod emit;
 mod launch;
+mod loops;
 pub mod lower;
 mod memory;
+mod prims;
 mod scalar;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,482 @@
+//! The generator, in destination-passing style: [`Gen::acc`] writes the value of an
+//! expression into an output view, [`Gen::value`] gives the view of an expression (emitting
+//! code, and allocating a temporary, only for functions that compute arrays). Layout
+//! primitives applied to a computation move to the output side (`join $ x` into `out` is `x`
+//! into `split(out)`), so intermediate results are only stored where a user function writes.
+
+use super::ctypes::CTypes;
+use super::launch::{self, Launch};
+use super::memory::{Buffer, Space};
+use super::view::{self, View};
+use super::{CodegenError, GResult, GeneratedKernel, KernelArg, Temporary};
+use crate::arith::{Facts, Nat};
+use crate::ir::{Expr, ExprKind, Kernel, Pat, Program};
+use crate::typeck::{Cond, KernelInfo};
+use crate::types::Type;
+use std::rc::Rc;
+
+/// The kind of an enclosing parallel loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Par {
+    Glb,
+    Wrg,
+    Lcl,
+}
+
+/// An enclosing parallel loop: its index and trip count.
+pub(crate) struct ParLoop {
+    pub par: Par,
+    pub idx: Nat,
+    pub trip: Nat,
+}
+
+/// A data argument: an expression, functions still to apply (`fs[0] o fs[1] o ... $ args`),
+/// or a view already built, with its type.
+#[derive(Clone)]
+pub(crate) enum Arg<'e> {
+    Expr(&'e Expr),
+    Chain(&'e [Expr], Vec<Arg<'e>>),
+    View(View, Type),
+}
+
+/// The code generator's state for one kernel (or one user function).
+pub(crate) struct Gen<'a> {
+    pub prog: &'a Program,
+    pub facts: Facts,
+    pub ct: CTypes,
+    pub launch: Launch,
+    lines: Vec<(usize, String)>,
+    indent: usize,
+    pub local_decls: Vec<String>,
+    pub local_bytes: i64,
+    pub temporaries: Vec<Temporary>,
+    pub temp_params: Vec<String>,
+    counter: usize,
+    pub par: Vec<ParLoop>,
+    pub write_to: Option<Space>,
+    pub divergent: bool,
+    pub barriers: usize,
+    pub lcl_loops: usize,
+    env: Vec<(String, View)>,
+}
+
+/// What compiling one kernel gives.
+pub(crate) struct Output {
+    pub source: String,
+    pub kernel: GeneratedKernel,
+    pub temporaries: Vec<Temporary>,
+}
+
+pub(crate) fn ty_of(e: &Expr) -> GResult<Type> {
+    e.ty.clone().ok_or_else(|| CodegenError::Internal(format!("untyped node: {}", crate::print::expr(e))))
+}
+
+/// The element type and length of an array type.
+pub(crate) fn array_of(t: &Type) -> GResult<(Type, Nat)> {
+    match t {
+        Type::Array(e, n) => Ok(((**e).clone(), n.clone())),
+        t => Err(CodegenError::Internal(format!("expected an array, found {t}"))),
+    }
+}
+
+/// Names that cannot be used as C identifiers.
+const RESERVED: &[&str] = &[
+    "int", "float", "double", "half", "char", "uchar", "short", "long", "uint", "ulong", "bool", "void", "global",
+    "local", "private", "constant", "kernel", "if", "else", "for", "while", "do", "return", "const", "restrict",
+    "out", "struct", "typedef", "switch", "case", "default", "break", "continue", "sizeof", "static", "register",
+];
+
+/// A C identifier for a user-chosen name.
+pub(crate) fn c_name(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+impl<'a> Gen<'a> {
+    pub(crate) fn new(prog: &'a Program, facts: Facts, launch: Launch) -> Gen<'a> {
+        Gen {
+            prog,
+            facts,
+            ct: CTypes::default(),
+            launch,
+            lines: Vec::new(),
+            indent: 1,
+            local_decls: Vec::new(),
+            local_bytes: 0,
+            temporaries: Vec::new(),
+            temp_params: Vec::new(),
+            counter: 0,
+            par: Vec::new(),
+            write_to: None,
+            divergent: false,
+            barriers: 0,
+            lcl_loops: 0,
+            env: Vec::new(),
+        }
+    }
+
+    /// A fresh C name with this prefix.
+    pub(crate) fn fresh(&mut self, prefix: &str) -> String {
+        self.counter += 1;
+        format!("{prefix}_{}", self.counter)
+    }
+
+    /// Emits one line at the current indentation.
+    pub(crate) fn line(&mut self, s: impl Into<String>) {
+        self.lines.push((self.indent, s.into()));
+    }
+
+    /// Opens a `{` block (the line given ends with `{`).
+    pub(crate) fn open(&mut self, s: impl Into<String>) {
+        self.line(s);
+        self.indent += 1;
+    }
+
+    /// Closes a block.
+    pub(crate) fn close(&mut self) {
+        self.indent = self.indent.saturating_sub(1);
+        self.line("}");
+    }
+
+    /// Runs `f`, returning the lines it emitted instead of emitting them.
+    pub(crate) fn capture<T>(&mut self, f: impl FnOnce(&mut Self) -> GResult<T>) -> GResult<(Vec<(usize, String)>, T)> {
+        let saved = std::mem::take(&mut self.lines);
+        let r = f(self);
+        let got = std::mem::replace(&mut self.lines, saved);
+        Ok((got, r?))
+    }
+
+    /// Re-emits captured lines at the current indentation.
+    pub(crate) fn replay(&mut self, lines: Vec<(usize, String)>, from: usize) {
+        for (i, l) in lines {
+            self.lines.push((self.indent + i.saturating_sub(from), l));
+        }
+    }
+
+    /// The body text.
+    pub(crate) fn text(&self) -> String {
+        let mut out = String::new();
+        for (i, l) in &self.lines {
+            out.push_str(&"  ".repeat(*i));
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Current indentation (for [`Gen::replay`]).
+    pub(crate) fn indentation(&self) -> usize {
+        self.indent
+    }
+
+    /// Binds a pattern to a view.
+    pub(crate) fn bind(&mut self, pat: &Pat, v: View) {
+        match pat {
+            Pat::Name(n, _) => self.env.push((n.clone(), v)),
+            Pat::Tuple(ps, _) => {
+                for (k, p) in ps.iter().enumerate() {
+                    self.bind(p, v.get(k));
+                }
+            }
+        }
+    }
+
+    pub(crate) fn scope(&self) -> usize {
+        self.env.len()
+    }
+
+    pub(crate) fn unbind(&mut self, depth: usize) {
+        self.env.truncate(depth);
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<View> {
+        self.env.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    }
+
+    /// The type of an argument.
+    pub(crate) fn arg_ty(a: &Arg) -> GResult<Type> {
+        match a {
+            Arg::Expr(e) => ty_of(e),
+            Arg::Chain(fs, _) => fs.first().map(ty_of).unwrap_or_else(|| Err(CodegenError::Internal("empty chain".into()))),
+            Arg::View(_, t) => Ok(t.clone()),
+        }
+    }
+
+    /// The C expression reading a non-array view of type `ty`.
+    pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<String> {
+        let loc = view::resolve(v, &self.facts)?;
+        view::read(&loc, ty, &mut self.ct)
+    }
+
+    /// Copies the value of view `src` (of type `ty`) to `dst`, looping over arrays.
+    pub(crate) fn copy(&mut self, src: &View, dst: &View, ty: &Type) -> GResult<()> {
+        match ty {
+            Type::Array(e, n) => {
+                let e = (**e).clone();
+                self.seq_loop(n, false, &mut |g, i| g.copy(&src.at(i.clone()), &dst.at(i), &e))
+            }
+            Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..))) => {
+                for (k, t) in ts.iter().enumerate() {
+                    self.copy(&src.get(k), &dst.get(k), t)?;
+                }
+                Ok(())
+            }
+            t => {
+                let code = self.read(src, t)?;
+                let loc = view::resolve(dst, &self.facts)?;
+                for l in view::write(&loc, &code, t, &mut self.ct, 0)? {
+                    self.line(l);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The view of an argument.
+    pub(crate) fn value(&mut self, a: Arg<'_>) -> GResult<View> {
+        self.value_for(a, None)
+    }
+
+    /// The view of an argument; `consumer` is the `map_lcl` (dimension, trip count) that
+    /// reads it element by element, if any (for barrier elimination).
+    pub(crate) fn value_for(&mut self, a: Arg<'_>, consumer: Option<&(usize, Nat)>) -> GResult<View> {
+        match a {
+            Arg::View(v, _) => Ok(v),
+            Arg::Chain(fs, args) => match fs {
+                [f] => self.call_value(f, args, consumer),
+                [f, rest @ ..] => self.call_value(f, vec![Arg::Chain(rest, args)], consumer),
+                [] => Err(CodegenError::Internal("empty composition".into())),
+            },
+            Arg::Expr(e) => self.expr_value(e, consumer),
+        }
+    }
+
+    fn expr_value(&mut self, e: &Expr, consumer: Option<&(usize, Nat)>) -> GResult<View> {
+        match &e.kind {
+            ExprKind::Ident(name) => self
+                .lookup(name)
+                .ok_or_else(|| CodegenError::Unsupported(format!("`{name}` used as data"))),
+            ExprKind::Apply(f, args) => self.call_value(f, args.iter().map(Arg::Expr).collect(), consumer),
+            ExprKind::Tuple(es) => Ok(View::Tuple(es.iter().map(|x| self.expr_value(x, None)).collect::<GResult<_>>()?)),
+            ExprKind::Proj(x, i) => Ok(self.expr_value(x, None)?.get(*i)),
+            ExprKind::Index(x, i) => Ok(self.expr_value(x, None)?.at(i.clone())),
+            ExprKind::Point(_, _, x) => self.expr_value(x, consumer),
+            ExprKind::Let(p, init, body) => {
+                let v = self.expr_value(init, None)?;
+                let v = self.share(v, &ty_of(init)?, p_name(p))?;
+                let depth = self.scope();
+                self.bind(p, v);
+                let r = self.expr_value(body, consumer);
+                self.unbind(depth);
+                r
+            }
+            ExprKind::Lit(..) | ExprKind::Binary(..) | ExprKind::Unary(..) | ExprKind::If(..) | ExprKind::Cast(..) => {
+                self.scalar_expr(e)
+            }
+            ExprKind::Prim(..) | ExprKind::Section(_) | ExprKind::Lambda(..) | ExprKind::Compose(_) => {
+                Err(CodegenError::Internal("a function where data is expected".into()))
+            }
+        }
+    }
+
+    /// Stores a computed private value in a variable so that using it twice computes it once.
+    pub(crate) fn share(&mut self, v: View, ty: &Type, hint: &str) -> GResult<View> {
+        match v {
+            View::Value(code) if !is_simple(&code) => {
+                let name = self.fresh(hint);
+                let t = self.ct.compute(ty)?;
+                self.line(format!("{t} {name} = {code};"));
+                Ok(View::Value(name))
+            }
+            v => Ok(v),
+        }
+    }
+
+    /// Applies function `f` to `args` and gives the view of the result.
+    pub(crate) fn call_value(&mut self, f: &Expr, args: Vec<Arg<'_>>, consumer: Option<&(usize, Nat)>) -> GResult<View> {
+        match &f.kind {
+            ExprKind::Point(_, _, inner) => self.call_value(inner, args, consumer),
+            ExprKind::Compose(fs) => self.value_for(Arg::Chain(fs, args), consumer),
+            ExprKind::Lambda(pats, body) => {
+                let depth = self.scope();
+                let mut bound = Vec::new();
+                for (p, a) in pats.iter().zip(args) {
+                    let t = Self::arg_ty(&a)?;
+                    let v = self.value(a)?;
+                    bound.push((p, self.share(v, &t, p_name(p))?));
+                }
+                for (p, v) in bound {
+                    self.bind(p, v);
+                }
+                let r = self.expr_value(body, consumer);
+                self.unbind(depth);
+                r
+            }
+            ExprKind::Ident(name) => self.call_named(name, f, args),
+            ExprKind::Section(s) => self.section(*s, args),
+            ExprKind::Prim(p, pargs) => self.prim_value(*p, pargs, f, args, consumer),
+            _ => Err(CodegenError::Internal("data applied as a function".into())),
+        }
+    }
+
+    /// Writes the value of an argument into `out`.
+    pub(crate) fn acc(&mut self, a: Arg<'_>, out: &View) -> GResult<()> {
+        match a {
+            Arg::View(v, t) => self.copy(&v, out, &t),
+            Arg::Chain(fs, args) => match fs {
+                [f] => self.call_acc(f, args, out),
+                [f, rest @ ..] => self.call_acc(f, vec![Arg::Chain(rest, args)], out),
+                [] => Err(CodegenError::Internal("empty composition".into())),
+            },
+            Arg::Expr(e) => self.expr_acc(e, out),
+        }
+    }
+
+    fn expr_acc(&mut self, e: &Expr, out: &View) -> GResult<()> {
+        match &e.kind {
+            ExprKind::Apply(f, args) => self.call_acc(f, args.iter().map(Arg::Expr).collect(), out),
+            ExprKind::Tuple(es) => es.iter().enumerate().try_for_each(|(k, x)| self.expr_acc(x, &out.get(k))),
+            ExprKind::Point(_, _, x) => self.expr_acc(x, out),
+            ExprKind::Let(p, init, body) => {
+                let v = self.expr_value(init, None)?;
+                let v = self.share(v, &ty_of(init)?, p_name(p))?;
+                let depth = self.scope();
+                self.bind(p, v);
+                let r = self.expr_acc(body, out);
+                self.unbind(depth);
+                r
+            }
+            _ => {
+                let v = self.expr_value(e, None)?;
+                self.copy(&v, out, &ty_of(e)?)
+            }
+        }
+    }
+
+    /// Applies `f` to `args`, writing the result into `out`.
+    pub(crate) fn call_acc(&mut self, f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
+        match &f.kind {
+            ExprKind::Point(_, _, inner) => self.call_acc(inner, args, out),
+            ExprKind::Compose(fs) => self.acc(Arg::Chain(fs, args), out),
+            ExprKind::Lambda(pats, body) => {
+                let depth = self.scope();
+                let mut bound = Vec::new();
+                for (p, a) in pats.iter().zip(args) {
+                    let t = Self::arg_ty(&a)?;
+                    let v = self.value(a)?;
+                    bound.push((p, self.share(v, &t, p_name(p))?));
+                }
+                for (p, v) in bound {
+                    self.bind(p, v);
+                }
+                let r = self.expr_acc(body, out);
+                self.unbind(depth);
+                r
+            }
+            ExprKind::Prim(p, pargs) => self.prim_acc(*p, pargs, f, args, out),
+            _ => {
+                let v = self.call_value(f, args, None)?;
+                self.copy(&v, out, &ty_of(f)?)
+            }
+        }
+    }
+}
+
+/// A name usable as a prefix for variables bound by a pattern.
+fn p_name(p: &Pat) -> &str {
+    match p {
+        Pat::Name(n, _) if n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => n,
+        _ => "v",
+    }
+}
+
+/// Is `code` an identifier or literal (cheap to repeat)?
+fn is_simple(code: &str) -> bool {
+    code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Compiles one kernel of a lowered, type-checked program.
+pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Output> {
+    let mut facts = Facts::new();
+    for p in &info.preconditions {
+        if let Cond::Divisible(n, d) = &p.cond {
+            facts.assume_divisible(n, d);
+        }
+    }
+    let launch = launch::configure(&k.body, &facts)?;
+    let mut g = Gen::new(prog, facts, launch);
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    for (i, p) in k.params.iter().enumerate() {
+        let name = c_name(&p.name);
+        match &p.ty {
+            Type::Array(..) => {
+                let buf = Rc::new(Buffer::new(name.clone(), Space::Global, p.ty.base().clone()));
+                let decl = super::memory::elem_decl(&buf, &mut g.ct)?;
+                params.push(format!("const global {decl}* restrict {name}"));
+                args.push(KernelArg::Input { param: i });
+                g.bind(&Pat::Name(p.name.clone(), p.span), View::Mem(buf, p.ty.dims()));
+            }
+            t => {
+                let decl = match t {
+                    Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
+                    t => g.ct.compute(t)?,
+                };
+                params.push(format!("{decl} {name}"));
+                args.push(KernelArg::Scalar { param: i });
+                g.bind(&Pat::Name(p.name.clone(), p.span), View::Value(name));
+            }
+        }
+    }
+    let result = &info.result;
+    if matches!(result.base(), Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
+        return Err(CodegenError::Unsupported(format!("a result with tuples of arrays: {result}")));
+    }
+    let out = Rc::new(Buffer::new("out".into(), Space::Global, result.base().clone()));
+    let out_decl = super::memory::elem_decl(&out, &mut g.ct)?;
+    g.acc(Arg::Expr(&k.body), &View::Mem(out, result.dims()))?;
+    params.push(format!("global {out_decl}* out"));
+    args.push(KernelArg::Output);
+    for (i, t) in g.temp_params.iter().enumerate() {
+        params.push(t.clone());
+        args.push(KernelArg::Temporary(i));
+    }
+    for (s, _) in &k.sizes {
+        params.push(format!("int {s}"));
+        args.push(KernelArg::Size(s.clone()));
+    }
+    let funs = super::scalar::user_functions(prog, &mut g.ct)?;
+    let name = c_name(&k.name);
+    let mut src = String::new();
+    if g.ct.fp64 {
+        src.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n");
+    }
+    src.push_str(&g.ct.typedefs());
+    src.push_str(&funs);
+    let local = g.launch.local_size();
+    if let Some(l) = &g.launch.local_size() {
+        let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
+        l.resize(3, "1".into());
+        src.push_str(&format!("__attribute__((reqd_work_group_size({})))\n", l.join(", ")));
+    }
+    src.push_str(&format!("kernel void {name}({}) {{\n", params.join(", ")));
+    for d in &g.local_decls {
+        src.push_str(&format!("  {d}\n"));
+    }
+    src.push_str(&g.text());
+    src.push_str("}\n");
+    Ok(Output {
+        source: src,
+        kernel: GeneratedKernel {
+            name,
+            args,
+            global: g.launch.global_size(),
+            local,
+            local_mem_bytes: Nat::cst(g.local_bytes),
+        },
+        temporaries: std::mem::take(&mut g.temporaries),
+    })
+}

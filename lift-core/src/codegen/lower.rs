@@ -1,0 +1,297 @@
+//! The default lowering of high-level bodies (SPEC: a body may be purely high-level).
+//!
+//! 1. `map2`/`map3` become nested maps.
+//! 2. Fusion: `map(f) o map(g)` becomes `map(f o g)`, and `reduce(op, z) o map(g)` becomes
+//!    `reduce_seq(|acc, x| op(acc, g(x)), z)`, so that no intermediate array is stored.
+//! 3. If the body uses no parallel map, a body of the form `layout o map(f) o layout $ data`
+//!    gets `map_glb(0)` for that map (`map_glb(1)`, `map_glb(2)` for maps directly nested in
+//!    it); any other body runs in a single work-item.
+//! 4. Every remaining `map` becomes `map_seq` and every `reduce` `reduce_seq`.
+//!
+//! The result is type-checked again.
+
+use super::{CodegenError, GResult};
+use crate::arith::Nat;
+use crate::ir::{Expr, ExprKind, Pat, PrimArg, Program};
+use crate::prim::Prim;
+use crate::typeck::{check_program, KernelInfo};
+
+/// A program whose kernel body has been lowered, with the new checker output.
+pub struct Lowered {
+    /// The program (only the named kernel changed).
+    pub prog: Program,
+    /// The checker's output for the lowered kernel.
+    pub info: KernelInfo,
+}
+
+/// Lowers kernel `kernel` of `prog` (see the module docs) and type-checks the result.
+pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Lowered> {
+    let mut out = prog.clone();
+    let k = out
+        .kernels
+        .iter_mut()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    let mut fresh = 0;
+    let body = fuse(expand_nd(k.body.clone()), &mut fresh);
+    let mut body = body;
+    if !uses_parallel(&body) {
+        parallel_top(&mut body);
+    }
+    k.body = sequential(body);
+    let infos = check_program(&mut out).map_err(|e| CodegenError::Lowering(e.to_string()))?;
+    let info = infos
+        .into_iter()
+        .find(|i| i.name == kernel)
+        .unwrap_or_else(|| info.clone());
+    Ok(Lowered { prog: out, info })
+}
+
+/// Rebuilds `e` with `f` applied to every direct child expression.
+fn map_children(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
+    let Expr { kind, span, ty } = e;
+    let bx = |x: Box<Expr>, f: &mut dyn FnMut(Expr) -> Expr| Box::new(f(*x));
+    let kind = match kind {
+        ExprKind::Prim(p, args) => ExprKind::Prim(
+            p,
+            args.into_iter()
+                .map(|a| match a {
+                    PrimArg::Fun(x) => PrimArg::Fun(f(x)),
+                    PrimArg::Value(x) => PrimArg::Value(f(x)),
+                    a => a,
+                })
+                .collect(),
+        ),
+        ExprKind::Lambda(ps, b) => ExprKind::Lambda(ps, bx(b, f)),
+        ExprKind::Compose(es) => ExprKind::Compose(es.into_iter().map(&mut *f).collect()),
+        ExprKind::Apply(g, es) => {
+            let g = bx(g, f);
+            ExprKind::Apply(g, es.into_iter().map(&mut *f).collect())
+        }
+        ExprKind::Tuple(es) => ExprKind::Tuple(es.into_iter().map(&mut *f).collect()),
+        ExprKind::Proj(x, i) => ExprKind::Proj(bx(x, f), i),
+        ExprKind::Index(x, i) => ExprKind::Index(bx(x, f), i),
+        ExprKind::Binary(op, a, b) => {
+            let a = bx(a, f);
+            ExprKind::Binary(op, a, bx(b, f))
+        }
+        ExprKind::Unary(op, x) => ExprKind::Unary(op, bx(x, f)),
+        ExprKind::If(c, a, b) => {
+            let c = bx(c, f);
+            let a = bx(a, f);
+            ExprKind::If(c, a, bx(b, f))
+        }
+        ExprKind::Cast(x, t) => ExprKind::Cast(bx(x, f), t),
+        ExprKind::Let(p, v, b) => {
+            let v = bx(v, f);
+            ExprKind::Let(p, v, bx(b, f))
+        }
+        ExprKind::Point(n, a, x) => ExprKind::Point(n, a, bx(x, f)),
+        k => k,
+    };
+    Expr { kind, span, ty }
+}
+
+fn prim(p: Prim, args: Vec<PrimArg>, span: proc_macro2::Span) -> Expr {
+    Expr::new(ExprKind::Prim(p, args), span)
+}
+
+/// `map2(f)` to `map(map(f))`, `map3(f)` to `map(map(map(f)))`.
+fn expand_nd(e: Expr) -> Expr {
+    let e = map_children(e, &mut expand_nd);
+    match e.kind {
+        ExprKind::Prim(p @ (Prim::Map2 | Prim::Map3), args) => {
+            let span = e.span;
+            let mut out = prim(Prim::Map, args, span);
+            for _ in 0..(if p == Prim::Map2 { 1 } else { 2 }) {
+                out = prim(Prim::Map, vec![PrimArg::Fun(out)], span);
+            }
+            out
+        }
+        kind => Expr { kind, ..e },
+    }
+}
+
+fn fun_of(args: &[PrimArg]) -> Option<&Expr> {
+    args.iter().rev().find_map(|a| match a {
+        PrimArg::Fun(f) => Some(f),
+        _ => None,
+    })
+}
+
+fn is_prim(e: &Expr, ps: &[Prim]) -> bool {
+    matches!(&e.kind, ExprKind::Prim(p, _) if ps.contains(p))
+}
+
+/// Map and reduce fusion (bottom-up).
+fn fuse(e: Expr, fresh: &mut usize) -> Expr {
+    let e = map_children(e, &mut |x| fuse(x, fresh));
+    let span = e.span;
+    match e.kind {
+        // f $ (g $ x) with primitives f, g: (f o g) $ x
+        ExprKind::Apply(f, mut args)
+            if args.len() == 1
+                && is_prim(&f, &[Prim::Map, Prim::Reduce])
+                && matches!(&args[0].kind, ExprKind::Apply(g, a) if a.len() == 1 && is_prim(g, &[Prim::Map])) =>
+        {
+            let Some(Expr { kind: ExprKind::Apply(g, inner), .. }) = args.pop() else {
+                return Expr::new(ExprKind::Apply(f, args), span);
+            };
+            let chain = fuse(Expr::new(ExprKind::Compose(vec![*f, *g]), span), fresh);
+            Expr::new(ExprKind::Apply(Box::new(chain), inner), span)
+        }
+        ExprKind::Compose(es) => {
+            let mut flat: Vec<Expr> = Vec::new();
+            for x in es {
+                match x.kind {
+                    ExprKind::Compose(inner) => flat.extend(inner),
+                    kind => flat.push(Expr { kind, ..x }),
+                }
+            }
+            let mut out: Vec<Expr> = Vec::new();
+            for g in flat {
+                match out.pop() {
+                    Some(f) if is_prim(&f, &[Prim::Map, Prim::Reduce]) && is_prim(&g, &[Prim::Map]) => {
+                        out.push(fuse_pair(f, g, fresh));
+                    }
+                    Some(f) => {
+                        out.push(f);
+                        out.push(g);
+                    }
+                    None => out.push(g),
+                }
+            }
+            if out.len() == 1 {
+                out.pop().unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span))
+            } else {
+                Expr::new(ExprKind::Compose(out), span)
+            }
+        }
+        kind => Expr { kind, ..e },
+    }
+}
+
+/// `map(f) o map(g)` or `reduce(op, z) o map(g)`, fused.
+fn fuse_pair(f: Expr, g: Expr, fresh: &mut usize) -> Expr {
+    let span = f.span;
+    let (ExprKind::Prim(pf, fargs), ExprKind::Prim(_, gargs)) = (f.kind, g.kind) else {
+        return Expr::new(ExprKind::Compose(Vec::new()), span);
+    };
+    let gf = fun_of(&gargs).cloned().unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
+    if pf == Prim::Map {
+        let ff = fun_of(&fargs).cloned().unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
+        return prim(Prim::Map, vec![PrimArg::Fun(Expr::new(ExprKind::Compose(vec![ff, gf]), span))], span);
+    }
+    *fresh += 1;
+    let (acc, x) = (format!("acc__{fresh}"), format!("x__{fresh}"));
+    let ident = |n: &str| Expr::new(ExprKind::Ident(n.to_string()), span);
+    let mut op = None;
+    let mut z = None;
+    for a in fargs {
+        match a {
+            PrimArg::Fun(o) => op = Some(o),
+            PrimArg::Value(v) => z = Some(v),
+            _ => {}
+        }
+    }
+    let (Some(op), Some(z)) = (op, z) else {
+        return Expr::new(ExprKind::Compose(Vec::new()), span);
+    };
+    let gx = Expr::new(ExprKind::Apply(Box::new(gf), vec![ident(&x)]), span);
+    let body = Expr::new(ExprKind::Apply(Box::new(op), vec![ident(&acc), gx]), span);
+    let lambda = Expr::new(
+        ExprKind::Lambda(vec![Pat::Name(acc, span), Pat::Name(x, span)], Box::new(body)),
+        span,
+    );
+    prim(Prim::ReduceSeq, vec![PrimArg::Fun(lambda), PrimArg::Value(z)], span)
+}
+
+/// Does the expression use a parallel map?
+fn uses_parallel(e: &Expr) -> bool {
+    let mut found = false;
+    let _ = map_children(e.clone(), &mut |x| {
+        found |= is_prim(&x, &[Prim::MapGlb, Prim::MapWrg, Prim::MapLcl]) || uses_parallel(&x);
+        x
+    });
+    found
+}
+
+const LAYOUT: &[Prim] = &[
+    Prim::Split,
+    Prim::Join,
+    Prim::Slide,
+    Prim::Slide2,
+    Prim::Slide3,
+    Prim::Pad,
+    Prim::Pad2,
+    Prim::Pad3,
+    Prim::Transpose,
+    Prim::Gather,
+    Prim::Scatter,
+    Prim::Get,
+    Prim::At,
+    Prim::Zip,
+    Prim::Zip2,
+    Prim::Zip3,
+    Prim::Unzip,
+    Prim::AsVector,
+    Prim::AsScalar,
+];
+
+fn is_layout(f: &Expr) -> bool {
+    match &f.kind {
+        ExprKind::Point(_, _, x) => is_layout(x),
+        ExprKind::Compose(fs) => fs.iter().all(is_layout),
+        _ => is_prim(f, LAYOUT),
+    }
+}
+
+/// Data that is read without computing: parameters and layout primitives applied to them.
+fn is_pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Lit(..) => true,
+        ExprKind::Tuple(es) => es.iter().all(is_pure),
+        ExprKind::Point(_, _, x) => is_pure(x),
+        ExprKind::Apply(f, es) => is_layout(f) && es.iter().all(is_pure),
+        _ => false,
+    }
+}
+
+/// Makes the single map of `layout o map(f) o layout $ pure` a `map_glb`.
+fn parallel_top(body: &mut Expr) {
+    let ExprKind::Apply(f, args) = &mut body.kind else { return };
+    if !args.iter().all(is_pure) {
+        return;
+    }
+    let fs: &mut [Expr] = match &mut f.kind {
+        ExprKind::Compose(fs) => fs,
+        _ => std::slice::from_mut(&mut **f),
+    };
+    let computing: Vec<usize> = (0..fs.len()).filter(|&i| !is_layout(&fs[i])).collect();
+    if let [i] = computing[..] {
+        make_glb(&mut fs[i], 0);
+    }
+}
+
+fn make_glb(m: &mut Expr, d: i64) {
+    let span = m.span;
+    if let ExprKind::Prim(p @ Prim::Map, args) = &mut m.kind {
+        *p = Prim::MapGlb;
+        args.insert(0, PrimArg::Nat(Nat::cst(d), span));
+        if d < 2 {
+            if let Some(PrimArg::Fun(f)) = args.last_mut() {
+                make_glb(f, d + 1);
+            }
+        }
+    }
+}
+
+/// Every remaining `map` to `map_seq`, `reduce` to `reduce_seq`.
+fn sequential(e: Expr) -> Expr {
+    let e = map_children(e, &mut sequential);
+    match e.kind {
+        ExprKind::Prim(Prim::Map, args) => Expr { kind: ExprKind::Prim(Prim::MapSeq, args), ..e },
+        ExprKind::Prim(Prim::Reduce, args) => Expr { kind: ExprKind::Prim(Prim::ReduceSeq, args), ..e },
+        kind => Expr { kind, ..e },
+    }
+}

@@ -1,0 +1,387 @@
+//! Primitives: layout primitives as views (read side) and output views (write side), maps as
+//! loops, reductions with a private accumulator, `iterate` with double buffering.
+
+use super::emit::{array_of, ty_of, Arg, Gen, Par};
+use super::launch::{self, dim};
+use super::loops::LoopKind;
+use super::memory::{Buffer, Space};
+use super::view::{PadKind, ReorderFn, View};
+use super::{CodegenError, GResult};
+use crate::arith::Nat;
+use crate::ir::{Boundary, Expr, ExprKind, PrimArg, Reorder};
+use crate::prim::Prim;
+use crate::types::Type;
+use std::rc::Rc;
+
+fn fun_arg(pargs: &[PrimArg]) -> GResult<&Expr> {
+    pargs
+        .iter()
+        .rev()
+        .find_map(|a| match a {
+            PrimArg::Fun(f) => Some(f),
+            _ => None,
+        })
+        .ok_or_else(|| CodegenError::Internal("missing function argument".into()))
+}
+
+fn nats(pargs: &[PrimArg]) -> Vec<Nat> {
+    pargs
+        .iter()
+        .filter_map(|a| match a {
+            PrimArg::Nat(n, _) => Some(n.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn nat(pargs: &[PrimArg], i: usize) -> GResult<Nat> {
+    nats(pargs).get(i).cloned().ok_or_else(|| CodegenError::Internal("missing size argument".into()))
+}
+
+fn value_arg(pargs: &[PrimArg]) -> GResult<&Expr> {
+    pargs
+        .iter()
+        .find_map(|a| match a {
+            PrimArg::Value(v) => Some(v),
+            _ => None,
+        })
+        .ok_or_else(|| CodegenError::Internal("missing initial value".into()))
+}
+
+fn reorder(pargs: &[PrimArg], n: &Nat, inverse: bool) -> GResult<ReorderFn> {
+    let r = pargs.iter().find_map(|a| match a {
+        PrimArg::Reorder(r, _) => Some(r),
+        _ => None,
+    });
+    match r {
+        Some(Reorder::Reverse) => Ok(ReorderFn::Reverse(n.clone())),
+        Some(Reorder::Stride(s, _)) if inverse => Ok(ReorderFn::StrideInv { s: s.clone(), n: n.clone() }),
+        Some(Reorder::Stride(s, _)) => Ok(ReorderFn::Stride { s: s.clone(), n: n.clone() }),
+        None => Err(CodegenError::Internal("missing index function".into())),
+    }
+}
+
+fn first<'e>(args: Vec<Arg<'e>>) -> GResult<Arg<'e>> {
+    args.into_iter().next().ok_or_else(|| CodegenError::Internal("missing input".into()))
+}
+
+fn vector_width(t: &Type) -> GResult<u32> {
+    match array_of(t)?.0 {
+        Type::Vector(_, w) => Ok(w),
+        t => Err(CodegenError::Internal(format!("as_scalar of {t}"))),
+    }
+}
+
+fn space_of(p: Prim) -> Option<Space> {
+    match p {
+        Prim::ToGlobal => Some(Space::Global),
+        Prim::ToLocal => Some(Space::Local),
+        Prim::ToPrivate => Some(Space::Private),
+        _ => None,
+    }
+}
+
+/// Does `e` contain a `map_lcl`?
+fn contains_lcl(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Prim(p, args) => {
+            *p == Prim::MapLcl
+                || args.iter().any(|a| match a {
+                    PrimArg::Fun(f) | PrimArg::Value(f) => contains_lcl(f),
+                    _ => false,
+                })
+        }
+        ExprKind::Lambda(_, b) | ExprKind::Point(_, _, b) => contains_lcl(b),
+        ExprKind::Compose(es) => es.iter().any(contains_lcl),
+        ExprKind::Apply(f, es) => contains_lcl(f) || es.iter().any(contains_lcl),
+        _ => false,
+    }
+}
+
+/// The `map_lcl` writing the result of `f` directly, element `i` by iteration `i` alone:
+/// its dimension and trip count.
+fn head_lcl(f: &Expr) -> Option<(usize, Nat)> {
+    match &f.kind {
+        ExprKind::Point(_, _, inner) => head_lcl(inner),
+        ExprKind::Compose(fs) => head_lcl(fs.first()?),
+        ExprKind::Prim(p, args) if space_of(*p).is_some() => head_lcl(fun_arg(args).ok()?),
+        ExprKind::Prim(Prim::MapLcl, args) if !contains_lcl(fun_arg(args).ok()?) => {
+            Some((dim(args), launch::trip(f).ok()?))
+        }
+        _ => None,
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// The view of a primitive applied to `args`.
+    pub(crate) fn prim_value(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        consumer: Option<&(usize, Nat)>,
+    ) -> GResult<View> {
+        let in_ty = args.first().map(Self::arg_ty).transpose()?;
+        let in_ty = || in_ty.clone().ok_or_else(|| CodegenError::Internal("missing input".into()));
+        let depth = match p {
+            Prim::Slide2 | Prim::Pad2 => 2,
+            Prim::Slide3 | Prim::Pad3 => 3,
+            _ => 1,
+        };
+        Ok(match p {
+            Prim::Zip | Prim::Zip2 | Prim::Zip3 => {
+                View::Tuple(args.into_iter().map(|a| self.value(a)).collect::<GResult<_>>()?)
+            }
+            Prim::Split => View::Split(Box::new(self.value(first(args)?)?), nat(pargs, 0)?),
+            Prim::Join => {
+                let (row, _) = array_of(&in_ty()?)?;
+                let (_, m) = array_of(&row)?;
+                View::Join(Box::new(self.value(first(args)?)?), m)
+            }
+            Prim::Transpose => View::Transpose(Box::new(self.value(first(args)?)?)),
+            Prim::Slide | Prim::Slide2 | Prim::Slide3 => {
+                let ns = nats(pargs);
+                let steps = if ns.len() == 2 { vec![ns[1].clone(); depth] } else { ns.chunks(2).map(|c| c[1].clone()).collect() };
+                View::Slide(Box::new(self.value(first(args)?)?), steps)
+            }
+            Prim::Pad | Prim::Pad2 | Prim::Pad3 => {
+                let ns = nats(pargs);
+                let lefts: Vec<Nat> = if p != Prim::Pad && ns.len() == 1 {
+                    vec![ns[0].clone(); depth]
+                } else {
+                    ns.chunks(2).map(|c| c[0].clone()).collect()
+                };
+                let lens = in_ty()?.dims();
+                let kind = self.pad_kind(pargs, &in_ty()?.base().clone())?;
+                let dims = lefts.into_iter().zip(lens).collect();
+                View::Pad(Box::new(self.value(first(args)?)?), dims, kind)
+            }
+            Prim::Unzip => {
+                let v = self.value(first(args)?)?;
+                match array_of(&in_ty()?)?.0 {
+                    Type::Tuple(ts) => View::Tuple((0..ts.len()).map(|k| v.get(k)).collect()),
+                    t => return Err(CodegenError::Internal(format!("unzip of {t}"))),
+                }
+            }
+            Prim::Get => {
+                let i = nat(pargs, 0)?.as_cst().and_then(|c| usize::try_from(c).ok());
+                let i = i.ok_or_else(|| CodegenError::Internal("get: non-constant index".into()))?;
+                self.value(first(args)?)?.get(i)
+            }
+            Prim::At => self.value(first(args)?)?.at(nat(pargs, 0)?),
+            Prim::Gather | Prim::Scatter => {
+                let (_, n) = array_of(&in_ty()?)?;
+                let r = reorder(pargs, &n, p == Prim::Scatter)?;
+                View::Reorder(Box::new(self.value(first(args)?)?), r)
+            }
+            Prim::AsVector => {
+                let w = nat(pargs, 0)?.as_cst().and_then(|c| u32::try_from(c).ok());
+                let w = w.ok_or_else(|| CodegenError::Internal("as_vector: width".into()))?;
+                View::AsVector(Box::new(self.value(first(args)?)?), w)
+            }
+            Prim::AsScalar => View::AsScalar(Box::new(self.value(first(args)?)?), vector_width(&in_ty()?)?),
+            Prim::Id if !matches!(ty_of(f)?, Type::Array(..)) => self.value(first(args)?)?,
+            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => self.reduce_value(p, pargs, f, args)?,
+            Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate if !matches!(ty_of(f)?, Type::Array(..)) => {
+                let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
+                let r = self.call_value(fun_arg(pargs)?, args, consumer);
+                self.write_to = saved;
+                r?
+            }
+            Prim::Vectorize => self.call_value(fun_arg(pargs)?, args, consumer)?,
+            Prim::Map2 | Prim::Map3 => {
+                return Err(CodegenError::Internal(format!("{} should have been lowered", p.name())))
+            }
+            _ => self.materialize(f, args, consumer, space_of(p))?,
+        })
+    }
+
+    fn pad_kind(&mut self, pargs: &[PrimArg], elem: &Type) -> GResult<PadKind> {
+        let b = pargs.iter().find_map(|a| match a {
+            PrimArg::Boundary(b, _) => Some(b),
+            _ => None,
+        });
+        Ok(match b {
+            Some(Boundary::Clamp) => PadKind::Clamp,
+            Some(Boundary::Mirror) => PadKind::Mirror,
+            Some(Boundary::Wrap) => PadKind::Wrap,
+            Some(Boundary::Constant(v)) => {
+                let view = self.value(Arg::Expr(v))?;
+                PadKind::Constant(self.read(&view, elem)?)
+            }
+            None => return Err(CodegenError::Internal("pad without a boundary".into())),
+        })
+    }
+
+    /// Stores the result of `f $ args` in a new temporary and gives its view.
+    fn materialize(
+        &mut self,
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        consumer: Option<&(usize, Nat)>,
+        space: Option<Space>,
+    ) -> GResult<View> {
+        let ty = ty_of(f)?;
+        let space = space.or(self.write_to).unwrap_or(Space::Global);
+        let out = self.allocate(&ty, space)?;
+        let before = self.lcl_loops;
+        self.call_acc(f, args, &out)?;
+        if self.lcl_loops > before {
+            let same_thread = match (consumer, head_lcl(f)) {
+                (Some((d, n)), Some((hd, hn))) => *d == hd && self.facts.equal(n, &hn),
+                _ => false,
+            };
+            if !same_thread {
+                self.barrier(Some(space))?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// A sequential fold into a private accumulator; gives the accumulator.
+    fn reduce_value(&mut self, p: Prim, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
+        let op = fun_arg(pargs)?;
+        let acc_ty = ty_of(f)?;
+        let input = first(args)?;
+        let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
+        let input = self.value(input)?;
+        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
+        let z = self.read(&z, &acc_ty)?;
+        let name = self.fresh("acc");
+        let t = self.ct.compute(&acc_ty)?;
+        self.line(format!("{t} {name} = {z};"));
+        let acc = View::Value(name.clone());
+        self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
+            let args = vec![Arg::View(acc.clone(), acc_ty.clone()), Arg::View(input.at(i), elem.clone())];
+            let v = g.call_value(op, args, None)?;
+            let code = g.read(&v, &acc_ty)?;
+            if code != name {
+                g.line(format!("{name} = {code};"));
+            }
+            Ok(())
+        })?;
+        Ok(acc)
+    }
+
+    /// Writes a primitive applied to `args` into `out`.
+    pub(crate) fn prim_acc(&mut self, p: Prim, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
+        let in_ty = args.first().map(Self::arg_ty).transpose()?;
+        let in_ty = || in_ty.clone().ok_or_else(|| CodegenError::Internal("missing input".into()));
+        let boxed = || Box::new(out.clone());
+        match p {
+            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll | Prim::MapGlb | Prim::MapWrg | Prim::MapLcl => {
+                self.map_acc(p, pargs, f, args, out)
+            }
+            Prim::Join => {
+                let (row, _) = array_of(&in_ty()?)?;
+                let (_, m) = array_of(&row)?;
+                self.acc(first(args)?, &View::Split(boxed(), m))
+            }
+            Prim::Split => self.acc(first(args)?, &View::Join(boxed(), nat(pargs, 0)?)),
+            Prim::Transpose => self.acc(first(args)?, &View::Transpose(boxed())),
+            Prim::Gather | Prim::Scatter => {
+                let (_, n) = array_of(&in_ty()?)?;
+                let r = reorder(pargs, &n, p == Prim::Gather)?;
+                self.acc(first(args)?, &View::Reorder(boxed(), r))
+            }
+            Prim::AsScalar => self.acc(first(args)?, &View::AsVector(boxed(), vector_width(&in_ty()?)?)),
+            Prim::Zip => args.into_iter().enumerate().try_for_each(|(k, a)| self.acc(a, &out.get(k))),
+            Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate => {
+                let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
+                let r = self.call_acc(fun_arg(pargs)?, args, out);
+                self.write_to = saved;
+                r
+            }
+            Prim::Id => self.acc(first(args)?, out),
+            Prim::Iterate => self.iterate_acc(pargs, f, first(args)?, out),
+            _ => {
+                let v = self.prim_value(p, pargs, f, args, None)?;
+                self.copy(&v, out, &ty_of(f)?)
+            }
+        }
+    }
+
+    fn map_acc(&mut self, p: Prim, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
+        let g = fun_arg(pargs)?;
+        let n = launch::trip(f)?;
+        let input = first(args)?;
+        let (elem, _) = array_of(&Self::arg_ty(&input)?)?;
+        let d = dim(pargs);
+        let kind = match p {
+            Prim::MapGlb => LoopKind::Par(Par::Glb, d),
+            Prim::MapWrg => LoopKind::Par(Par::Wrg, d),
+            Prim::MapLcl => LoopKind::Par(Par::Lcl, d),
+            Prim::MapSeqUnroll => LoopKind::SeqUnroll,
+            _ => LoopKind::Seq,
+        };
+        let consumer = (p == Prim::MapLcl).then(|| (d, n.clone()));
+        let input = self.value_for(input, consumer.as_ref())?;
+        self.map_loop(kind, &n, &mut |gen, i| {
+            gen.call_acc(g, vec![Arg::View(input.at(i.clone()), elem.clone())], &out.at(i))
+        })
+    }
+
+    /// `iterate(k, f)` with a type-preserving `f`: `input -> A`, then `A <-> B` swapped by
+    /// pointers in a loop, the last application writing `out`.
+    fn iterate_acc(&mut self, pargs: &[PrimArg], f: &Expr, input: Arg<'_>, out: &View) -> GResult<()> {
+        let g = fun_arg(pargs)?;
+        let ty = ty_of(f)?;
+        let in_ty = Self::arg_ty(&input)?;
+        if !ty.equiv(&in_ty, &self.facts) {
+            return Err(CodegenError::Unsupported(format!("iterate with a function that changes the type: {in_ty} to {ty}")));
+        }
+        let k = nat(pargs, 0)?;
+        let k = k.as_cst().ok_or_else(|| CodegenError::NotConstant { what: "iterate count".into(), size: k.to_string() })?;
+        let once = |s: &mut Self, src: Arg<'_>, dst: &View| -> GResult<()> {
+            let before = s.lcl_loops;
+            s.call_acc(g, vec![src], dst)?;
+            if s.lcl_loops > before {
+                s.barrier(None)?;
+            }
+            Ok(())
+        };
+        if k <= 0 {
+            return self.acc(input, out);
+        }
+        if k == 1 {
+            return self.call_acc(g, vec![input], out);
+        }
+        let space = self.write_to.unwrap_or(Space::Global);
+        let (a, dims, reps) = self.allocate_raw(&ty, space)?;
+        let (b, _, _) = self.allocate_raw(&ty, space)?;
+        let ptr = |s: &mut Self, name: &str, from: &Rc<Buffer>| -> GResult<View> {
+            let buf = Rc::new(Buffer::new(s.fresh(name), space, from.elem.clone()));
+            let decl = super::memory::elem_decl(&buf, &mut s.ct)?;
+            let q = if space == Space::Private { String::new() } else { format!("{} ", space.qualifier()) };
+            s.line(format!("{q}{decl}* {} = {};", buf.name, from.name));
+            Ok(reps.iter().fold(View::Mem(buf, dims.clone()), |v, i| v.at(i.clone())))
+        };
+        let src = ptr(self, "in", &a)?;
+        let dst = ptr(self, "out", &b)?;
+        once(self, input, &src)?;
+        let names = |v: &View| -> String {
+            let mut v = v;
+            while let View::Access(inner, _) = v {
+                v = inner;
+            }
+            match v {
+                View::Mem(b, _) => b.name.clone(),
+                _ => String::new(),
+            }
+        };
+        let (sn, dn) = (names(&src), names(&dst));
+        self.seq_loop(&Nat::cst(k - 2), false, &mut |s, _| {
+            once(s, Arg::View(src.clone(), ty.clone()), &dst)?;
+            let decl = ptr_decl(space, &a, &mut s.ct)?;
+            s.line(format!("{{ {decl} tmp = {sn}; {sn} = {dn}; {dn} = tmp; }}"));
+            Ok(())
+        })?;
+        self.call_acc(g, vec![Arg::View(src, ty)], out)
+    }
+}
+
+fn ptr_decl(space: Space, buf: &Buffer, ct: &mut super::ctypes::CTypes) -> GResult<String> {
+    let decl = super::memory::elem_decl(buf, ct)?;
+    Ok(if space == Space::Private { format!("{decl}*") } else { format!("{} {decl}*", space.qualifier()) })
+}

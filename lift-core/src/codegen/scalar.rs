@@ -1,0 +1,206 @@
+//! The scalar subset: literals, operators, math builtins, operator sections, and user
+//! functions as OpenCL C functions (prefixed `uf_` to stay clear of OpenCL builtins).
+
+use super::emit::{c_name, ty_of, Arg, Gen};
+use super::launch::Launch;
+use super::view::View;
+use super::{ctypes::CTypes, CodegenError, GResult};
+use crate::arith::Facts;
+use crate::ir::{BinOp, Expr, ExprKind, FunBody, LitValue, Pat, Program, Section, UnOp};
+use crate::types::{ScalarType, Type};
+
+/// The C spelling of a literal of type `s`.
+pub(crate) fn literal(v: &LitValue, s: ScalarType) -> String {
+    let float = |x: f64, suffix: &str| {
+        if x.is_nan() {
+            "NAN".to_string()
+        } else if x.is_infinite() {
+            if x > 0.0 { "INFINITY" } else { "(-INFINITY)" }.to_string()
+        } else {
+            let t = format!("{x:?}");
+            let t = if t.contains(['.', 'e', 'E']) { t } else { format!("{t}.0") };
+            format!("{t}{suffix}")
+        }
+    };
+    match (v, s) {
+        (LitValue::Bool(b), _) => b.to_string(),
+        (LitValue::Float(x), ScalarType::F64) => float(*x, ""),
+        (LitValue::Float(x), _) => float(*x, "f"),
+        (LitValue::Int(i), ScalarType::F64) => float(*i as f64, ""),
+        (LitValue::Int(i), ScalarType::F32 | ScalarType::F16) => float(*i as f64, "f"),
+        (LitValue::Int(i), ScalarType::U32) => format!("{i}u"),
+        (LitValue::Int(i), ScalarType::I64) => format!("{i}L"),
+        (LitValue::Int(i), ScalarType::U64) => format!("{i}UL"),
+        (LitValue::Int(i), _) => i.to_string(),
+    }
+}
+
+fn lane(t: &Type) -> Option<ScalarType> {
+    match t {
+        Type::Scalar(s) | Type::Vector(s, _) => Some(*s),
+        _ => None,
+    }
+}
+
+fn is_float(t: &Type) -> bool {
+    lane(t).is_some_and(|s| s.is_float())
+}
+
+/// `min`/`max` for the operand type.
+fn min_max(name: &str, t: &Type, a: &str, b: &str) -> String {
+    if is_float(t) {
+        format!("f{name}({a}, {b})")
+    } else {
+        format!("{name}({a}, {b})")
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// The C expression of a data argument of type `ty`.
+    fn operand(&mut self, e: &Expr) -> GResult<(String, Type)> {
+        let t = ty_of(e)?;
+        let v = self.value(Arg::Expr(e))?;
+        Ok((self.read(&v, &t)?, t))
+    }
+
+    /// Literals, operators, `if` and casts, as private values.
+    pub(crate) fn scalar_expr(&mut self, e: &Expr) -> GResult<View> {
+        let ty = ty_of(e)?;
+        let code = match &e.kind {
+            ExprKind::Lit(v, _) => match ty {
+                Type::Scalar(s) => literal(v, s),
+                t => return Err(CodegenError::Internal(format!("literal of type {t}"))),
+            },
+            ExprKind::Binary(op, l, r) => {
+                let (a, lt) = self.operand(l)?;
+                let (b, _) = self.operand(r)?;
+                if *op == BinOp::Rem && is_float(&lt) {
+                    format!("fmod({a}, {b})")
+                } else {
+                    format!("({a} {} {b})", op.symbol())
+                }
+            }
+            ExprKind::Unary(op, x) => {
+                let (a, _) = self.operand(x)?;
+                match op {
+                    UnOp::Neg => format!("(-{a})"),
+                    UnOp::Not => format!("(!{a})"),
+                }
+            }
+            ExprKind::Cast(x, to) => {
+                let (a, _) = self.operand(x)?;
+                format!("(({}){a})", super::ctypes::scalar(*to))
+            }
+            ExprKind::If(c, a, b) => {
+                let (cc, _) = self.operand(c)?;
+                let from = self.indentation();
+                let (la, va) = self.capture(|g| g.operand(a))?;
+                let (lb, vb) = self.capture(|g| g.operand(b))?;
+                if la.is_empty() && lb.is_empty() {
+                    format!("({cc} ? {} : {})", va.0, vb.0)
+                } else {
+                    let r = self.fresh("r");
+                    let t = self.ct.compute(&ty)?;
+                    self.line(format!("{t} {r};"));
+                    self.open(format!("if ({cc}) {{"));
+                    self.replay(la, from);
+                    self.line(format!("{r} = {};", va.0));
+                    self.close();
+                    self.open("else {");
+                    self.replay(lb, from);
+                    self.line(format!("{r} = {};", vb.0));
+                    self.close();
+                    r
+                }
+            }
+            _ => return Err(CodegenError::Internal("not a scalar expression".into())),
+        };
+        Ok(View::Value(code))
+    }
+
+    /// The C expressions and types of evaluated arguments.
+    fn operands(&mut self, args: Vec<Arg<'_>>) -> GResult<Vec<(String, Type)>> {
+        args.into_iter()
+            .map(|a| {
+                let t = Self::arg_ty(&a)?;
+                let v = self.value(a)?;
+                Ok((self.read(&v, &t)?, t))
+            })
+            .collect()
+    }
+
+    /// A call of a user function or math builtin by name.
+    pub(crate) fn call_named(&mut self, name: &str, f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
+        let ops = self.operands(args)?;
+        let codes: Vec<&str> = ops.iter().map(|(c, _)| c.as_str()).collect();
+        if let Some(uf) = self.prog.fun(name) {
+            let vectorised = uf.params.iter().zip(&ops).any(|(p, (_, t))| p.ty != *t);
+            if vectorised {
+                return Err(CodegenError::Unsupported(format!("user function `{name}` applied to vectors")));
+            }
+            return Ok(View::Value(format!("uf_{name}({})", codes.join(", "))));
+        }
+        let t = ops.first().map(|(_, t)| t.clone()).ok_or_else(|| CodegenError::Internal(format!("{name}()")))?;
+        let code = match (name, codes.as_slice()) {
+            ("abs", [a]) if is_float(&t) => format!("fabs({a})"),
+            ("abs", [a]) => format!("(({})abs({a}))", self.ct.compute(&t)?),
+            ("min" | "max", [a, b]) => min_max(name, &t, a, b),
+            (
+                "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "pow" | "fma",
+                _,
+            ) => format!("{name}({})", codes.join(", ")),
+            _ => return Err(CodegenError::Unsupported(format!("call of `{name}` ({})", crate::print::expr(f)))),
+        };
+        Ok(View::Value(code))
+    }
+
+    /// An operator section applied to two arguments.
+    pub(crate) fn section(&mut self, s: Section, args: Vec<Arg<'_>>) -> GResult<View> {
+        let ops = self.operands(args)?;
+        let [(a, t), (b, _)] = ops.as_slice() else {
+            return Err(CodegenError::Internal("a section needs two arguments".into()));
+        };
+        Ok(View::Value(match s {
+            Section::Add => format!("({a} + {b})"),
+            Section::Mul => format!("({a} * {b})"),
+            Section::Min => min_max("min", t, a, b),
+            Section::Max => min_max("max", t, a, b),
+        }))
+    }
+}
+
+/// Every user function of the program as OpenCL C (prototypes first, so that functions may
+/// call each other in any order).
+pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<String> {
+    let mut protos = String::new();
+    let mut defs = String::new();
+    for f in &prog.funs {
+        let ret = ct.compute(&f.ret)?;
+        let params = f
+            .params
+            .iter()
+            .map(|p| Ok(format!("{} {}", ct.compute(&p.ty)?, c_name(&p.name))))
+            .collect::<GResult<Vec<_>>>()?;
+        let head = format!("{ret} uf_{}({})", f.name, params.join(", "));
+        protos.push_str(&format!("{head};\n"));
+        let body = match &f.body {
+            FunBody::OpenCl(text) => text.trim().to_string(),
+            FunBody::Expr(e) => {
+                let mut g = Gen::new(prog, Facts::new(), Launch::default());
+                std::mem::swap(&mut g.ct, ct);
+                for p in &f.params {
+                    g.bind(&Pat::Name(p.name.clone(), p.span), View::Value(c_name(&p.name)));
+                }
+                let r = g.value(Arg::Expr(e)).and_then(|v| g.read(&v, &f.ret));
+                std::mem::swap(&mut g.ct, ct);
+                g.line(format!("return {};", r?));
+                g.text().trim().to_string()
+            }
+        };
+        defs.push_str(&format!("{head} {{\n  {body}\n}}\n\n"));
+    }
+    if prog.funs.is_empty() {
+        return Ok(String::new());
+    }
+    Ok(format!("{protos}\n{defs}"))
+}

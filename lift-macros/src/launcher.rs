@@ -1,0 +1,317 @@
+//! The Rust API generated for one kernel (SPEC section 3): the struct with `SOURCE`, `new`,
+//! `run` and a zero-overhead `launch`.
+
+use crate::sizes::{eval, size_local};
+use lift_core::codegen::{Generated, KernelArg};
+use lift_core::ir::{Kernel, Program};
+use lift_core::typeck::{Cond, KernelInfo};
+use lift_core::types::{ScalarType, Type};
+use lift_core::{CompileError, ErrorKind};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// How a kernel parameter or the result crosses between host and device.
+struct HostType {
+    /// The host element type (`f32`, `half::f16`, ...).
+    elem: TokenStream,
+    /// For arrays: the number of host elements, as a size expression; `None` for scalars.
+    len: Option<TokenStream>,
+    /// The device scalar type.
+    scalar: ScalarType,
+}
+
+fn unsupported(span: Span, msg: String) -> CompileError {
+    CompileError::new(ErrorKind::Unsupported, span, msg)
+}
+
+fn host_elem(s: ScalarType) -> TokenStream {
+    match s {
+        ScalarType::F16 => quote!(::lift_runtime::half::f16),
+        ScalarType::F32 => quote!(f32),
+        ScalarType::F64 => quote!(f64),
+        ScalarType::I32 => quote!(i32),
+        ScalarType::U32 => quote!(u32),
+        ScalarType::I64 => quote!(i64),
+        ScalarType::U64 => quote!(u64),
+        ScalarType::Bool => quote!(bool),
+    }
+}
+
+/// The host view of a parameter or result type.
+fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError> {
+    let dims = ty.dims();
+    let (scalar, width) = match ty.base() {
+        Type::Scalar(s) => (*s, 1i64),
+        Type::Vector(s, w) => (*s, i64::from(*w)),
+        t => {
+            return Err(unsupported(
+                span,
+                format!("launcher: {what} of type {t} is not supported yet; pass its components as separate arrays and zip them in the kernel"),
+            ))
+        }
+    };
+    if scalar == ScalarType::Bool && (!dims.is_empty() || width > 1) {
+        return Err(unsupported(span, format!("launcher: {what}: arrays of bool are not supported yet; use u32")));
+    }
+    let len = (!dims.is_empty()).then(|| {
+        let n = dims.iter().fold(lift_core::arith::Nat::cst(width), |acc, d| acc * d.clone());
+        eval(&n)
+    });
+    Ok(HostType { elem: host_elem(scalar), len, scalar })
+}
+
+/// The value passed to `set_scalar` for a scalar parameter (`f16` as float, bool as uchar).
+fn device_scalar(id: &proc_macro2::Ident, s: ScalarType) -> TokenStream {
+    match s {
+        ScalarType::F16 => quote!(#id.to_f32()),
+        ScalarType::Bool => quote!(u8::from(#id)),
+        _ => quote!(#id),
+    }
+}
+
+/// The struct, constants and methods for kernel `k`.
+pub fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo, gen: &Generated) -> Result<TokenStream, CompileError> {
+    let name = format_ident!("{}", k.name, span = k.span);
+    let vis = if k.public { quote!(pub) } else { quote!() };
+    let docs = &k.docs;
+    let standalone = Program { funs: prog.funs.clone(), kernels: vec![k.clone()] };
+    let lift_text = lift_core::print::program(&standalone);
+    let result_type = info.result.to_string();
+    let preconditions: Vec<String> = info.preconditions.iter().map(|p| p.to_string()).collect();
+    let source = &gen.source;
+    let lowered = &gen.lowered;
+
+    let size_names: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
+    let size_params: Vec<_> = size_names.iter().map(|s| format_ident!("{}", s)).collect();
+    let size_locals: Vec<_> = size_names.iter().map(|s| size_local(s)).collect();
+    let n_sizes = size_names.len();
+    let checks = info.preconditions.iter().map(|p| {
+        let origin = format!("{} ({})", p.origin, p.reason);
+        match &p.cond {
+            Cond::Divisible(n, d) => {
+                let (what, expected) = (n.to_string(), d.to_string());
+                let (n, d) = (eval(n), eval(d));
+                quote! {
+                    let (__lift_n, __lift_d) = (#n, #d);
+                    if __lift_d == 0 || __lift_n % __lift_d != 0 {
+                        return Err(::lift_runtime::Error::Precondition {
+                            what: #what.into(),
+                            expected: format!("a multiple of {} = {} [{}]", #expected, __lift_d, #origin),
+                            actual: __lift_n.to_string(),
+                        });
+                    }
+                }
+            }
+            Cond::Le(a, b) => {
+                let (what, bound) = (a.to_string(), b.to_string());
+                let (a, b) = (eval(a), eval(b));
+                quote! {
+                    let (__lift_a, __lift_b) = (#a, #b);
+                    if __lift_a > __lift_b {
+                        return Err(::lift_runtime::Error::Precondition {
+                            what: #what.into(),
+                            expected: format!("at most {} = {} [{}]", #bound, __lift_b, #origin),
+                            actual: __lift_a.to_string(),
+                        });
+                    }
+                }
+            }
+        }
+    });
+
+    // Parameters: host types, `run` arguments, `launch` arguments, upload and length checks.
+    let mut run_params = Vec::new();
+    let mut launch_params = Vec::new();
+    let mut run_checks = Vec::new();
+    let mut launch_checks = Vec::new();
+    let mut uploads = Vec::new();
+    let mut forward = Vec::new();
+    let mut params = Vec::new();
+    for p in &k.params {
+        let id = format_ident!("{}", p.name, span = p.span);
+        let ht = host_type(&p.ty, &format!("parameter `{}`", p.name), p.span)?;
+        let elem = &ht.elem;
+        let pname = &p.name;
+        match &ht.len {
+            Some(len) => {
+                run_params.push(quote!(#id: &[#elem]));
+                launch_params.push(quote!(#id: &::lift_runtime::Buffer<#elem>));
+                for (checks, actual) in [(&mut run_checks, quote!(#id.len())), (&mut launch_checks, quote!(#id.len()))] {
+                    checks.push(quote! {
+                        let __lift_len = ::lift_runtime::__private::to_usize(#len)?;
+                        if #actual != __lift_len {
+                            return Err(::lift_runtime::Error::ArgLength { arg: #pname.into(), expected: __lift_len, actual: #actual });
+                        }
+                    });
+                }
+                uploads.push(quote!(let #id = self.ctx.upload(#id)?;));
+                forward.push(quote!(&#id));
+            }
+            None => {
+                run_params.push(quote!(#id: #elem));
+                launch_params.push(quote!(#id: #elem));
+                forward.push(quote!(#id));
+            }
+        }
+        params.push((id, ht));
+    }
+
+    let out = host_type(&info.result, "the result", k.ret_span)?;
+    let out_elem = &out.elem;
+    let out_len = out.len.clone().unwrap_or_else(|| quote!(1i64));
+    let (run_ret, download) = match out.len {
+        Some(_) => (quote!(::std::vec::Vec<#out_elem>), quote!(__lift_out.download())),
+        None => (
+            quote!(#out_elem),
+            quote!(__lift_out.download()?.pop().ok_or(::lift_runtime::Error::Launch { reason: "empty result buffer".into() })),
+        ),
+    };
+
+    // Temporaries: a scratch struct allocated once, reused by `launch`.
+    let scratch_name = format_ident!("{}Scratch", k.name);
+    let temp_sizes: Vec<TokenStream> = gen.temporaries.iter().map(|t| eval(&t.bytes)).collect();
+    let has_scratch = !gen.temporaries.is_empty();
+    let scratch_param = has_scratch.then(|| quote!(, scratch: &#scratch_name));
+    let scratch_arg = has_scratch.then(|| quote!(, &__lift_scratch));
+    let scratch_alloc = has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
+
+    // One block per generated kernel: argument setting and one enqueue.
+    let last = gen.kernels.len().saturating_sub(1);
+    let enqueues = gen.kernels.iter().enumerate().map(|(ki, gk)| {
+        let sets = gk.args.iter().enumerate().map(|(ai, a)| {
+            let ai = ai as u32;
+            match a {
+                KernelArg::Input { param } => {
+                    let id = &params[*param].0;
+                    quote!(__lift_k.set_buffer(#ai, #id)?;)
+                }
+                KernelArg::Output => quote!(__lift_k.set_buffer(#ai, out)?;),
+                KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#t])?;),
+                KernelArg::Size(s) => {
+                    let l = size_local(s);
+                    quote!(__lift_k.set_scalar(#ai, #l as i32)?;)
+                }
+                KernelArg::Scalar { param } => {
+                    let (id, ht) = &params[*param];
+                    let v = device_scalar(id, ht.scalar);
+                    quote!(__lift_k.set_scalar(#ai, #v)?;)
+                }
+            }
+        });
+        let global = gk.global.iter().map(|g| {
+            let g = eval(g);
+            quote!(::lift_runtime::__private::to_usize(#g)?)
+        });
+        let local = match &gk.local {
+            Some(l) => {
+                let l = l.iter().map(|x| {
+                    let x = eval(x);
+                    quote!(::lift_runtime::__private::to_usize(#x)?)
+                });
+                quote!(Some(&[#(#l),*][..]))
+            }
+            None => quote!(None),
+        };
+        let lmem = eval(&gk.local_mem_bytes);
+        let enqueue = if ki == last {
+            quote!(let __lift_event = __lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?;)
+        } else {
+            quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?;)
+        };
+        quote! {
+            let __lift_k = &self.kernels[#ki];
+            #(#sets)*
+            let __lift_global = [#(#global),*];
+            let __lift_local: Option<&[usize]> = #local;
+            let __lift_global = ::lift_runtime::__private::round_up(__lift_global, __lift_local);
+            self.ctx.check_launch(&__lift_global, __lift_local, ::lift_runtime::__private::to_usize(#lmem)?)?;
+            #enqueue
+        }
+    });
+    let knames: Vec<&String> = gen.kernels.iter().map(|g| &g.name).collect();
+    let unused_sizes = quote!(#(let _ = #size_locals;)*);
+
+    let scratch_item = has_scratch.then(|| {
+        let doc = format!("Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.", k.name);
+        quote! {
+            #[doc = #doc]
+            #vis struct #scratch_name {
+                bufs: ::std::vec::Vec<::lift_runtime::Buffer<u8>>,
+            }
+        }
+    });
+    let scratch_fn = has_scratch.then(|| {
+        quote! {
+            /// Allocates the global temporaries `launch` needs for these sizes.
+            pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #unused_sizes
+                Ok(#scratch_name { bufs: vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#temp_sizes)?)?),*] })
+            }
+        }
+    });
+
+    Ok(quote! {
+        #(#[doc = #docs])*
+        #vis struct #name {
+            ctx: ::lift_runtime::Context,
+            kernels: ::std::vec::Vec<::lift_runtime::KernelHandle>,
+        }
+
+        #scratch_item
+
+        #[allow(non_snake_case, clippy::too_many_arguments, clippy::identity_op, unused_parens)]
+        impl #name {
+            /// The OpenCL C program (default configuration).
+            pub const SOURCE: &'static str = #source;
+            /// The low-level expression compiled into [`Self::SOURCE`].
+            pub const LOWERED: &'static str = #lowered;
+            /// The kernel with the user functions it calls, as written and type-checked.
+            pub const LIFT: &'static str = #lift_text;
+            /// The inferred result type.
+            pub const RESULT_TYPE: &'static str = #result_type;
+            /// Size conditions checked before every launch.
+            pub const PRECONDITIONS: &'static [&'static str] = &[#(#preconditions),*];
+
+            /// Builds the program on `ctx`'s device (once per context: the build is cached).
+            pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
+                let program = ctx.build(Self::SOURCE, "")?;
+                Ok(Self { ctx: ctx.clone(), kernels: vec![#(program.kernel(#knames)?),*] })
+            }
+
+            /// Checks every size variable and size precondition; gives the sizes as `i64`.
+            fn check_sizes(#(#size_params: usize),*) -> ::core::result::Result<[i64; #n_sizes], ::lift_runtime::Error> {
+                #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
+                #(#checks)*
+                Ok([#(#size_locals),*])
+            }
+
+            #scratch_fn
+
+            /// Uploads the arguments, launches, waits and downloads the result.
+            pub fn run(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<#run_ret, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #(#run_checks)*
+                #(#uploads)*
+                let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)?)?;
+                #scratch_alloc
+                self.launch(#(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?.wait()?;
+                #download
+            }
+
+            /// Launches on device buffers: checks, argument setting and one enqueue per kernel;
+            /// no allocation, formatting or compilation. Returns the last kernel's event.
+            pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #unused_sizes
+                #(#launch_checks)*
+                let __lift_len = ::lift_runtime::__private::to_usize(#out_len)?;
+                if out.len() != __lift_len {
+                    return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
+                }
+                #(#enqueues)*
+                Ok(__lift_event)
+            }
+        }
+    })
+}
