@@ -66,7 +66,10 @@ impl CTypes {
                 Ok(format!("{}{w}", scalar(*s)))
             }
             Type::Tuple(ts) => {
-                let fields = ts.iter().map(|t| self.compute(t)).collect::<GResult<Vec<_>>>()?;
+                let fields = ts
+                    .iter()
+                    .map(|t| self.compute(t))
+                    .collect::<GResult<Vec<_>>>()?;
                 let name = format!("Tuple_{}", fields.join("_"));
                 if !self.structs.contains_key(&name) {
                     self.order.push(name.clone());
@@ -86,8 +89,14 @@ impl CTypes {
             Type::Scalar(ScalarType::F16) => Ok("half".into()),
             Type::Scalar(ScalarType::Bool) => Ok("uchar".into()),
             Type::Vector(ScalarType::F16, _) => Ok("half".into()),
-            Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Scalar(ScalarType::F16 | ScalarType::Bool))) => {
-                Err(CodegenError::Unsupported(format!("tuples of f16 or bool in memory: {t}")))
+            Type::Tuple(ts)
+                if ts
+                    .iter()
+                    .any(|t| matches!(t, Type::Scalar(ScalarType::F16 | ScalarType::Bool))) =>
+            {
+                Err(CodegenError::Unsupported(format!(
+                    "tuples of f16 or bool in memory: {t}"
+                )))
             }
             t => self.compute(t),
         }

@@ -68,22 +68,26 @@ pub(crate) struct Output {
 }
 
 pub(crate) fn ty_of(e: &Expr) -> GResult<Type> {
-    e.ty.clone().ok_or_else(|| CodegenError::Internal(format!("untyped node: {}", crate::print::expr(e))))
+    e.ty.clone()
+        .ok_or_else(|| CodegenError::Internal(format!("untyped node: {}", crate::print::expr(e))))
 }
 
 /// The element type and length of an array type.
 pub(crate) fn array_of(t: &Type) -> GResult<(Type, Nat)> {
     match t {
         Type::Array(e, n) => Ok(((**e).clone(), n.clone())),
-        t => Err(CodegenError::Internal(format!("expected an array, found {t}"))),
+        t => Err(CodegenError::Internal(format!(
+            "expected an array, found {t}"
+        ))),
     }
 }
 
 /// Names that cannot be used as C identifiers.
 const RESERVED: &[&str] = &[
-    "int", "float", "double", "half", "char", "uchar", "short", "long", "uint", "ulong", "bool", "void", "global",
-    "local", "private", "constant", "kernel", "if", "else", "for", "while", "do", "return", "const", "restrict",
-    "out", "struct", "typedef", "switch", "case", "default", "break", "continue", "sizeof", "static", "register",
+    "int", "float", "double", "half", "char", "uchar", "short", "long", "uint", "ulong", "bool",
+    "void", "global", "local", "private", "constant", "kernel", "if", "else", "for", "while", "do",
+    "return", "const", "restrict", "out", "struct", "typedef", "switch", "case", "default",
+    "break", "continue", "sizeof", "static", "register",
 ];
 
 /// A C identifier for a user-chosen name.
@@ -142,7 +146,10 @@ impl<'a> Gen<'a> {
     }
 
     /// Runs `f`, returning the lines it emitted instead of emitting them.
-    pub(crate) fn capture<T>(&mut self, f: impl FnOnce(&mut Self) -> GResult<T>) -> GResult<(Vec<(usize, String)>, T)> {
+    pub(crate) fn capture<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> GResult<T>,
+    ) -> GResult<(Vec<(usize, String)>, T)> {
         let saved = std::mem::take(&mut self.lines);
         let r = f(self);
         let got = std::mem::replace(&mut self.lines, saved);
@@ -193,14 +200,21 @@ impl<'a> Gen<'a> {
     }
 
     pub(crate) fn lookup(&self, name: &str) -> Option<View> {
-        self.env.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+        self.env
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
     }
 
     /// The type of an argument.
     pub(crate) fn arg_ty(a: &Arg) -> GResult<Type> {
         match a {
             Arg::Expr(e) => ty_of(e),
-            Arg::Chain(fs, _) => fs.first().map(ty_of).unwrap_or_else(|| Err(CodegenError::Internal("empty chain".into()))),
+            Arg::Chain(fs, _) => fs
+                .first()
+                .map(ty_of)
+                .unwrap_or_else(|| Err(CodegenError::Internal("empty chain".into()))),
             Arg::View(_, t) => Ok(t.clone()),
         }
     }
@@ -216,7 +230,9 @@ impl<'a> Gen<'a> {
         match ty {
             Type::Array(e, n) => {
                 let e = (**e).clone();
-                self.seq_loop(n, false, &mut |g, i| g.copy(&src.at(i.clone()), &dst.at(i), &e))
+                self.seq_loop(n, false, &mut |g, i| {
+                    g.copy(&src.at(i.clone()), &dst.at(i), &e)
+                })
             }
             Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..))) => {
                 for (k, t) in ts.iter().enumerate() {
@@ -242,7 +258,11 @@ impl<'a> Gen<'a> {
 
     /// The view of an argument; `consumer` is the `map_lcl` (dimension, trip count) that
     /// reads it element by element, if any (for barrier elimination).
-    pub(crate) fn value_for(&mut self, a: Arg<'_>, consumer: Option<&(usize, Nat)>) -> GResult<View> {
+    pub(crate) fn value_for(
+        &mut self,
+        a: Arg<'_>,
+        consumer: Option<&(usize, Nat)>,
+    ) -> GResult<View> {
         match a {
             Arg::View(v, _) => Ok(v),
             Arg::Chain(fs, args) => match fs {
@@ -259,8 +279,14 @@ impl<'a> Gen<'a> {
             ExprKind::Ident(name) => self
                 .lookup(name)
                 .ok_or_else(|| CodegenError::Unsupported(format!("`{name}` used as data"))),
-            ExprKind::Apply(f, args) => self.call_value(f, args.iter().map(Arg::Expr).collect(), consumer),
-            ExprKind::Tuple(es) => Ok(View::Tuple(es.iter().map(|x| self.expr_value(x, None)).collect::<GResult<_>>()?)),
+            ExprKind::Apply(f, args) => {
+                self.call_value(f, args.iter().map(Arg::Expr).collect(), consumer)
+            }
+            ExprKind::Tuple(es) => Ok(View::Tuple(
+                es.iter()
+                    .map(|x| self.expr_value(x, None))
+                    .collect::<GResult<_>>()?,
+            )),
             ExprKind::Proj(x, i) => Ok(self.expr_value(x, None)?.get(*i)),
             ExprKind::Index(x, i) => Ok(self.expr_value(x, None)?.at(i.clone())),
             ExprKind::Point(_, _, x) => self.expr_value(x, consumer),
@@ -273,12 +299,17 @@ impl<'a> Gen<'a> {
                 self.unbind(depth);
                 r
             }
-            ExprKind::Lit(..) | ExprKind::Binary(..) | ExprKind::Unary(..) | ExprKind::If(..) | ExprKind::Cast(..) => {
-                self.scalar_expr(e)
-            }
-            ExprKind::Prim(..) | ExprKind::Section(_) | ExprKind::Lambda(..) | ExprKind::Compose(_) => {
-                Err(CodegenError::Internal("a function where data is expected".into()))
-            }
+            ExprKind::Lit(..)
+            | ExprKind::Binary(..)
+            | ExprKind::Unary(..)
+            | ExprKind::If(..)
+            | ExprKind::Cast(..) => self.scalar_expr(e),
+            ExprKind::Prim(..)
+            | ExprKind::Section(_)
+            | ExprKind::Lambda(..)
+            | ExprKind::Compose(_) => Err(CodegenError::Internal(
+                "a function where data is expected".into(),
+            )),
         }
     }
 
@@ -296,7 +327,12 @@ impl<'a> Gen<'a> {
     }
 
     /// Applies function `f` to `args` and gives the view of the result.
-    pub(crate) fn call_value(&mut self, f: &Expr, args: Vec<Arg<'_>>, consumer: Option<&(usize, Nat)>) -> GResult<View> {
+    pub(crate) fn call_value(
+        &mut self,
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        consumer: Option<&(usize, Nat)>,
+    ) -> GResult<View> {
         match &f.kind {
             ExprKind::Point(_, _, inner) => self.call_value(inner, args, consumer),
             ExprKind::Compose(fs) => self.value_for(Arg::Chain(fs, args), consumer),
@@ -338,7 +374,10 @@ impl<'a> Gen<'a> {
     fn expr_acc(&mut self, e: &Expr, out: &View) -> GResult<()> {
         match &e.kind {
             ExprKind::Apply(f, args) => self.call_acc(f, args.iter().map(Arg::Expr).collect(), out),
-            ExprKind::Tuple(es) => es.iter().enumerate().try_for_each(|(k, x)| self.expr_acc(x, &out.get(k))),
+            ExprKind::Tuple(es) => es
+                .iter()
+                .enumerate()
+                .try_for_each(|(k, x)| self.expr_acc(x, &out.get(k))),
             ExprKind::Point(_, _, x) => self.expr_acc(x, out),
             ExprKind::Let(p, init, body) => {
                 let v = self.expr_value(init, None)?;
@@ -395,7 +434,8 @@ fn p_name(p: &Pat) -> &str {
 
 /// Is `code` an identifier or literal (cheap to repeat)?
 fn is_simple(code: &str) -> bool {
-    code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    code.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Compiles one kernel of a lowered, type-checked program.
@@ -414,11 +454,18 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
         let name = c_name(&p.name);
         match &p.ty {
             Type::Array(..) => {
-                let buf = Rc::new(Buffer::new(name.clone(), Space::Global, p.ty.base().clone()));
+                let buf = Rc::new(Buffer::new(
+                    name.clone(),
+                    Space::Global,
+                    p.ty.base().clone(),
+                ));
                 let decl = super::memory::elem_decl(&buf, &mut g.ct)?;
                 params.push(format!("const global {decl}* restrict {name}"));
                 args.push(KernelArg::Input { param: i });
-                g.bind(&Pat::Name(p.name.clone(), p.span), View::Mem(buf, p.ty.dims()));
+                g.bind(
+                    &Pat::Name(p.name.clone(), p.span),
+                    View::Mem(buf, p.ty.dims()),
+                );
             }
             t => {
                 let decl = match t {
@@ -433,9 +480,15 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     }
     let result = &info.result;
     if matches!(result.base(), Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
-        return Err(CodegenError::Unsupported(format!("a result with tuples of arrays: {result}")));
+        return Err(CodegenError::Unsupported(format!(
+            "a result with tuples of arrays: {result}"
+        )));
     }
-    let out = Rc::new(Buffer::new("out".into(), Space::Global, result.base().clone()));
+    let out = Rc::new(Buffer::new(
+        "out".into(),
+        Space::Global,
+        result.base().clone(),
+    ));
     let out_decl = super::memory::elem_decl(&out, &mut g.ct)?;
     g.acc(Arg::Expr(&k.body), &View::Mem(out, result.dims()))?;
     params.push(format!("global {out_decl}* out"));
@@ -460,7 +513,10 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     if let Some(l) = &g.launch.local_size() {
         let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
         l.resize(3, "1".into());
-        src.push_str(&format!("__attribute__((reqd_work_group_size({})))\n", l.join(", ")));
+        src.push_str(&format!(
+            "__attribute__((reqd_work_group_size({})))\n",
+            l.join(", ")
+        ));
     }
     src.push_str(&format!("kernel void {name}({}) {{\n", params.join(", ")));
     for d in &g.local_decls {

@@ -28,7 +28,11 @@ impl Launch {
                 self.global.clone()
             }
         } else {
-            self.groups.iter().zip(&self.local).map(|(g, l)| g * *l).collect()
+            self.groups
+                .iter()
+                .zip(&self.local)
+                .map(|(g, l)| g * *l)
+                .collect()
         }
     }
 
@@ -53,7 +57,9 @@ pub(crate) fn dim(args: &[PrimArg]) -> usize {
 pub(crate) fn trip(f: &Expr) -> GResult<Nat> {
     match &f.ty {
         Some(crate::types::Type::Array(_, n)) => Ok(n.clone()),
-        t => Err(CodegenError::Internal(format!("map without an array type: {t:?}"))),
+        t => Err(CodegenError::Internal(format!(
+            "map without an array type: {t:?}"
+        ))),
     }
 }
 
@@ -78,7 +84,13 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
     match &e.kind {
         ExprKind::Prim(p, args) => {
             let d = dim(args);
-            let merge = |a: &Nat, b: &Nat| if facts.equal(a, b) { a.clone() } else { Nat::max(a, b) };
+            let merge = |a: &Nat, b: &Nat| {
+                if facts.equal(a, b) {
+                    a.clone()
+                } else {
+                    Nat::max(a, b)
+                }
+            };
             match p {
                 Prim::MapGlb => set(&mut found.glb, d, trip(e)?, merge),
                 Prim::MapWrg => set(&mut found.wrg, d, trip(e)?, merge),
@@ -101,11 +113,14 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
             }
             Ok(())
         }
-        ExprKind::Lambda(_, b) | ExprKind::Proj(b, _) | ExprKind::Index(b, _) | ExprKind::Unary(_, b) => {
-            walk(b, found, facts)
-        }
+        ExprKind::Lambda(_, b)
+        | ExprKind::Proj(b, _)
+        | ExprKind::Index(b, _)
+        | ExprKind::Unary(_, b) => walk(b, found, facts),
         ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => walk(b, found, facts),
-        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter().try_for_each(|x| walk(x, found, facts)),
+        ExprKind::Compose(es) | ExprKind::Tuple(es) => {
+            es.iter().try_for_each(|x| walk(x, found, facts))
+        }
         ExprKind::Apply(f, es) => {
             walk(f, found, facts)?;
             es.iter().try_for_each(|x| walk(x, found, facts))
@@ -128,11 +143,23 @@ pub(crate) fn configure(body: &Expr, facts: &Facts) -> GResult<Launch> {
     let mut found = Found::default();
     walk(body, &mut found, facts)?;
     let one = || Nat::cst(1);
-    let global = found.glb.into_iter().map(|g| g.unwrap_or_else(one)).collect();
+    let global = found
+        .glb
+        .into_iter()
+        .map(|g| g.unwrap_or_else(one))
+        .collect();
     let dims = found.wrg.len().max(found.lcl.len());
-    let mut groups: Vec<Nat> = found.wrg.into_iter().map(|g| g.unwrap_or_else(one)).collect();
+    let mut groups: Vec<Nat> = found
+        .wrg
+        .into_iter()
+        .map(|g| g.unwrap_or_else(one))
+        .collect();
     groups.resize(dims, one());
     let mut local: Vec<i64> = found.lcl.into_iter().map(|l| l.unwrap_or(1)).collect();
     local.resize(dims, 1);
-    Ok(Launch { global, groups, local })
+    Ok(Launch {
+        global,
+        groups,
+        local,
+    })
 }

@@ -23,7 +23,12 @@ pub(crate) type Body<'b, 'a> = dyn FnMut(&mut Gen<'a>, Nat) -> GResult<()> + 'b;
 
 impl<'a> Gen<'a> {
     /// Emits a loop of `n` iterations of `kind`.
-    pub(crate) fn map_loop(&mut self, kind: LoopKind, n: &Nat, body: &mut Body<'_, 'a>) -> GResult<()> {
+    pub(crate) fn map_loop(
+        &mut self,
+        kind: LoopKind,
+        n: &Nat,
+        body: &mut Body<'_, 'a>,
+    ) -> GResult<()> {
         match kind {
             LoopKind::Par(par, d) => self.par_loop(par, d, n, body),
             LoopKind::Seq => self.seq_loop(n, false, body),
@@ -34,9 +39,24 @@ impl<'a> Gen<'a> {
     fn par_loop(&mut self, par: Par, d: usize, n: &Nat, body: &mut Body<'_, 'a>) -> GResult<()> {
         let one = Nat::cst(1);
         let (name, id, size, total) = match par {
-            Par::Glb => (format!("gid{d}"), "get_global_id", "get_global_size", self.launch.global.get(d).cloned()),
-            Par::Wrg => (format!("wg{d}"), "get_group_id", "get_num_groups", self.launch.groups.get(d).cloned()),
-            Par::Lcl => (format!("l{d}"), "get_local_id", "get_local_size", self.launch.local.get(d).map(|l| Nat::cst(*l))),
+            Par::Glb => (
+                format!("gid{d}"),
+                "get_global_id",
+                "get_global_size",
+                self.launch.global.get(d).cloned(),
+            ),
+            Par::Wrg => (
+                format!("wg{d}"),
+                "get_group_id",
+                "get_num_groups",
+                self.launch.groups.get(d).cloned(),
+            ),
+            Par::Lcl => (
+                format!("l{d}"),
+                "get_local_id",
+                "get_local_size",
+                self.launch.local.get(d).map(|l| Nat::cst(*l)),
+            ),
         };
         let total = total.unwrap_or(one);
         let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
@@ -49,13 +69,19 @@ impl<'a> Gen<'a> {
             self.line(format!("int {name} = {id}({d});"));
             self.divergent = true;
         } else {
-            self.open(format!("for (int {name} = {id}({d}); {name} < {n}; {name} += {size}({d})) {{"));
+            self.open(format!(
+                "for (int {name} = {id}({d}); {name} < {n}; {name} += {size}({d})) {{"
+            ));
             self.divergent = true;
         }
         if par == Par::Lcl {
             self.lcl_loops += 1;
         }
-        self.par.push(ParLoop { par, idx: idx.clone(), trip: n.clone() });
+        self.par.push(ParLoop {
+            par,
+            idx: idx.clone(),
+            trip: n.clone(),
+        });
         let r = body(self, idx);
         self.par.pop();
         self.divergent = was;
@@ -64,7 +90,12 @@ impl<'a> Gen<'a> {
     }
 
     /// Emits a sequential loop of `n` iterations (unrolled if asked and `n` is a constant).
-    pub(crate) fn seq_loop(&mut self, n: &Nat, unroll: bool, body: &mut Body<'_, 'a>) -> GResult<()> {
+    pub(crate) fn seq_loop(
+        &mut self,
+        n: &Nat,
+        unroll: bool,
+        body: &mut Body<'_, 'a>,
+    ) -> GResult<()> {
         match n.as_cst() {
             Some(c) if c <= 0 => Ok(()),
             Some(c) if c == 1 || (unroll && c <= MAX_UNROLL) => {
@@ -79,11 +110,19 @@ impl<'a> Gen<'a> {
             _ => {
                 let name = self.fresh("i");
                 let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
-                self.open(format!("for (int {name} = 0; {name} < {n}; {name} += 1) {{"));
+                self.open(format!(
+                    "for (int {name} = 0; {name} < {n}; {name} += 1) {{"
+                ));
                 let before = self.barriers;
                 let r = body(self, idx);
                 // Memory shared by the work-group is rewritten by the next iteration.
-                let r = r.and_then(|_| if self.barriers > before { self.barrier(None) } else { Ok(()) });
+                let r = r.and_then(|_| {
+                    if self.barriers > before {
+                        self.barrier(None)
+                    } else {
+                        Ok(())
+                    }
+                });
                 self.close();
                 r
             }

@@ -134,7 +134,11 @@ fn fuse(e: Expr, fresh: &mut usize) -> Expr {
                 && is_prim(&f, &[Prim::Map, Prim::Reduce])
                 && matches!(&args[0].kind, ExprKind::Apply(g, a) if a.len() == 1 && is_prim(g, &[Prim::Map])) =>
         {
-            let Some(Expr { kind: ExprKind::Apply(g, inner), .. }) = args.pop() else {
+            let Some(Expr {
+                kind: ExprKind::Apply(g, inner),
+                ..
+            }) = args.pop()
+            else {
                 return Expr::new(ExprKind::Apply(f, args), span);
             };
             let chain = fuse(Expr::new(ExprKind::Compose(vec![*f, *g]), span), fresh);
@@ -151,7 +155,9 @@ fn fuse(e: Expr, fresh: &mut usize) -> Expr {
             let mut out: Vec<Expr> = Vec::new();
             for g in flat {
                 match out.pop() {
-                    Some(f) if is_prim(&f, &[Prim::Map, Prim::Reduce]) && is_prim(&g, &[Prim::Map]) => {
+                    Some(f)
+                        if is_prim(&f, &[Prim::Map, Prim::Reduce]) && is_prim(&g, &[Prim::Map]) =>
+                    {
                         out.push(fuse_pair(f, g, fresh));
                     }
                     Some(f) => {
@@ -162,7 +168,8 @@ fn fuse(e: Expr, fresh: &mut usize) -> Expr {
                 }
             }
             if out.len() == 1 {
-                out.pop().unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span))
+                out.pop()
+                    .unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span))
             } else {
                 Expr::new(ExprKind::Compose(out), span)
             }
@@ -177,10 +184,21 @@ fn fuse_pair(f: Expr, g: Expr, fresh: &mut usize) -> Expr {
     let (ExprKind::Prim(pf, fargs), ExprKind::Prim(_, gargs)) = (f.kind, g.kind) else {
         return Expr::new(ExprKind::Compose(Vec::new()), span);
     };
-    let gf = fun_of(&gargs).cloned().unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
+    let gf = fun_of(&gargs)
+        .cloned()
+        .unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
     if pf == Prim::Map {
-        let ff = fun_of(&fargs).cloned().unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
-        return prim(Prim::Map, vec![PrimArg::Fun(Expr::new(ExprKind::Compose(vec![ff, gf]), span))], span);
+        let ff = fun_of(&fargs)
+            .cloned()
+            .unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
+        return prim(
+            Prim::Map,
+            vec![PrimArg::Fun(Expr::new(
+                ExprKind::Compose(vec![ff, gf]),
+                span,
+            ))],
+            span,
+        );
     }
     *fresh += 1;
     let (acc, x) = (format!("acc__{fresh}"), format!("x__{fresh}"));
@@ -200,10 +218,17 @@ fn fuse_pair(f: Expr, g: Expr, fresh: &mut usize) -> Expr {
     let gx = Expr::new(ExprKind::Apply(Box::new(gf), vec![ident(&x)]), span);
     let body = Expr::new(ExprKind::Apply(Box::new(op), vec![ident(&acc), gx]), span);
     let lambda = Expr::new(
-        ExprKind::Lambda(vec![Pat::Name(acc, span), Pat::Name(x, span)], Box::new(body)),
+        ExprKind::Lambda(
+            vec![Pat::Name(acc, span), Pat::Name(x, span)],
+            Box::new(body),
+        ),
         span,
     );
-    prim(Prim::ReduceSeq, vec![PrimArg::Fun(lambda), PrimArg::Value(z)], span)
+    prim(
+        Prim::ReduceSeq,
+        vec![PrimArg::Fun(lambda), PrimArg::Value(z)],
+        span,
+    )
 }
 
 /// Does the expression use a parallel map?
@@ -259,7 +284,9 @@ fn is_pure(e: &Expr) -> bool {
 
 /// Makes the single map of `layout o map(f) o layout $ pure` a `map_glb`.
 fn parallel_top(body: &mut Expr) {
-    let ExprKind::Apply(f, args) = &mut body.kind else { return };
+    let ExprKind::Apply(f, args) = &mut body.kind else {
+        return;
+    };
     if !args.iter().all(is_pure) {
         return;
     }
@@ -290,8 +317,14 @@ fn make_glb(m: &mut Expr, d: i64) {
 fn sequential(e: Expr) -> Expr {
     let e = map_children(e, &mut sequential);
     match e.kind {
-        ExprKind::Prim(Prim::Map, args) => Expr { kind: ExprKind::Prim(Prim::MapSeq, args), ..e },
-        ExprKind::Prim(Prim::Reduce, args) => Expr { kind: ExprKind::Prim(Prim::ReduceSeq, args), ..e },
+        ExprKind::Prim(Prim::Map, args) => Expr {
+            kind: ExprKind::Prim(Prim::MapSeq, args),
+            ..e
+        },
+        ExprKind::Prim(Prim::Reduce, args) => Expr {
+            kind: ExprKind::Prim(Prim::ReduceSeq, args),
+            ..e
+        },
         kind => Expr { kind, ..e },
     }
 }

@@ -52,8 +52,16 @@ impl Buffer {
     /// A buffer; `f16` elements are stored as `half` in global memory only.
     pub(crate) fn new(name: String, space: Space, elem: Type) -> Buffer {
         let half = space == Space::Global
-            && matches!(elem, Type::Scalar(ScalarType::F16) | Type::Vector(ScalarType::F16, _));
-        Buffer { name, space, elem, half }
+            && matches!(
+                elem,
+                Type::Scalar(ScalarType::F16) | Type::Vector(ScalarType::F16, _)
+            );
+        Buffer {
+            name,
+            space,
+            elem,
+            half,
+        }
     }
 }
 
@@ -72,7 +80,10 @@ fn elem_bytes(t: &Type, space: Space) -> GResult<i64> {
 }
 
 fn constant(n: &Nat, what: &str) -> GResult<i64> {
-    n.as_cst().ok_or_else(|| CodegenError::NotConstant { what: what.into(), size: n.to_string() })
+    n.as_cst().ok_or_else(|| CodegenError::NotConstant {
+        what: what.into(),
+        size: n.to_string(),
+    })
 }
 
 /// The C declaration type of a buffer's elements.
@@ -96,10 +107,16 @@ impl Gen<'_> {
 
     /// Allocates like [`Gen::allocate`]; gives the buffer, its dimensions and the indices of
     /// the enclosing parallel loops it is replicated over.
-    pub(super) fn allocate_raw(&mut self, ty: &Type, space: Space) -> GResult<(Rc<Buffer>, Vec<Nat>, Vec<Nat>)> {
+    pub(super) fn allocate_raw(
+        &mut self,
+        ty: &Type,
+        space: Space,
+    ) -> GResult<(Rc<Buffer>, Vec<Nat>, Vec<Nat>)> {
         let elem = ty.base().clone();
         if matches!(elem, Type::Tuple(ref ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
-            return Err(CodegenError::Unsupported(format!("memory for tuples of arrays: {ty}")));
+            return Err(CodegenError::Unsupported(format!(
+                "memory for tuples of arrays: {ty}"
+            )));
         }
         let reps: Vec<(Nat, Nat)> = self
             .par
@@ -113,7 +130,10 @@ impl Gen<'_> {
             .collect();
         let mut dims: Vec<Nat> = reps.iter().map(|(_, t)| t.clone()).collect();
         dims.extend(ty.dims());
-        let count = dims.iter().fold(Nat::cst(1), |a, d| a * d).simplify_with(&self.facts);
+        let count = dims
+            .iter()
+            .fold(Nat::cst(1), |a, d| a * d)
+            .simplify_with(&self.facts);
         let prefix = match space {
             Space::Global => "tmp_g",
             Space::Local => "tmp_l",
@@ -125,7 +145,10 @@ impl Gen<'_> {
         let bytes = elem_bytes(&elem, space)?;
         match space {
             Space::Global => {
-                self.temporaries.push(Temporary { name: name.clone(), bytes: count * bytes });
+                self.temporaries.push(Temporary {
+                    name: name.clone(),
+                    bytes: count * bytes,
+                });
                 self.temp_params.push(format!("global {decl}* {name}"));
             }
             Space::Local => {

@@ -35,7 +35,10 @@ fn nats(pargs: &[PrimArg]) -> Vec<Nat> {
 }
 
 fn nat(pargs: &[PrimArg], i: usize) -> GResult<Nat> {
-    nats(pargs).get(i).cloned().ok_or_else(|| CodegenError::Internal("missing size argument".into()))
+    nats(pargs)
+        .get(i)
+        .cloned()
+        .ok_or_else(|| CodegenError::Internal("missing size argument".into()))
 }
 
 fn value_arg(pargs: &[PrimArg]) -> GResult<&Expr> {
@@ -55,14 +58,22 @@ fn reorder(pargs: &[PrimArg], n: &Nat, inverse: bool) -> GResult<ReorderFn> {
     });
     match r {
         Some(Reorder::Reverse) => Ok(ReorderFn::Reverse(n.clone())),
-        Some(Reorder::Stride(s, _)) if inverse => Ok(ReorderFn::StrideInv { s: s.clone(), n: n.clone() }),
-        Some(Reorder::Stride(s, _)) => Ok(ReorderFn::Stride { s: s.clone(), n: n.clone() }),
+        Some(Reorder::Stride(s, _)) if inverse => Ok(ReorderFn::StrideInv {
+            s: s.clone(),
+            n: n.clone(),
+        }),
+        Some(Reorder::Stride(s, _)) => Ok(ReorderFn::Stride {
+            s: s.clone(),
+            n: n.clone(),
+        }),
         None => Err(CodegenError::Internal("missing index function".into())),
     }
 }
 
 fn first<'e>(args: Vec<Arg<'e>>) -> GResult<Arg<'e>> {
-    args.into_iter().next().ok_or_else(|| CodegenError::Internal("missing input".into()))
+    args.into_iter()
+        .next()
+        .ok_or_else(|| CodegenError::Internal("missing input".into()))
 }
 
 fn vector_width(t: &Type) -> GResult<u32> {
@@ -123,16 +134,22 @@ impl<'a> Gen<'a> {
         consumer: Option<&(usize, Nat)>,
     ) -> GResult<View> {
         let in_ty = args.first().map(Self::arg_ty).transpose()?;
-        let in_ty = || in_ty.clone().ok_or_else(|| CodegenError::Internal("missing input".into()));
+        let in_ty = || {
+            in_ty
+                .clone()
+                .ok_or_else(|| CodegenError::Internal("missing input".into()))
+        };
         let depth = match p {
             Prim::Slide2 | Prim::Pad2 => 2,
             Prim::Slide3 | Prim::Pad3 => 3,
             _ => 1,
         };
         Ok(match p {
-            Prim::Zip | Prim::Zip2 | Prim::Zip3 => {
-                View::Tuple(args.into_iter().map(|a| self.value(a)).collect::<GResult<_>>()?)
-            }
+            Prim::Zip | Prim::Zip2 | Prim::Zip3 => View::Tuple(
+                args.into_iter()
+                    .map(|a| self.value(a))
+                    .collect::<GResult<_>>()?,
+            ),
             Prim::Split => View::Split(Box::new(self.value(first(args)?)?), nat(pargs, 0)?),
             Prim::Join => {
                 let (row, _) = array_of(&in_ty()?)?;
@@ -142,7 +159,11 @@ impl<'a> Gen<'a> {
             Prim::Transpose => View::Transpose(Box::new(self.value(first(args)?)?)),
             Prim::Slide | Prim::Slide2 | Prim::Slide3 => {
                 let ns = nats(pargs);
-                let steps = if ns.len() == 2 { vec![ns[1].clone(); depth] } else { ns.chunks(2).map(|c| c[1].clone()).collect() };
+                let steps = if ns.len() == 2 {
+                    vec![ns[1].clone(); depth]
+                } else {
+                    ns.chunks(2).map(|c| c[1].clone()).collect()
+                };
                 View::Slide(Box::new(self.value(first(args)?)?), steps)
             }
             Prim::Pad | Prim::Pad2 | Prim::Pad3 => {
@@ -165,8 +186,11 @@ impl<'a> Gen<'a> {
                 }
             }
             Prim::Get => {
-                let i = nat(pargs, 0)?.as_cst().and_then(|c| usize::try_from(c).ok());
-                let i = i.ok_or_else(|| CodegenError::Internal("get: non-constant index".into()))?;
+                let i = nat(pargs, 0)?
+                    .as_cst()
+                    .and_then(|c| usize::try_from(c).ok());
+                let i =
+                    i.ok_or_else(|| CodegenError::Internal("get: non-constant index".into()))?;
                 self.value(first(args)?)?.get(i)
             }
             Prim::At => self.value(first(args)?)?.at(nat(pargs, 0)?),
@@ -180,10 +204,17 @@ impl<'a> Gen<'a> {
                 let w = w.ok_or_else(|| CodegenError::Internal("as_vector: width".into()))?;
                 View::AsVector(Box::new(self.value(first(args)?)?), w)
             }
-            Prim::AsScalar => View::AsScalar(Box::new(self.value(first(args)?)?), vector_width(&in_ty()?)?),
+            Prim::AsScalar => View::AsScalar(
+                Box::new(self.value(first(args)?)?),
+                vector_width(&in_ty()?)?,
+            ),
             Prim::Id if !matches!(ty_of(f)?, Type::Array(..)) => self.value(first(args)?)?,
-            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => self.reduce_value(p, pargs, f, args)?,
-            Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate if !matches!(ty_of(f)?, Type::Array(..)) => {
+            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => {
+                self.reduce_value(p, pargs, f, args)?
+            }
+            Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate
+                if !matches!(ty_of(f)?, Type::Array(..)) =>
+            {
                 let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
                 let r = self.call_value(fun_arg(pargs)?, args, consumer);
                 self.write_to = saved;
@@ -191,7 +222,10 @@ impl<'a> Gen<'a> {
             }
             Prim::Vectorize => self.call_value(fun_arg(pargs)?, args, consumer)?,
             Prim::Map2 | Prim::Map3 => {
-                return Err(CodegenError::Internal(format!("{} should have been lowered", p.name())))
+                return Err(CodegenError::Internal(format!(
+                    "{} should have been lowered",
+                    p.name()
+                )))
             }
             _ => self.materialize(f, args, consumer, space_of(p))?,
         })
@@ -240,7 +274,13 @@ impl<'a> Gen<'a> {
     }
 
     /// A sequential fold into a private accumulator; gives the accumulator.
-    fn reduce_value(&mut self, p: Prim, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
+    fn reduce_value(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+    ) -> GResult<View> {
         let op = fun_arg(pargs)?;
         let acc_ty = ty_of(f)?;
         let input = first(args)?;
@@ -253,7 +293,10 @@ impl<'a> Gen<'a> {
         self.line(format!("{t} {name} = {z};"));
         let acc = View::Value(name.clone());
         self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
-            let args = vec![Arg::View(acc.clone(), acc_ty.clone()), Arg::View(input.at(i), elem.clone())];
+            let args = vec![
+                Arg::View(acc.clone(), acc_ty.clone()),
+                Arg::View(input.at(i), elem.clone()),
+            ];
             let v = g.call_value(op, args, None)?;
             let code = g.read(&v, &acc_ty)?;
             if code != name {
@@ -265,14 +308,28 @@ impl<'a> Gen<'a> {
     }
 
     /// Writes a primitive applied to `args` into `out`.
-    pub(crate) fn prim_acc(&mut self, p: Prim, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
+    pub(crate) fn prim_acc(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        out: &View,
+    ) -> GResult<()> {
         let in_ty = args.first().map(Self::arg_ty).transpose()?;
-        let in_ty = || in_ty.clone().ok_or_else(|| CodegenError::Internal("missing input".into()));
+        let in_ty = || {
+            in_ty
+                .clone()
+                .ok_or_else(|| CodegenError::Internal("missing input".into()))
+        };
         let boxed = || Box::new(out.clone());
         match p {
-            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll | Prim::MapGlb | Prim::MapWrg | Prim::MapLcl => {
-                self.map_acc(p, pargs, f, args, out)
-            }
+            Prim::Map
+            | Prim::MapSeq
+            | Prim::MapSeqUnroll
+            | Prim::MapGlb
+            | Prim::MapWrg
+            | Prim::MapLcl => self.map_acc(p, pargs, f, args, out),
             Prim::Join => {
                 let (row, _) = array_of(&in_ty()?)?;
                 let (_, m) = array_of(&row)?;
@@ -285,8 +342,14 @@ impl<'a> Gen<'a> {
                 let r = reorder(pargs, &n, p == Prim::Gather)?;
                 self.acc(first(args)?, &View::Reorder(boxed(), r))
             }
-            Prim::AsScalar => self.acc(first(args)?, &View::AsVector(boxed(), vector_width(&in_ty()?)?)),
-            Prim::Zip => args.into_iter().enumerate().try_for_each(|(k, a)| self.acc(a, &out.get(k))),
+            Prim::AsScalar => self.acc(
+                first(args)?,
+                &View::AsVector(boxed(), vector_width(&in_ty()?)?),
+            ),
+            Prim::Zip => args
+                .into_iter()
+                .enumerate()
+                .try_for_each(|(k, a)| self.acc(a, &out.get(k))),
             Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate => {
                 let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
                 let r = self.call_acc(fun_arg(pargs)?, args, out);
@@ -302,7 +365,14 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn map_acc(&mut self, p: Prim, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
+    fn map_acc(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        out: &View,
+    ) -> GResult<()> {
         let g = fun_arg(pargs)?;
         let n = launch::trip(f)?;
         let input = first(args)?;
@@ -318,21 +388,36 @@ impl<'a> Gen<'a> {
         let consumer = (p == Prim::MapLcl).then(|| (d, n.clone()));
         let input = self.value_for(input, consumer.as_ref())?;
         self.map_loop(kind, &n, &mut |gen, i| {
-            gen.call_acc(g, vec![Arg::View(input.at(i.clone()), elem.clone())], &out.at(i))
+            gen.call_acc(
+                g,
+                vec![Arg::View(input.at(i.clone()), elem.clone())],
+                &out.at(i),
+            )
         })
     }
 
     /// `iterate(k, f)` with a type-preserving `f`: `input -> A`, then `A <-> B` swapped by
     /// pointers in a loop, the last application writing `out`.
-    fn iterate_acc(&mut self, pargs: &[PrimArg], f: &Expr, input: Arg<'_>, out: &View) -> GResult<()> {
+    fn iterate_acc(
+        &mut self,
+        pargs: &[PrimArg],
+        f: &Expr,
+        input: Arg<'_>,
+        out: &View,
+    ) -> GResult<()> {
         let g = fun_arg(pargs)?;
         let ty = ty_of(f)?;
         let in_ty = Self::arg_ty(&input)?;
         if !ty.equiv(&in_ty, &self.facts) {
-            return Err(CodegenError::Unsupported(format!("iterate with a function that changes the type: {in_ty} to {ty}")));
+            return Err(CodegenError::Unsupported(format!(
+                "iterate with a function that changes the type: {in_ty} to {ty}"
+            )));
         }
         let k = nat(pargs, 0)?;
-        let k = k.as_cst().ok_or_else(|| CodegenError::NotConstant { what: "iterate count".into(), size: k.to_string() })?;
+        let k = k.as_cst().ok_or_else(|| CodegenError::NotConstant {
+            what: "iterate count".into(),
+            size: k.to_string(),
+        })?;
         let once = |s: &mut Self, src: Arg<'_>, dst: &View| -> GResult<()> {
             let before = s.lcl_loops;
             s.call_acc(g, vec![src], dst)?;
@@ -353,9 +438,15 @@ impl<'a> Gen<'a> {
         let ptr = |s: &mut Self, name: &str, from: &Rc<Buffer>| -> GResult<View> {
             let buf = Rc::new(Buffer::new(s.fresh(name), space, from.elem.clone()));
             let decl = super::memory::elem_decl(&buf, &mut s.ct)?;
-            let q = if space == Space::Private { String::new() } else { format!("{} ", space.qualifier()) };
+            let q = if space == Space::Private {
+                String::new()
+            } else {
+                format!("{} ", space.qualifier())
+            };
             s.line(format!("{q}{decl}* {} = {};", buf.name, from.name));
-            Ok(reps.iter().fold(View::Mem(buf, dims.clone()), |v, i| v.at(i.clone())))
+            Ok(reps
+                .iter()
+                .fold(View::Mem(buf, dims.clone()), |v, i| v.at(i.clone())))
         };
         let src = ptr(self, "in", &a)?;
         let dst = ptr(self, "out", &b)?;
@@ -383,5 +474,9 @@ impl<'a> Gen<'a> {
 
 fn ptr_decl(space: Space, buf: &Buffer, ct: &mut super::ctypes::CTypes) -> GResult<String> {
     let decl = super::memory::elem_decl(buf, ct)?;
-    Ok(if space == Space::Private { format!("{decl}*") } else { format!("{} {decl}*", space.qualifier()) })
+    Ok(if space == Space::Private {
+        format!("{decl}*")
+    } else {
+        format!("{} {decl}*", space.qualifier())
+    })
 }

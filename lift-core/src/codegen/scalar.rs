@@ -18,7 +18,11 @@ pub(crate) fn literal(v: &LitValue, s: ScalarType) -> String {
             if x > 0.0 { "INFINITY" } else { "(-INFINITY)" }.to_string()
         } else {
             let t = format!("{x:?}");
-            let t = if t.contains(['.', 'e', 'E']) { t } else { format!("{t}.0") };
+            let t = if t.contains(['.', 'e', 'E']) {
+                t
+            } else {
+                format!("{t}.0")
+            };
             format!("{t}{suffix}")
         }
     };
@@ -136,11 +140,16 @@ impl<'a> Gen<'a> {
         if let Some(uf) = self.prog.fun(name) {
             let vectorised = uf.params.iter().zip(&ops).any(|(p, (_, t))| p.ty != *t);
             if vectorised {
-                return Err(CodegenError::Unsupported(format!("user function `{name}` applied to vectors")));
+                return Err(CodegenError::Unsupported(format!(
+                    "user function `{name}` applied to vectors"
+                )));
             }
             return Ok(View::Value(format!("uf_{name}({})", codes.join(", "))));
         }
-        let t = ops.first().map(|(_, t)| t.clone()).ok_or_else(|| CodegenError::Internal(format!("{name}()")))?;
+        let t = ops
+            .first()
+            .map(|(_, t)| t.clone())
+            .ok_or_else(|| CodegenError::Internal(format!("{name}()")))?;
         let code = match (name, codes.as_slice()) {
             ("abs", [a]) if is_float(&t) => format!("fabs({a})"),
             ("abs", [a]) => format!("(({})abs({a}))", self.ct.compute(&t)?),
@@ -149,7 +158,12 @@ impl<'a> Gen<'a> {
                 "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "pow" | "fma",
                 _,
             ) => format!("{name}({})", codes.join(", ")),
-            _ => return Err(CodegenError::Unsupported(format!("call of `{name}` ({})", crate::print::expr(f)))),
+            _ => {
+                return Err(CodegenError::Unsupported(format!(
+                    "call of `{name}` ({})",
+                    crate::print::expr(f)
+                )))
+            }
         };
         Ok(View::Value(code))
     }
@@ -158,7 +172,9 @@ impl<'a> Gen<'a> {
     pub(crate) fn section(&mut self, s: Section, args: Vec<Arg<'_>>) -> GResult<View> {
         let ops = self.operands(args)?;
         let [(a, t), (b, _)] = ops.as_slice() else {
-            return Err(CodegenError::Internal("a section needs two arguments".into()));
+            return Err(CodegenError::Internal(
+                "a section needs two arguments".into(),
+            ));
         };
         Ok(View::Value(match s {
             Section::Add => format!("({a} + {b})"),
@@ -189,7 +205,10 @@ pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<String>
                 let mut g = Gen::new(prog, Facts::new(), Launch::default());
                 std::mem::swap(&mut g.ct, ct);
                 for p in &f.params {
-                    g.bind(&Pat::Name(p.name.clone(), p.span), View::Value(c_name(&p.name)));
+                    g.bind(
+                        &Pat::Name(p.name.clone(), p.span),
+                        View::Value(c_name(&p.name)),
+                    );
                 }
                 let r = g.value(Arg::Expr(e)).and_then(|v| g.read(&v, &f.ret));
                 std::mem::swap(&mut g.ct, ct);

@@ -5,27 +5,212 @@ use crate::parse::parse_program_str;
 use crate::typeck::check_program;
 
 /// Parses, type-checks and compiles the only kernel of `src`.
+fn try_gen(src: &str) -> GResult<Generated> {
+    let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let infos = check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let k = p.kernels.last().map(|k| k.name.clone()).unwrap_or_default();
+    generate(&p, &k, infos.last().unwrap())
+}
+
 fn gen(src: &str) -> Generated {
-    let mut p = parse_program_str(src).unwrap();
-    let infos = check_program(&mut p).unwrap();
-    let k = p.kernels[0].name.clone();
-    match generate(&p, &k, &infos[0]) {
-        Ok(g) => g,
-        Err(e) => panic!("{e}\n{src}"),
-    }
+    try_gen(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+/// The lines of the kernel that contain an indexed access.
+fn accesses(g: &Generated) -> Vec<String> {
+    g.source
+        .lines()
+        .filter(|l| l.contains('['))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+fn assert_has(g: &Generated, needle: &str) {
+    assert!(
+        g.source.contains(needle),
+        "missing `{needle}` in\n{}",
+        g.source
+    );
 }
 
 #[test]
-fn show() {
+fn stencil_from_readme() {
+    let g = gen("kernel Blur3<N>(input: [f32; N]) -> [f32; N] { map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ input }");
+    assert_eq!(
+        g.lowered,
+        "map_glb(0, reduce_seq(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ input"
+    );
+    assert_has(
+        &g,
+        "kernel void Blur3(const global float* restrict input, global float* out, int N)",
+    );
+    assert_has(&g, "if (get_global_id(0) < N) {");
+    assert_has(&g, "float acc_1 = 0.0f;");
+    assert_has(&g, "for (int i_2 = 0; i_2 < 3; i_2 += 1) {");
+    assert_has(
+        &g,
+        "acc_1 = (acc_1 + input[min(N - 1, max(0, gid0 + i_2 - 1))]);",
+    );
+    assert_has(&g, "out[gid0] = acc_1;");
+    let k = &g.kernels[0];
+    assert_eq!(
+        k.args,
+        vec![
+            KernelArg::Input { param: 0 },
+            KernelArg::Output,
+            KernelArg::Size("N".into())
+        ]
+    );
+    assert_eq!(k.global, vec![crate::arith::Nat::size_var("N")]);
+    assert!(k.local.is_none());
+}
+
+#[test]
+fn join_split_and_transpose_indices_have_no_div_or_mod() {
     for src in [
-        "kernel Blur3<N>(input: [f32; N]) -> [f32; N] { map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ input }",
-        "kernel T<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }",
         "kernel J<N>(x: [f32; N]) -> [f32; N] { join o map(map(|v| v + 1.0)) o split(4) $ x }",
-        "kernel Dot<N>(x: [f32; N], y: [f32; N]) -> [f32; N / 128 * 64] { join o map_wrg(0, map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32)) o split(2)) o split(128) $ zip(x, y) }",
-        "kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a }",
-        "kernel S<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }",
+        "kernel T<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }",
+        "kernel W<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(map(|v| v * 2.0)) o split(M) o join $ x }",
+        "kernel X<N>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, map_lcl(0, |v| v + 1.0)) o split(32) $ x }",
     ] {
         let g = gen(src);
-        println!("{}\n{}\n{:?}\n", g.lowered, g.source, g.kernels);
+        for a in accesses(&g) {
+            assert!(!a.contains('/') && !a.contains('%'), "{a}\n{}", g.source);
+        }
     }
+    let g = gen("kernel T<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }");
+    assert_has(&g, "out[N * gid0 + gid1] = (x[M * gid1 + gid0] * 2.0f);");
+}
+
+#[test]
+fn partial_dot_product_uses_work_groups() {
+    let g = gen(
+        "kernel Dot<N>(x: [f32; N], y: [f32; N]) -> [f32; N / 128 * 64] {
+            join o map_wrg(0, map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32)) o split(2)) o split(128) $ zip(x, y) }",
+    );
+    assert_has(&g, "__attribute__((reqd_work_group_size(64, 1, 1)))");
+    assert_has(&g, "int wg0 = get_group_id(0);");
+    assert_has(&g, "int l0 = get_local_id(0);");
+    assert_has(
+        &g,
+        "acc_1 = (acc_1 + (x[i_2 + 2 * l0 + 128 * wg0] * y[i_2 + 2 * l0 + 128 * wg0]));",
+    );
+    assert_has(&g, "out[l0 + 64 * wg0] = acc_1;");
+    assert!(!g.source.contains("barrier"));
+    let k = &g.kernels[0];
+    assert_eq!(k.local, Some(vec![crate::arith::Nat::cst(64)]));
+    assert_eq!(k.global[0].to_string(), "N / 128 * 64");
+}
+
+#[test]
+fn local_staging_gets_a_barrier_and_a_guard() {
+    let g = gen(
+        "kernel Dot<N>(x: [f32; N], y: [f32; N]) -> [f32; N / 128 * 32] {
+            join o map_wrg(0, map_lcl(0, reduce_seq(+, 0.0f32)) o split(2)
+              o to_local(map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32))) o split(2)) o split(128) $ zip(x, y) }",
+    );
+    assert_has(&g, "local float tmp_l_1[64];");
+    assert_has(&g, "tmp_l_1[l0] = acc_2;");
+    assert_has(&g, "barrier(CLK_LOCAL_MEM_FENCE);");
+    assert_has(&g, "if (get_local_id(0) < 32) {");
+    assert_has(&g, "(acc_4 + tmp_l_1[i_5 + 2 * l0])");
+    assert_eq!(g.kernels[0].local_mem_bytes, crate::arith::Nat::cst(256));
+}
+
+#[test]
+fn matching_map_lcl_needs_no_barrier() {
+    let g = gen(
+        "kernel K<N>(x: [f32; N]) -> [f32; N] {
+            join o map_wrg(0, map_lcl(0, |v| v * 2.0) o to_local(map_lcl(0, |v| v + 1.0))) o split(64) $ x }",
+    );
+    assert!(!g.source.contains("barrier"), "{}", g.source);
+    let g = gen(
+        "kernel K<N>(x: [f32; N]) -> [f32; N] {
+            join o map_wrg(0, map_lcl(0, |v| v * 2.0) o gather(reverse) o to_local(map_lcl(0, |v| v + 1.0))) o split(64) $ x }",
+    );
+    assert_has(&g, "barrier(CLK_LOCAL_MEM_FENCE);");
+}
+
+#[test]
+fn user_functions_and_tuples() {
+    let g = gen(
+        "fn mult(a: f32, b: f32) -> f32 { let c = a * b; if c > 0.0 { c } else { -c } }
+         kernel K<N>(x: [f32; N], y: [f32; N]) -> [(f32, f32); N] { map(|p| (mult(p.0, p.1), p.0)) $ zip(x, y) }",
+    );
+    assert_has(
+        &g,
+        "typedef struct { float _0; float _1; } Tuple_float_float;",
+    );
+    assert_has(&g, "float uf_mult(float a, float b);");
+    assert_has(&g, "float c_1 = (a * b);");
+    assert_has(&g, "return ((c_1 > 0.0f) ? c_1 : (-c_1));");
+    assert_has(&g, "out[gid0]._0 = uf_mult(x[gid0], y[gid0]);");
+    assert_has(&g, "out[gid0]._1 = x[gid0];");
+}
+
+#[test]
+fn math_builtins_and_types() {
+    let g = gen("kernel K<N>(x: [f64; N]) -> [f64; N] { map(|v| max(abs(v), sqrt(v))) $ x }");
+    assert_has(&g, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
+    assert_has(&g, "fmax(fabs(x[gid0]), sqrt(x[gid0]))");
+    let g = gen("kernel K<N>(x: [f16; N], s: f16) -> [f16; N] { map(|v| v * s) $ x }");
+    assert_has(
+        &g,
+        "const global half* restrict x, float s, global half* out",
+    );
+    assert_has(&g, "vstore_half((vload_half(gid0, x) * s), gid0, out);");
+    let g = gen("kernel K<N>(x: [i32; N]) -> [i32; N] { map(|v| min(v, 3) % 2) $ x }");
+    assert_has(&g, "out[gid0] = (min(x[gid0], 3) % 2);");
+}
+
+#[test]
+fn pad_constant_and_mirror_boundaries() {
+    let g = gen(
+        "kernel K<N>(x: [f32; N]) -> [f32; N + 2] { map(|v| v) o pad(1, 1, constant(7.0)) $ x }",
+    );
+    assert_has(&g, "((gid0 - 1 < 0 || gid0 - 1 >= N) ? 7.0f : x[gid0 - 1])");
+    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N + 2] { map(|v| v) o pad(1, 1, mirror) $ x }");
+    assert!(g.source.contains('?'), "{}", g.source);
+}
+
+#[test]
+fn fusion_avoids_temporaries() {
+    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| v + 1.0) o map(|v| v * 2.0) $ x }");
+    assert!(g.temporaries.is_empty());
+    assert_has(&g, "float v_1 = (x[gid0] * 2.0f);");
+    assert_has(&g, "out[gid0] = (v_1 + 1.0f);");
+}
+
+#[test]
+fn sequential_fallback_and_global_temporaries() {
+    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| v + 1.0) o gather(reverse) o map(|v| v * 2.0) $ x }");
+    assert_eq!(g.kernels[0].global, vec![crate::arith::Nat::cst(1)]);
+    assert_eq!(g.temporaries.len(), 1);
+    assert_eq!(g.temporaries[0].bytes.to_string(), "4 * N");
+    assert_has(&g, "tmp_g_1[N - i_3 - 1]");
+    assert!(g.kernels[0].args.contains(&KernelArg::Temporary(0)));
+}
+
+#[test]
+fn vectors_through_as_vector() {
+    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { as_scalar o map_glb(0, vectorize(4, |v| v * 2.0)) o as_vector(4) $ x }");
+    assert_has(
+        &g,
+        "vstore4((vload4(0, x + 4 * gid0) * 2.0f), 0, out + 4 * gid0);",
+    );
+}
+
+#[test]
+fn iterate_double_buffers() {
+    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(4, map(|v| v * 2.0)) $ x }");
+    assert_eq!(g.temporaries.len(), 2, "{}", g.source);
+    assert!(g.source.contains("tmp = "), "{}", g.source);
+}
+
+#[test]
+fn unsupported_constructs_are_errors() {
+    let e = try_gen(
+        "kernel K<N>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, map_lcl(0, |v| v) o to_local(map_lcl(0, |v| v))) o split(N) $ x }",
+    );
+    assert!(e.is_err());
 }

@@ -105,7 +105,9 @@ struct Path {
 impl Path {
     fn pop(&mut self, what: &str) -> GResult<Nat> {
         self.idx.pop().ok_or_else(|| {
-            CodegenError::Unsupported(format!("{what}: a whole array used where an element is expected"))
+            CodegenError::Unsupported(format!(
+                "{what}: a whole array used where an element is expected"
+            ))
         })
     }
 }
@@ -124,11 +126,19 @@ pub(crate) enum Loc {
         lane: Option<(Nat, u32)>,
     },
     /// A private value with field and lane selections.
-    Value { code: String, fields: Vec<usize>, lanes: Vec<Nat> },
+    Value {
+        code: String,
+        fields: Vec<usize>,
+        lanes: Vec<Nat>,
+    },
     /// A tuple built from its components (an element of a `zip`).
     Tuple(Vec<Loc>),
     /// A pad constant: `cond ? value : other`.
-    Select { cond: String, value: String, other: Box<Loc> },
+    Select {
+        cond: String,
+        value: String,
+        other: Box<Loc>,
+    },
 }
 
 /// Resolves an access to a non-array element of `v`.
@@ -138,7 +148,9 @@ pub(crate) fn resolve(v: &View, facts: &Facts) -> GResult<Loc> {
 
 fn contiguous(p: &Path, what: &str) -> GResult<()> {
     match p.vec {
-        Some(_) => Err(CodegenError::Unsupported(format!("as_vector over a non-contiguous view ({what})"))),
+        Some(_) => Err(CodegenError::Unsupported(format!(
+            "as_vector over a non-contiguous view ({what})"
+        ))),
         None => Ok(()),
     }
 }
@@ -155,10 +167,16 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
         }
         View::Tuple(vs) => match p.fields.pop() {
             Some(k) => {
-                let inner = vs.get(k).ok_or_else(|| CodegenError::Internal(format!("tuple field {k} out of range")))?;
+                let inner = vs.get(k).ok_or_else(|| {
+                    CodegenError::Internal(format!("tuple field {k} out of range"))
+                })?;
                 walk(inner, p, facts)
             }
-            None => Ok(Loc::Tuple(vs.iter().map(|v| walk(v, p.clone(), facts)).collect::<GResult<_>>()?)),
+            None => Ok(Loc::Tuple(
+                vs.iter()
+                    .map(|v| walk(v, p.clone(), facts))
+                    .collect::<GResult<_>>()?,
+            )),
         },
         View::Split(inner, m) => {
             let c = p.pop("split")?;
@@ -181,8 +199,12 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             walk(inner, p, facts)
         }
         View::Slide(inner, steps) => {
-            let windows = (0..steps.len()).map(|_| p.pop("slide")).collect::<GResult<Vec<_>>>()?;
-            let elems = (0..steps.len()).map(|_| p.pop("slide")).collect::<GResult<Vec<_>>>()?;
+            let windows = (0..steps.len())
+                .map(|_| p.pop("slide"))
+                .collect::<GResult<Vec<_>>>()?;
+            let elems = (0..steps.len())
+                .map(|_| p.pop("slide"))
+                .collect::<GResult<Vec<_>>>()?;
             for k in (0..steps.len()).rev() {
                 p.idx.push(&windows[k] * &steps[k] + &elems[k]);
             }
@@ -190,7 +212,9 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
         }
         View::Pad(inner, dims, kind) => {
             contiguous(&p, "pad")?;
-            let is = (0..dims.len()).map(|_| p.pop("pad")).collect::<GResult<Vec<_>>>()?;
+            let is = (0..dims.len())
+                .map(|_| p.pop("pad"))
+                .collect::<GResult<Vec<_>>>()?;
             let mut outside = Vec::new();
             for k in (0..dims.len()).rev() {
                 let (l, n) = &dims[k];
@@ -232,7 +256,9 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
         }
         View::AsVector(inner, w) => {
             if p.vec.is_some() || p.lane.is_some() {
-                return Err(CodegenError::Unsupported("nested as_vector/as_scalar".into()));
+                return Err(CodegenError::Unsupported(
+                    "nested as_vector/as_scalar".into(),
+                ));
             }
             let i = p.pop("as_vector")?;
             p.idx.push(i * i64::from(*w));
@@ -241,7 +267,9 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
         }
         View::AsScalar(inner, w) => {
             if p.vec.is_some() || p.lane.is_some() {
-                return Err(CodegenError::Unsupported("nested as_vector/as_scalar".into()));
+                return Err(CodegenError::Unsupported(
+                    "nested as_vector/as_scalar".into(),
+                ));
             }
             let i = p.pop("as_scalar")?;
             let wn = Nat::cst(i64::from(*w));
@@ -256,18 +284,32 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 flat = flat * d + i;
             }
             if !p.idx.is_empty() {
-                return Err(CodegenError::Unsupported("indexing into a vector element of memory".into()));
+                return Err(CodegenError::Unsupported(
+                    "indexing into a vector element of memory".into(),
+                ));
             }
             p.fields.reverse();
-            Ok(Loc::Mem { buf: buf.clone(), idx: flat.simplify_with(facts), fields: p.fields, vec: p.vec, lane: p.lane })
+            Ok(Loc::Mem {
+                buf: buf.clone(),
+                idx: flat.simplify_with(facts),
+                fields: p.fields,
+                vec: p.vec,
+                lane: p.lane,
+            })
         }
         View::Value(code) => {
             if p.vec.is_some() || p.lane.is_some() {
-                return Err(CodegenError::Unsupported("as_vector/as_scalar of a private value".into()));
+                return Err(CodegenError::Unsupported(
+                    "as_vector/as_scalar of a private value".into(),
+                ));
             }
             p.fields.reverse();
             p.idx.reverse();
-            Ok(Loc::Value { code: code.clone(), fields: p.fields, lanes: p.idx })
+            Ok(Loc::Value {
+                code: code.clone(),
+                fields: p.fields,
+                lanes: p.idx,
+            })
         }
     }
 }
@@ -278,8 +320,12 @@ fn fields(fs: &[usize]) -> String {
 
 fn lane_name(l: &Nat, w: Option<u32>) -> GResult<String> {
     match l.as_cst() {
-        Some(c) if (0..16).contains(&c) && w.is_none_or(|w| c < i64::from(w)) => Ok(format!(".s{c:x}")),
-        _ => Err(CodegenError::Unsupported(format!("vector lane {l} is not a constant in range"))),
+        Some(c) if (0..16).contains(&c) && w.is_none_or(|w| c < i64::from(w)) => {
+            Ok(format!(".s{c:x}"))
+        }
+        _ => Err(CodegenError::Unsupported(format!(
+            "vector lane {l} is not a constant in range"
+        ))),
     }
 }
 
@@ -293,7 +339,8 @@ fn vector_of(t: &Type) -> Option<(ScalarType, u32)> {
 
 /// The pointer cast reinterpreting vector memory as scalars.
 fn scalar_cast(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
-    let (s, _) = vector_of(&buf.elem).ok_or_else(|| CodegenError::Unsupported("as_scalar of scalar memory".into()))?;
+    let (s, _) = vector_of(&buf.elem)
+        .ok_or_else(|| CodegenError::Unsupported("as_scalar of scalar memory".into()))?;
     let st = ct.compute(&Type::Scalar(s))?;
     let q = match buf.space {
         Space::Private => String::new(),
@@ -305,7 +352,13 @@ fn scalar_cast(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
 /// The C expression reading `loc`, a value of type `ty`.
 pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
     match loc {
-        Loc::Mem { buf, idx, fields: fs, vec, lane } => {
+        Loc::Mem {
+            buf,
+            idx,
+            fields: fs,
+            vec,
+            lane,
+        } => {
             let name = &buf.name;
             Ok(match (vec, lane) {
                 (Some(w), _) if buf.half => format!("vload_half{w}(0, {name} + {idx})"),
@@ -325,7 +378,11 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
                 (None, None) => format!("{name}[{idx}]{}", fields(fs)),
             })
         }
-        Loc::Value { code, fields: fs, lanes } => {
+        Loc::Value {
+            code,
+            fields: fs,
+            lanes,
+        } => {
             let mut s = format!("{code}{}", fields(fs));
             for l in lanes {
                 s.push_str(&lane_name(l, None)?);
@@ -336,18 +393,36 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
             let Type::Tuple(ts) = ty else {
                 return Err(CodegenError::Internal(format!("a tuple view read as {ty}")));
             };
-            let parts = locs.iter().zip(ts).map(|(l, t)| read(l, t, ct)).collect::<GResult<Vec<_>>>()?;
+            let parts = locs
+                .iter()
+                .zip(ts)
+                .map(|(l, t)| read(l, t, ct))
+                .collect::<GResult<Vec<_>>>()?;
             Ok(format!("({}){{{}}}", ct.compute(ty)?, parts.join(", ")))
         }
-        Loc::Select { cond, value, other } => Ok(format!("(({cond}) ? {value} : {})", read(other, ty, ct)?)),
+        Loc::Select { cond, value, other } => {
+            Ok(format!("(({cond}) ? {value} : {})", read(other, ty, ct)?))
+        }
     }
 }
 
 /// The statements writing the C expression `value` (of type `ty`) to `loc`; `depth` keeps
 /// the names of nested tuple temporaries apart.
-pub(crate) fn write(loc: &Loc, value: &str, ty: &Type, ct: &mut CTypes, depth: usize) -> GResult<Vec<String>> {
+pub(crate) fn write(
+    loc: &Loc,
+    value: &str,
+    ty: &Type,
+    ct: &mut CTypes,
+    depth: usize,
+) -> GResult<Vec<String>> {
     Ok(match loc {
-        Loc::Mem { buf, idx, fields: fs, vec, lane } => {
+        Loc::Mem {
+            buf,
+            idx,
+            fields: fs,
+            vec,
+            lane,
+        } => {
             let name = &buf.name;
             vec![match (vec, lane) {
                 (Some(w), _) if buf.half => format!("vstore_half{w}({value}, 0, {name} + {idx});"),
@@ -367,7 +442,11 @@ pub(crate) fn write(loc: &Loc, value: &str, ty: &Type, ct: &mut CTypes, depth: u
                 (None, None) => format!("{name}[{idx}]{} = {value};", fields(fs)),
             }]
         }
-        Loc::Value { code, fields: fs, lanes } => {
+        Loc::Value {
+            code,
+            fields: fs,
+            lanes,
+        } => {
             let mut s = format!("{code}{}", fields(fs));
             for l in lanes {
                 s.push_str(&lane_name(l, None)?);
@@ -376,7 +455,9 @@ pub(crate) fn write(loc: &Loc, value: &str, ty: &Type, ct: &mut CTypes, depth: u
         }
         Loc::Tuple(locs) => {
             let Type::Tuple(ts) = ty else {
-                return Err(CodegenError::Internal(format!("a tuple view written with {ty}")));
+                return Err(CodegenError::Internal(format!(
+                    "a tuple view written with {ty}"
+                )));
             };
             let t = format!("t_{depth}");
             let mut out = vec![format!("{{ {} {t} = {value};", ct.compute(ty)?)];
@@ -386,6 +467,10 @@ pub(crate) fn write(loc: &Loc, value: &str, ty: &Type, ct: &mut CTypes, depth: u
             out.push("}".into());
             out
         }
-        Loc::Select { .. } => return Err(CodegenError::Unsupported("writing into a padded view".into())),
+        Loc::Select { .. } => {
+            return Err(CodegenError::Unsupported(
+                "writing into a padded view".into(),
+            ))
+        }
     })
 }
