@@ -51,13 +51,22 @@ fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError
         }
     };
     if scalar == ScalarType::Bool && (!dims.is_empty() || width > 1) {
-        return Err(unsupported(span, format!("launcher: {what}: arrays of bool are not supported yet; use u32")));
+        return Err(unsupported(
+            span,
+            format!("launcher: {what}: arrays of bool are not supported yet; use u32"),
+        ));
     }
     let len = (!dims.is_empty()).then(|| {
-        let n = dims.iter().fold(lift_core::arith::Nat::cst(width), |acc, d| acc * d.clone());
+        let n = dims
+            .iter()
+            .fold(lift_core::arith::Nat::cst(width), |acc, d| acc * d.clone());
         eval(&n)
     });
-    Ok(HostType { elem: host_elem(scalar), len, scalar })
+    Ok(HostType {
+        elem: host_elem(scalar),
+        len,
+        scalar,
+    })
 }
 
 /// The value passed to `set_scalar` for a scalar parameter (`f16` as float, bool as uchar).
@@ -70,11 +79,19 @@ fn device_scalar(id: &proc_macro2::Ident, s: ScalarType) -> TokenStream {
 }
 
 /// The struct, constants and methods for kernel `k`.
-pub fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo, gen: &Generated) -> Result<TokenStream, CompileError> {
+pub fn kernel_item(
+    prog: &Program,
+    k: &Kernel,
+    info: &KernelInfo,
+    gen: &Generated,
+) -> Result<TokenStream, CompileError> {
     let name = format_ident!("{}", k.name, span = k.span);
     let vis = if k.public { quote!(pub) } else { quote!() };
     let docs = &k.docs;
-    let standalone = Program { funs: prog.funs.clone(), kernels: vec![k.clone()] };
+    let standalone = Program {
+        funs: prog.funs.clone(),
+        kernels: vec![k.clone()],
+    };
     let lift_text = lift_core::print::program(&standalone);
     let result_type = info.result.to_string();
     let preconditions: Vec<String> = info.preconditions.iter().map(|p| p.to_string()).collect();
@@ -136,7 +153,10 @@ pub fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo, gen: &Generate
             Some(len) => {
                 run_params.push(quote!(#id: &[#elem]));
                 launch_params.push(quote!(#id: &::lift_runtime::Buffer<#elem>));
-                for (checks, actual) in [(&mut run_checks, quote!(#id.len())), (&mut launch_checks, quote!(#id.len()))] {
+                for (checks, actual) in [
+                    (&mut run_checks, quote!(#id.len())),
+                    (&mut launch_checks, quote!(#id.len())),
+                ] {
                     checks.push(quote! {
                         let __lift_len = ::lift_runtime::__private::to_usize(#len)?;
                         if #actual != __lift_len {
@@ -160,10 +180,18 @@ pub fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo, gen: &Generate
     let out_elem = &out.elem;
     let out_len = out.len.clone().unwrap_or_else(|| quote!(1i64));
     let (run_ret, download) = match out.len {
-        Some(_) => (quote!(::std::vec::Vec<#out_elem>), quote!(__lift_out.download())),
+        Some(_) => (
+            quote!(::std::vec::Vec<#out_elem>),
+            quote!(__lift_out.download()),
+        ),
         None => (
             quote!(#out_elem),
-            quote!(__lift_out.download()?.pop().ok_or(::lift_runtime::Error::Launch { reason: "empty result buffer".into() })),
+            quote!(__lift_out
+                .download()?
+                .pop()
+                .ok_or(::lift_runtime::Error::Launch {
+                    reason: "empty result buffer".into()
+                })),
         ),
     };
 
@@ -173,7 +201,8 @@ pub fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo, gen: &Generate
     let has_scratch = !gen.temporaries.is_empty();
     let scratch_param = has_scratch.then(|| quote!(, scratch: &#scratch_name));
     let scratch_arg = has_scratch.then(|| quote!(, &__lift_scratch));
-    let scratch_alloc = has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
+    let scratch_alloc =
+        has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
 
     // One block per generated kernel: argument setting and one enqueue.
     let last = gen.kernels.len().saturating_sub(1);
@@ -232,7 +261,10 @@ pub fn kernel_item(prog: &Program, k: &Kernel, info: &KernelInfo, gen: &Generate
     let unused_sizes = quote!(#(let _ = #size_locals;)*);
 
     let scratch_item = has_scratch.then(|| {
-        let doc = format!("Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.", k.name);
+        let doc = format!(
+            "Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.",
+            k.name
+        );
         quote! {
             #[doc = #doc]
             #vis struct #scratch_name {

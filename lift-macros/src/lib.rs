@@ -17,7 +17,9 @@ pub fn lift(input: TokenStream) -> TokenStream {
         .into()
 }
 
-fn expand(input: proc_macro2::TokenStream) -> Result<proc_macro2::TokenStream, lift_core::CompileError> {
+fn expand(
+    input: proc_macro2::TokenStream,
+) -> Result<proc_macro2::TokenStream, lift_core::CompileError> {
     let mut prog = lift_core::parse::parse_program(input)?;
     let infos = lift_core::typeck::check_program(&mut prog)?;
     let mut items = Vec::new();

@@ -57,7 +57,10 @@ const SIZES: [usize; 7] = [1, 2, 3, 7, 31, 257, 1000];
 #[test]
 fn blur3_matches_interpreter_and_worked_example() {
     let k = Blur3::new(ctx()).unwrap();
-    assert_eq!(k.run(5, &[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap(), vec![4.0, 6.0, 9.0, 12.0, 14.0]);
+    assert_eq!(
+        k.run(5, &[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap(),
+        vec![4.0, 6.0, 9.0, 12.0, 14.0]
+    );
     for (i, n) in SIZES.into_iter().enumerate() {
         let x = random_f32(n, i as u64);
         let got = k.run(n, &x).unwrap();
@@ -72,7 +75,15 @@ fn scale_with_scalar_and_user_function() {
     for n in SIZES {
         let x = random_f32(n, 7);
         let got = k.run(n, &x, 2.5).unwrap();
-        let want = interpret(Scale::LIFT, "Scale", &[n], &[Value::from_f32s(&x), Value::from(lift_runtime::core::interp::Scalar::F32(2.5))]);
+        let want = interpret(
+            Scale::LIFT,
+            "Scale",
+            &[n],
+            &[
+                Value::from_f32s(&x),
+                Value::from(lift_runtime::core::interp::Scalar::F32(2.5)),
+            ],
+        );
         assert_close(&got, &f32s(&want), 1e-6, &format!("Scale N={n}"));
     }
 }
@@ -84,7 +95,12 @@ fn gemv_odd_sizes() {
         let a = random_f32(n * m, 1);
         let x = random_f32(m, 2);
         let got = k.run(n, m, &a, &x).unwrap();
-        let want = interpret(Gemv::LIFT, "Gemv", &[n, m], &[matrix(&a, n), Value::from_f32s(&x)]);
+        let want = interpret(
+            Gemv::LIFT,
+            "Gemv",
+            &[n, m],
+            &[matrix(&a, n), Value::from_f32s(&x)],
+        );
         assert_close(&got, &f32s(&want), 1e-4, &format!("Gemv {n}x{m}"));
     }
 }
@@ -95,7 +111,12 @@ fn full_reduction_returns_a_scalar() {
     for n in [1, 2, 13, 1000, 4099] {
         let (x, y) = (random_f32(n, 3), random_f32(n, 4));
         let got = k.run(n, &x, &y).unwrap();
-        let want = interpret(Dot::LIFT, "Dot", &[n], &[Value::from_f32s(&x), Value::from_f32s(&y)]);
+        let want = interpret(
+            Dot::LIFT,
+            "Dot",
+            &[n],
+            &[Value::from_f32s(&x), Value::from_f32s(&y)],
+        );
         assert_close(&[got], &f32s(&want), 1e-3, &format!("Dot N={n}"));
     }
 }
@@ -119,12 +140,27 @@ fn every_pad_boundary() {
     for n in [2, 3, 7, 31] {
         let x = random_f32(n, n as u64);
         let v = [Value::from_f32s(&x)];
-        assert_eq!(mirror.run(n, &x).unwrap(), f32s(&interpret(PadMirror::LIFT, "PadMirror", &[n], &v)), "mirror N={n}");
-        assert_eq!(wrap.run(n, &x).unwrap(), f32s(&interpret(PadWrap::LIFT, "PadWrap", &[n], &v)), "wrap N={n}");
-        assert_eq!(constant.run(n, &x).unwrap(), f32s(&interpret(PadConst::LIFT, "PadConst", &[n], &v)), "constant N={n}");
+        assert_eq!(
+            mirror.run(n, &x).unwrap(),
+            f32s(&interpret(PadMirror::LIFT, "PadMirror", &[n], &v)),
+            "mirror N={n}"
+        );
+        assert_eq!(
+            wrap.run(n, &x).unwrap(),
+            f32s(&interpret(PadWrap::LIFT, "PadWrap", &[n], &v)),
+            "wrap N={n}"
+        );
+        assert_eq!(
+            constant.run(n, &x).unwrap(),
+            f32s(&interpret(PadConst::LIFT, "PadConst", &[n], &v)),
+            "constant N={n}"
+        );
     }
     let x: Vec<f32> = (1..=7).map(|v| v as f32).collect();
-    assert_eq!(mirror.run(7, &x).unwrap(), vec![1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 7.0, 6.0]);
+    assert_eq!(
+        mirror.run(7, &x).unwrap(),
+        vec![1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 7.0, 6.0]
+    );
 }
 
 #[test]
@@ -171,7 +207,12 @@ fn partial_dot_product_low_level() {
     for n in [128, 384, 128 * 33] {
         let (x, y) = (random_f32(n, 19), random_f32(n, 23));
         let got = k.run(n, &x, &y).unwrap();
-        let want = interpret(PartialDot::LIFT, "PartialDot", &[n], &[Value::from_f32s(&x), Value::from_f32s(&y)]);
+        let want = interpret(
+            PartialDot::LIFT,
+            "PartialDot",
+            &[n],
+            &[Value::from_f32s(&x), Value::from_f32s(&y)],
+        );
         assert_close(&got, &f32s(&want), 1e-5, &format!("PartialDot N={n}"));
     }
 }
@@ -201,7 +242,11 @@ fn bad_sizes_and_lengths_are_errors() {
     }
     let b = Blur3::new(ctx()).unwrap();
     match b.run(5, &x[..4]) {
-        Err(Error::ArgLength { arg, expected, actual }) => {
+        Err(Error::ArgLength {
+            arg,
+            expected,
+            actual,
+        }) => {
             assert_eq!((arg.as_str(), expected, actual), ("input", 5, 4));
         }
         other => panic!("expected a length error, got {other:?}"),

@@ -23,14 +23,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ctx = Context::new()?;
     println!("device: {}\n", ctx.device_info());
 
-    println!("Blur3 as written:\n{}\nlowered: {}\n", Blur3::LIFT, Blur3::LOWERED);
+    println!(
+        "Blur3 as written:\n{}\nlowered: {}\n",
+        Blur3::LIFT,
+        Blur3::LOWERED
+    );
     println!("generated OpenCL:\n{}", Blur3::SOURCE);
     let blur = Blur3::new(&ctx)?;
     let input = [1.0f32, 2.0, 3.0, 4.0, 5.0];
     let out = blur.run(input.len(), &input)?;
     println!("Blur3 {input:?} = {out:?}");
     if out != [4.0, 6.0, 9.0, 12.0, 14.0] {
-        return Err(format!("Blur3: expected the worked example [4 6 9 12 14], got {out:?}").into());
+        return Err(
+            format!("Blur3: expected the worked example [4 6 9 12 14], got {out:?}").into(),
+        );
     }
     let n = 100_003;
     let big: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 / 101.0).collect();
@@ -39,7 +45,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     typeck::check_program(&mut prog)?;
     let want = run_kernel(&prog, "Blur3", &[n as i64], &[Value::from_f32s(&big)])?;
     let want = want.as_f32s().ok_or("interpreter result is not f32")?;
-    let worst = got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let worst = got
+        .iter()
+        .zip(&want)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
     println!("Blur3 N = {n}: max |device - interpreter| = {worst:e}");
     if worst > 1e-5 {
         return Err("Blur3 differs from the interpreter".into());
@@ -53,7 +63,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let partial = dot.run(n, &x, &y)?;
     let total: f64 = partial.iter().map(|&v| f64::from(v)).sum();
     let cpu: f64 = x.iter().zip(&y).map(|(a, b)| f64::from(a * b)).sum();
-    println!("PartialDot N = {n}: {} partial sums, total {total}, CPU {cpu}", partial.len());
+    println!(
+        "PartialDot N = {n}: {} partial sums, total {total}, CPU {cpu}",
+        partial.len()
+    );
     if (total - cpu).abs() > 1e-6 * cpu.abs().max(1.0) {
         return Err("PartialDot differs from the CPU".into());
     }

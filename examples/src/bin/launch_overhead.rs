@@ -100,9 +100,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let ((h10, h90), (g10, g90)) = (spread(&hand), spread(&gen));
     println!("device: {device}; {batches} batches of {per_batch} launches, N = {n}");
-    println!("{:<26} {:>14} {:>22}", "implementation", "median ns", "p10..p90 ns");
-    println!("{:<26} {:>14.0} {:>10.0}..{:<10.0}", "opencl3 by hand", h, h10, h90);
-    println!("{:<26} {:>14.0} {:>10.0}..{:<10.0}", "generated launch", g, g10, g90);
+    println!(
+        "{:<26} {:>14} {:>22}",
+        "implementation", "median ns", "p10..p90 ns"
+    );
+    println!(
+        "{:<26} {:>14.0} {:>10.0}..{:<10.0}",
+        "opencl3 by hand", h, h10, h90
+    );
+    println!(
+        "{:<26} {:>14.0} {:>10.0}..{:<10.0}",
+        "generated launch", g, g10, g90
+    );
     println!("ratio generated / by hand: {:.3}x", g / h);
 
     std::fs::create_dir_all("bench-out")?;
