@@ -448,36 +448,7 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     }
     let launch = launch::configure(&k.body, &facts)?;
     let mut g = Gen::new(prog, facts, launch);
-    let mut params = Vec::new();
-    let mut args = Vec::new();
-    for (i, p) in k.params.iter().enumerate() {
-        let name = c_name(&p.name);
-        match &p.ty {
-            Type::Array(..) => {
-                let buf = Rc::new(Buffer::new(
-                    name.clone(),
-                    Space::Global,
-                    p.ty.base().clone(),
-                ));
-                let decl = super::memory::elem_decl(&buf, &mut g.ct)?;
-                params.push(format!("const global {decl}* restrict {name}"));
-                args.push(KernelArg::Input { param: i });
-                g.bind(
-                    &Pat::Name(p.name.clone(), p.span),
-                    View::Mem(buf, p.ty.dims()),
-                );
-            }
-            t => {
-                let decl = match t {
-                    Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
-                    t => g.ct.compute(t)?,
-                };
-                params.push(format!("{decl} {name}"));
-                args.push(KernelArg::Scalar { param: i });
-                g.bind(&Pat::Name(p.name.clone(), p.span), View::Value(name));
-            }
-        }
-    }
+    let (mut params, mut args) = g.bind_params(k)?;
     let result = &info.result;
     if matches!(result.base(), Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
         return Err(CodegenError::Unsupported(format!(
@@ -501,14 +472,8 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
         params.push(format!("int {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
-    let funs = super::scalar::user_functions(prog, &mut g.ct)?;
     let name = c_name(&k.name);
-    let mut src = String::new();
-    if g.ct.fp64 {
-        src.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n");
-    }
-    src.push_str(&g.ct.typedefs());
-    src.push_str(&funs);
+    let mut src = g.preamble()?;
     let local = g.launch.local_size();
     if let Some(l) = &g.launch.local_size() {
         let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
@@ -535,4 +500,62 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
         },
         temporaries: std::mem::take(&mut g.temporaries),
     })
+}
+
+impl Gen<'_> {
+    /// Binds the kernel's parameters: arrays as `const global T* restrict` buffers, scalars
+    /// by value. Gives the C parameter declarations and the launcher's arguments.
+    pub(crate) fn bind_params(&mut self, k: &Kernel) -> GResult<(Vec<String>, Vec<KernelArg>)> {
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for (i, p) in k.params.iter().enumerate() {
+            let name = c_name(&p.name);
+            match &p.ty {
+                Type::Array(..) => {
+                    let buf = Rc::new(Buffer::new(
+                        name.clone(),
+                        Space::Global,
+                        p.ty.base().clone(),
+                    ));
+                    let decl = super::memory::elem_decl(&buf, &mut self.ct)?;
+                    params.push(format!("const global {decl}* restrict {name}"));
+                    args.push(KernelArg::Input { param: i });
+                    self.bind(
+                        &Pat::Name(p.name.clone(), p.span),
+                        View::Mem(buf, p.ty.dims()),
+                    );
+                }
+                t => {
+                    let decl = match t {
+                        Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
+                        t => self.ct.compute(t)?,
+                    };
+                    params.push(format!("{decl} {name}"));
+                    args.push(KernelArg::Scalar { param: i });
+                    self.bind(&Pat::Name(p.name.clone(), p.span), View::Value(name));
+                }
+            }
+        }
+        Ok((params, args))
+    }
+
+    /// The body text emitted so far, removed from the generator (to start another kernel).
+    pub(crate) fn take_text(&mut self) -> String {
+        let t = self.text();
+        self.lines.clear();
+        t
+    }
+
+    /// What precedes the kernels in the source: extensions, type definitions and the user
+    /// functions of the program.
+    pub(crate) fn preamble(&mut self) -> GResult<String> {
+        let funs = super::scalar::user_functions(self.prog, &mut self.ct)?;
+        let mut src = String::new();
+        if self.ct.fp64 {
+            src.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n");
+        }
+        src.push_str(&self.ct.typedefs());
+        src.push_str(&funs);
+        Ok(src)
+    }
 }

@@ -272,7 +272,7 @@ fn is_layout(f: &Expr) -> bool {
 }
 
 /// Data that is read without computing: parameters and layout primitives applied to them.
-fn is_pure(e: &Expr) -> bool {
+pub(crate) fn is_pure(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Ident(_) | ExprKind::Lit(..) => true,
         ExprKind::Tuple(es) => es.iter().all(is_pure),

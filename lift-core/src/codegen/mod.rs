@@ -15,6 +15,7 @@ mod launch;
 mod loops;
 pub mod lower;
 mod memory;
+mod reduction;
 mod prims;
 mod scalar;
 #[cfg(test)]
@@ -117,6 +118,12 @@ pub type GResult<T> = Result<T, CodegenError>;
 /// Compiles kernel `kernel` of the type-checked program `prog` (with its checker output
 /// `info`) to OpenCL C.
 pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
+    let original = prog
+        .kernel(kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    if let Some(g) = reduction::compile(prog, original, info)? {
+        return Ok(g);
+    }
     let lowered = lower::lower_program(prog, kernel, info)?;
     let k = lowered
         .prog

@@ -1,0 +1,330 @@
+//! Full reductions as two kernels (issue 5: multi-kernel reductions).
+//!
+//! A kernel whose body is `reduce(op, z) o map(g1) o ... o map(gk) $ x`, with `x` a parameter
+//! or a layout view of parameters, compiles to
+//!
+//! 1. `K_part`: `G = min(MAX_GROUPS, ceil(n / WG))` work-groups of `WG` work-items; each
+//!    work-item folds a grid-stride (coalesced) slice with the fused function
+//!    `|acc, v| op(acc, g1(...gk(v)))`, then each group combines its `WG` values with a tree
+//!    in local memory and writes one partial result to a global temporary;
+//! 2. `K_final`: one work-group reduces the `G` partial results the same way with `op`.
+//!
+//! `op` is associative (and commutative) by the contract of `reduce` (SPEC section 2), which
+//! is what makes the reordering valid; `z` is applied once per work-item, so it must be
+//! neutral for `op`, as `reduce`'s initial value is in every lowering of LIFT.
+
+use super::emit::{c_name, Arg, Gen, Output};
+use super::launch::Launch;
+use super::memory::{Buffer, Space};
+use super::view::View;
+use super::{GResult, GeneratedKernel, KernelArg, Temporary};
+use crate::arith::{Facts, Nat};
+use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
+use crate::prim::Prim;
+use crate::typeck::{check_program, Cond, KernelInfo};
+use crate::types::{ScalarType, Type};
+use proc_macro2::Span;
+use std::rc::Rc;
+
+/// Work-items per work-group.
+const WG: i64 = 256;
+/// Upper bound on the number of work-groups of the first kernel.
+const MAX_GROUPS: i64 = 1024;
+/// Name of the size variable holding the number of partial results in the second kernel.
+const GROUPS: &str = "lift_groups";
+
+/// The parts of a reduction body: `reduce(op, z) o map(g1) o ... o layout $ x`.
+struct Shape<'e> {
+    op: &'e Expr,
+    z: &'e Expr,
+    maps: Vec<&'e Expr>,
+    /// The input: `x` with the layout primitives after the maps applied.
+    input: Expr,
+}
+
+fn shape(body: &Expr) -> Option<Shape<'_>> {
+    let ExprKind::Apply(f, args) = &body.kind else {
+        return None;
+    };
+    let [x] = &args[..] else { return None };
+    let chain: Vec<&Expr> = match &f.kind {
+        ExprKind::Compose(fs) => fs.iter().collect(),
+        _ => vec![&**f],
+    };
+    let (head, rest) = chain.split_first()?;
+    let ExprKind::Prim(Prim::Reduce, rargs) = &head.kind else {
+        return None;
+    };
+    let op = rargs.iter().find_map(|a| match a {
+        PrimArg::Fun(e) => Some(e),
+        _ => None,
+    })?;
+    let z = rargs.iter().find_map(|a| match a {
+        PrimArg::Value(e) => Some(e),
+        _ => None,
+    })?;
+    let maps: Vec<&Expr> = rest.iter().map_while(|m| map_fun(m)).collect();
+    let layout: Vec<Expr> = rest[maps.len()..].iter().map(|e| (*e).clone()).collect();
+    let input = if layout.is_empty() {
+        x.clone()
+    } else {
+        let f = Expr::new(ExprKind::Compose(layout), x.span);
+        Expr::new(ExprKind::Apply(Box::new(f), vec![x.clone()]), x.span)
+    };
+    super::lower::is_pure(&input).then_some(Shape { op, z, maps, input })
+}
+
+/// The function of a `map(f)`.
+fn map_fun(m: &Expr) -> Option<&Expr> {
+    match &m.kind {
+        ExprKind::Prim(Prim::Map, margs) => margs.iter().find_map(|a| match a {
+            PrimArg::Fun(e) => Some(e),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// A new untyped expression at `span`.
+fn node(kind: ExprKind, span: Span) -> Expr {
+    Expr::new(kind, span)
+}
+
+fn ident(name: &str, span: Span) -> Expr {
+    node(ExprKind::Ident(name.into()), span)
+}
+
+/// `reduce_seq(f, z) $ x` as an expression.
+fn reduce_seq(f: Expr, z: Expr, x: Expr, span: Span) -> Expr {
+    let r = node(
+        ExprKind::Prim(Prim::ReduceSeq, vec![PrimArg::Fun(f), PrimArg::Value(z)]),
+        span,
+    );
+    node(ExprKind::Apply(Box::new(r), vec![x]), span)
+}
+
+/// Compiles `k` as a two-kernel reduction when its body has the shape of the module docs
+/// and a numeric scalar result; `None` otherwise.
+pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Option<super::Generated>> {
+    let Some(s) = shape(&k.body) else {
+        return Ok(None);
+    };
+    let elem = match &info.result {
+        Type::Scalar(t) if *t != ScalarType::F16 && *t != ScalarType::Bool => *t,
+        _ => return Ok(None),
+    };
+    let span = k.body.span;
+    // Stage 1 body: reduce_seq(|acc, v| op(acc, g1(...gk(v))), z) $ x.
+    let (acc, v) = ("lift_acc", "lift_v");
+    let mut mapped = ident(v, span);
+    for g in s.maps.iter().rev() {
+        mapped = node(ExprKind::Apply(Box::new((*g).clone()), vec![mapped]), span);
+    }
+    let combined = node(
+        ExprKind::Apply(Box::new(s.op.clone()), vec![ident(acc, span), mapped]),
+        span,
+    );
+    let fused = node(
+        ExprKind::Lambda(
+            vec![Pat::Name(acc.into(), span), Pat::Name(v.into(), span)],
+            Box::new(combined),
+        ),
+        span,
+    );
+    let part = Kernel {
+        name: format!("{}_part", k.name),
+        body: reduce_seq(fused, s.z.clone(), s.input, span),
+        ..k.clone()
+    };
+    // Stage 2 body: reduce_seq(op, z) $ partial, over `lift_groups` partial results.
+    let groups_var = Nat::size_var(GROUPS);
+    let fin = Kernel {
+        name: format!("{}_final", k.name),
+        sizes: vec![(GROUPS.into(), span)],
+        params: vec![Param {
+            name: "lift_partial".into(),
+            ty: Type::array(Type::Scalar(elem), groups_var.clone()),
+            span,
+        }],
+        body: reduce_seq(s.op.clone(), s.z.clone(), ident("lift_partial", span), span),
+        ..k.clone()
+    };
+    let mut sprog = Program { funs: prog.funs.clone(), kernels: vec![part, fin] };
+    if check_program(&mut sprog).is_err() {
+        return Ok(None);
+    }
+    let (part, fin) = (&sprog.kernels[0], &sprog.kernels[1]);
+    let (Some(Stage { f: f1, z: z1, x: x1 }), Some(Stage { f: f2, z: z2, .. })) =
+        (stage(&part.body), stage(&fin.body))
+    else {
+        return Ok(None);
+    };
+    let n = match &x1.ty {
+        Some(Type::Array(_, n)) => n.clone(),
+        _ => return Ok(None),
+    };
+    let groups = Nat::min(&Nat::cst(MAX_GROUPS), &((&n + (WG - 1)) / WG));
+    let t = Type::Scalar(elem);
+
+    let mut facts = Facts::new();
+    for p in &info.preconditions {
+        if let Cond::Divisible(a, d) = &p.cond {
+            facts.assume_divisible(a, d);
+        }
+    }
+    let mut g = Gen::new(&sprog, facts, Launch::default());
+    // Kernel 1.
+    let (mut params, mut args) = g.bind_params(part)?;
+    let ct = g.ct.compute(&t)?;
+    params.push(format!("global {ct}* lift_partial"));
+    args.push(KernelArg::Temporary(0));
+    for (s, _) in &k.sizes {
+        params.push(format!("int {s}"));
+        args.push(KernelArg::Size(s.clone()));
+    }
+    let input = g.value(Arg::Expr(x1))?;
+    let elem_ty = match &x1.ty {
+        Some(Type::Array(e, _)) => (**e).clone(),
+        _ => return Ok(None),
+    };
+    g.tree(&t, (f1, f2), z1, &input, &elem_ty, &n, ("get_global_id(0)", "get_global_size(0)"))?;
+    g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
+    let body1 = g.take_text();
+    let name1 = c_name(&part.name);
+    let kernel1 = GeneratedKernel {
+        name: name1.clone(),
+        args,
+        global: vec![&groups * WG],
+        local: Some(vec![Nat::cst(WG)]),
+        local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
+    };
+    let sig1 = format!("kernel void {name1}({})", params.join(", "));
+
+    // Kernel 2.
+    let partial = Rc::new(Buffer::new("lift_partial".into(), Space::Global, t.clone()));
+    let pview = View::Mem(partial, vec![groups.clone()]);
+    let mut params = vec![format!("const global {ct}* restrict lift_partial"), format!("global {ct}* out")];
+    let mut args = vec![KernelArg::Temporary(0), KernelArg::Output];
+    for (s, _) in &k.sizes {
+        params.push(format!("int {s}"));
+        args.push(KernelArg::Size(s.clone()));
+    }
+    g.tree(&t, (f2, f2), z2, &pview, &t, &groups, ("get_local_id(0)", &WG.to_string()))?;
+    g.line("if (lift_l == 0) out[0] = lift_tmp[0];");
+    let body2 = g.take_text();
+    let name2 = c_name(&fin.name);
+    let kernel2 = GeneratedKernel {
+        name: name2.clone(),
+        args,
+        global: vec![Nat::cst(WG)],
+        local: Some(vec![Nat::cst(WG)]),
+        local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
+    };
+    let sig2 = format!("kernel void {name2}({})", params.join(", "));
+
+    let attr = format!("__attribute__((reqd_work_group_size({WG}, 1, 1)))\n");
+    let mut source = g.preamble()?;
+    for (sig, body) in [(sig1, body1), (sig2, body2)] {
+        source.push_str(&format!("{attr}{sig} {{\n{body}}}\n"));
+    }
+    let bytes = elem_bytes(elem);
+    let lowered = format!(
+        "{} ; {}",
+        crate::print::expr(&part.body),
+        crate::print::expr(&fin.body)
+    );
+    let out = Output {
+        source,
+        kernel: kernel1,
+        temporaries: vec![Temporary { name: "lift_partial".into(), bytes: &groups * bytes }],
+    };
+    Ok(Some(super::Generated {
+        source: out.source,
+        kernels: vec![out.kernel, kernel2],
+        temporaries: out.temporaries,
+        lowered: format!("two kernels: {lowered}"),
+    }))
+}
+
+fn elem_bytes(t: ScalarType) -> i64 {
+    match t {
+        ScalarType::F64 | ScalarType::I64 | ScalarType::U64 => 8,
+        ScalarType::F16 => 2,
+        ScalarType::Bool => 1,
+        _ => 4,
+    }
+}
+
+/// The typed parts of `reduce_seq(f, z) $ x`.
+struct Stage<'e> {
+    f: &'e Expr,
+    z: &'e Expr,
+    x: &'e Expr,
+}
+
+fn stage(body: &Expr) -> Option<Stage<'_>> {
+    let ExprKind::Apply(r, xs) = &body.kind else {
+        return None;
+    };
+    let ExprKind::Prim(Prim::ReduceSeq, rargs) = &r.kind else {
+        return None;
+    };
+    let f = rargs.iter().find_map(|a| match a {
+        PrimArg::Fun(e) => Some(e),
+        _ => None,
+    })?;
+    let z = rargs.iter().find_map(|a| match a {
+        PrimArg::Value(e) => Some(e),
+        _ => None,
+    })?;
+    Some(Stage { f, z, x: xs.first()? })
+}
+
+impl Gen<'_> {
+    /// One work-group's part of a reduction: every work-item folds `input[i]` for `i` from
+    /// `start` in steps of `stride` below `n` with `fold`, then the group combines its values
+    /// in local memory (`lift_tmp`) with a tree of `combine`, leaving the result in
+    /// `lift_tmp[0]`.
+    fn tree(
+        &mut self,
+        t: &Type,
+        (fold, combine): (&Expr, &Expr),
+        z: &Expr,
+        input: &View,
+        elem: &Type,
+        n: &Nat,
+        (start, stride): (&str, &str),
+    ) -> GResult<()> {
+        let ct = self.ct.compute(t)?;
+        let zv = self.value(Arg::Expr(z))?;
+        let zc = self.read(&zv, t)?;
+        self.line(format!("local {ct} lift_tmp[{WG}];"));
+        self.line("const int lift_l = get_local_id(0);");
+        self.line(format!("{ct} lift_acc = {zc};"));
+        self.open(format!("for (int lift_i = {start}; lift_i < {n}; lift_i += {stride}) {{"));
+        let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
+        let args = vec![
+            Arg::View(View::Value("lift_acc".into()), t.clone()),
+            Arg::View(input.at(i), elem.clone()),
+        ];
+        let r = self.call_value(fold, args, None)?;
+        let code = self.read(&r, t)?;
+        self.line(format!("lift_acc = {code};"));
+        self.close();
+        self.line("lift_tmp[lift_l] = lift_acc;");
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        let mut s = WG / 2;
+        while s > 0 {
+            let args = vec![
+                Arg::View(View::Value("lift_tmp[lift_l]".into()), t.clone()),
+                Arg::View(View::Value(format!("lift_tmp[lift_l + {s}]")), t.clone()),
+            ];
+            let r = self.call_value(combine, args, None)?;
+            let code = self.read(&r, t)?;
+            self.line(format!("if (lift_l < {s}) lift_tmp[lift_l] = {code};"));
+            self.line("barrier(CLK_LOCAL_MEM_FENCE);");
+            s /= 2;
+        }
+        Ok(())
+    }
+}

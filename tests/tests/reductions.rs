@@ -1,0 +1,68 @@
+//! Full reductions compile to two kernels (per-work-group partial results, then a final
+//! work-group); checked against the interpreter on sizes 1, primes and 2^20 + 3.
+
+use lift_runtime::core::interp::Value;
+use lift_runtime::lift;
+use lift_tests::{assert_close, ctx, f32s, interpret, random_f32, random_i32};
+
+lift! {
+    kernel Sum<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }
+    kernel Asum<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o map(|v| abs(v)) $ x }
+    kernel Dot<N>(x: [f32; N], y: [f32; N]) -> f32 { reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(x, y) }
+    kernel MaxI<N>(x: [i32; N]) -> i32 { reduce(max, -2147483647) $ x }
+    kernel SumSq<N>(x: [f64; N]) -> f64 { reduce(|a, b| a + b, 0.0) o map(|v| v * v) $ x }
+    kernel SumPadded<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o pad(1, 1, clamp) $ x }
+}
+
+const SIZES: [usize; 6] = [1, 2, 13, 257, 65_537, (1 << 20) + 3];
+
+#[test]
+fn sources_have_two_kernels() {
+    for src in [Sum::SOURCE, Asum::SOURCE, Dot::SOURCE, MaxI::SOURCE, SumSq::SOURCE, SumPadded::SOURCE] {
+        assert!(src.matches("kernel void").count() == 2, "{src}");
+        assert!(src.contains("barrier(CLK_LOCAL_MEM_FENCE)"), "{src}");
+    }
+    assert!(Dot::LOWERED.starts_with("two kernels"), "{}", Dot::LOWERED);
+}
+
+#[test]
+fn sum_asum_dot_match_interpreter() {
+    let (sum, asum, dot) = (Sum::new(ctx()).unwrap(), Asum::new(ctx()).unwrap(), Dot::new(ctx()).unwrap());
+    for (i, n) in SIZES.into_iter().enumerate() {
+        let x = random_f32(n, i as u64);
+        let y = random_f32(n, 100 + i as u64);
+        let vx = Value::from_f32s(&x);
+        let vy = Value::from_f32s(&y);
+        let tol = 1e-5 * (n as f32).sqrt().max(1.0);
+        let want = f32s(&interpret(Sum::LIFT, "Sum", &[n], std::slice::from_ref(&vx)));
+        assert_close(&[sum.run(n, &x).unwrap()], &want, tol, &format!("Sum N={n}"));
+        let want = f32s(&interpret(Asum::LIFT, "Asum", &[n], std::slice::from_ref(&vx)));
+        assert_close(&[asum.run(n, &x).unwrap()], &want, tol, &format!("Asum N={n}"));
+        let want = f32s(&interpret(Dot::LIFT, "Dot", &[n], &[vx, vy]));
+        assert_close(&[dot.run(n, &x, &y).unwrap()], &want, tol, &format!("Dot N={n}"));
+    }
+}
+
+#[test]
+fn integer_max_is_exact() {
+    let k = MaxI::new(ctx()).unwrap();
+    for n in SIZES {
+        let x = random_i32(n, n as u64);
+        assert_eq!(k.run(n, &x).unwrap(), *x.iter().max().unwrap(), "MaxI N={n}");
+    }
+}
+
+#[test]
+fn f64_lambda_operator_and_padded_input() {
+    let k = SumSq::new(ctx()).unwrap();
+    let p = SumPadded::new(ctx()).unwrap();
+    for n in [1, 3, 1000, 100_003] {
+        let x: Vec<f64> = random_f32(n, 5).into_iter().map(f64::from).collect();
+        let want: f64 = x.iter().map(|v| v * v).sum();
+        let got = k.run(n, &x).unwrap();
+        assert!((got - want).abs() <= 1e-9 * want.max(1.0), "SumSq N={n}: {got} vs {want}");
+        let y = random_f32(n, 6);
+        let want = f32s(&interpret(SumPadded::LIFT, "SumPadded", &[n], &[Value::from_f32s(&y)]));
+        assert_close(&[p.run(n, &y).unwrap()], &want, 1e-4, &format!("SumPadded N={n}"));
+    }
+}
