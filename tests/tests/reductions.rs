@@ -12,6 +12,11 @@ lift! {
     kernel MaxI<N>(x: [i32; N]) -> i32 { reduce(max, -2147483647) $ x }
     kernel SumSq<N>(x: [f64; N]) -> f64 { reduce(|a, b| a + b, 0.0) o map(|v| v * v) $ x }
     kernel SumPadded<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o pad(1, 1, clamp) $ x }
+    kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] {
+        map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a
+    }
+    kernel RowMax<N>(a: [[f32; 300]; N]) -> [f32; N] { map(reduce(max, -1000.0)) $ a }
+    kernel RowSumShort<N>(a: [[f32; 3]; N]) -> [f32; N] { map(reduce(+, 0.0)) $ a }
 }
 
 const SIZES: [usize; 6] = [1, 2, 13, 257, 65_537, (1 << 20) + 3];
@@ -64,5 +69,28 @@ fn f64_lambda_operator_and_padded_input() {
         let y = random_f32(n, 6);
         let want = f32s(&interpret(SumPadded::LIFT, "SumPadded", &[n], &[Value::from_f32s(&y)]));
         assert_close(&[p.run(n, &y).unwrap()], &want, 1e-4, &format!("SumPadded N={n}"));
+    }
+}
+
+#[test]
+fn row_reductions_use_a_work_group_per_row() {
+    assert!(Gemv::LOWERED.starts_with("one work-group per row"), "{}", Gemv::LOWERED);
+    assert!(RowMax::LOWERED.starts_with("one work-group per row"), "{}", RowMax::LOWERED);
+    assert!(!RowSumShort::LOWERED.starts_with("one work-group per row"), "{}", RowSumShort::LOWERED);
+    let gemv = Gemv::new(ctx()).unwrap();
+    for (n, m) in [(1, 1), (3, 1000), (1000, 300), (7, 4099)] {
+        let a = random_f32(n * m, 40);
+        let x = random_f32(m, 41);
+        let want: Vec<f32> = a.chunks(m).map(|r| r.iter().zip(&x).map(|(p, q)| p * q).sum()).collect();
+        assert_close(&gemv.run(n, m, &a, &x).unwrap(), &want, 1e-4, &format!("Gemv {n}x{m}"));
+    }
+    let (rmax, rsum) = (RowMax::new(ctx()).unwrap(), RowSumShort::new(ctx()).unwrap());
+    for n in [1, 5, 77] {
+        let a = random_f32(n * 300, 42);
+        let want: Vec<f32> = a.chunks(300).map(|r| r.iter().copied().fold(-1000.0, f32::max)).collect();
+        assert_eq!(rmax.run(n, &a).unwrap(), want, "RowMax N={n}");
+        let b = random_f32(n * 3, 43);
+        let want: Vec<f32> = b.chunks(3).map(|r| r.iter().sum()).collect();
+        assert_close(&rsum.run(n, &b).unwrap(), &want, 1e-6, &format!("RowSumShort N={n}"));
     }
 }

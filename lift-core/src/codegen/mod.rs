@@ -124,6 +124,9 @@ pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Gene
     if let Some(g) = reduction::compile(prog, original, info)? {
         return Ok(g);
     }
+    if let Some(g) = reduction::compile_rows(prog, original, info)? {
+        return Ok(g);
+    }
     let lowered = lower::lower_program(prog, kernel, info)?;
     let k = lowered
         .prog

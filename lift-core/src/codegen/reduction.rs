@@ -109,46 +109,16 @@ pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<
     let Some(s) = shape(&k.body) else {
         return Ok(None);
     };
-    let elem = match &info.result {
-        Type::Scalar(t) if *t != ScalarType::F16 && *t != ScalarType::Bool => *t,
-        _ => return Ok(None),
+    let Some(elem) = tree_scalar(&info.result) else {
+        return Ok(None);
     };
     let span = k.body.span;
-    // Stage 1 body: reduce_seq(|acc, v| op(acc, g1(...gk(v))), z) $ x.
-    let (acc, v) = ("lift_acc", "lift_v");
-    let mut mapped = ident(v, span);
-    for g in s.maps.iter().rev() {
-        mapped = node(ExprKind::Apply(Box::new((*g).clone()), vec![mapped]), span);
-    }
-    let combined = node(
-        ExprKind::Apply(Box::new(s.op.clone()), vec![ident(acc, span), mapped]),
-        span,
-    );
-    let fused = node(
-        ExprKind::Lambda(
-            vec![Pat::Name(acc.into(), span), Pat::Name(v.into(), span)],
-            Box::new(combined),
-        ),
-        span,
-    );
     let part = Kernel {
         name: format!("{}_part", k.name),
-        body: reduce_seq(fused, s.z.clone(), s.input, span),
+        body: reduce_seq(fused_fold(&s, span), s.z.clone(), s.input.clone(), span),
         ..k.clone()
     };
-    // Stage 2 body: reduce_seq(op, z) $ partial, over `lift_groups` partial results.
-    let groups_var = Nat::size_var(GROUPS);
-    let fin = Kernel {
-        name: format!("{}_final", k.name),
-        sizes: vec![(GROUPS.into(), span)],
-        params: vec![Param {
-            name: "lift_partial".into(),
-            ty: Type::array(Type::Scalar(elem), groups_var.clone()),
-            span,
-        }],
-        body: reduce_seq(s.op.clone(), s.z.clone(), ident("lift_partial", span), span),
-        ..k.clone()
-    };
+    let fin = op_kernel(k, elem, &s, span);
     let mut sprog = Program { funs: prog.funs.clone(), kernels: vec![part, fin] };
     if check_program(&mut sprog).is_err() {
         return Ok(None);
@@ -166,13 +136,7 @@ pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<
     let groups = Nat::min(&Nat::cst(MAX_GROUPS), &((&n + (WG - 1)) / WG));
     let t = Type::Scalar(elem);
 
-    let mut facts = Facts::new();
-    for p in &info.preconditions {
-        if let Cond::Divisible(a, d) = &p.cond {
-            facts.assume_divisible(a, d);
-        }
-    }
-    let mut g = Gen::new(&sprog, facts, Launch::default());
+    let mut g = Gen::new(&sprog, facts_of(info), Launch::default());
     // Kernel 1.
     let (mut params, mut args) = g.bind_params(part)?;
     let ct = g.ct.compute(&t)?;
@@ -253,6 +217,170 @@ fn elem_bytes(t: ScalarType) -> i64 {
         ScalarType::Bool => 1,
         _ => 4,
     }
+}
+
+/// `|acc, v| op(acc, g1(...gk(v)))`: the fold of one work-item.
+fn fused_fold(s: &Shape, span: Span) -> Expr {
+    let (acc, v) = ("lift_acc", "lift_v");
+    let mut mapped = ident(v, span);
+    for g in s.maps.iter().rev() {
+        mapped = node(ExprKind::Apply(Box::new((*g).clone()), vec![mapped]), span);
+    }
+    let combined = node(
+        ExprKind::Apply(Box::new(s.op.clone()), vec![ident(acc, span), mapped]),
+        span,
+    );
+    node(
+        ExprKind::Lambda(
+            vec![Pat::Name(acc.into(), span), Pat::Name(v.into(), span)],
+            Box::new(combined),
+        ),
+        span,
+    )
+}
+
+/// `reduce_seq(op, z) $ lift_partial` over `lift_groups` values: the final kernel, and the
+/// way to get `op` typed for the local-memory tree.
+fn op_kernel(k: &Kernel, elem: ScalarType, s: &Shape, span: Span) -> Kernel {
+    Kernel {
+        name: format!("{}_final", k.name),
+        sizes: vec![(GROUPS.into(), span)],
+        params: vec![Param {
+            name: "lift_partial".into(),
+            ty: Type::array(Type::Scalar(elem), Nat::size_var(GROUPS)),
+            span,
+        }],
+        ret: Type::Scalar(elem),
+        body: reduce_seq(s.op.clone(), s.z.clone(), ident("lift_partial", span), span),
+        ..k.clone()
+    }
+}
+
+/// The numeric scalar type a tree reduction supports.
+fn tree_scalar(t: &Type) -> Option<ScalarType> {
+    match t {
+        Type::Scalar(s) if *s != ScalarType::F16 && *s != ScalarType::Bool => Some(*s),
+        _ => None,
+    }
+}
+
+/// Compiles `map(|row| reduce(op, z) o map(g)... $ input(row)) $ x` (GEMV-like) with one
+/// work-group per row: the row's reduction is a coalesced strided fold by `WG` work-items
+/// and a local-memory tree. Used when the row length is symbolic or at least `WG / 2`.
+pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Option<super::Generated>> {
+    let ExprKind::Apply(f, xs) = &k.body.kind else {
+        return Ok(None);
+    };
+    let ([x], Some(lambda)) = (&xs[..], map_fun(f)) else {
+        return Ok(None);
+    };
+    let span = k.body.span;
+    // `map(f)` with a function that is not a lambda is `map(|lift_row| f $ lift_row)`.
+    let (pat, row_body) = match &lambda.kind {
+        ExprKind::Lambda(pats, body) if pats.len() == 1 => (pats[0].clone(), (**body).clone()),
+        ExprKind::Lambda(..) => return Ok(None),
+        _ => (
+            Pat::Name("lift_row".into(), span),
+            node(ExprKind::Apply(Box::new(lambda.clone()), vec![ident("lift_row", span)]), span),
+        ),
+    };
+    let Some(s) = shape(&row_body) else {
+        return Ok(None);
+    };
+    let (Some(elem), Some((_, rows))) = (
+        info.result.as_array().and_then(|(e, _)| tree_scalar(e)),
+        info.result.as_array(),
+    ) else {
+        return Ok(None);
+    };
+    if !super::lower::is_pure(x) {
+        return Ok(None);
+    }
+    let per_row = node(
+        ExprKind::Lambda(
+            vec![pat],
+            Box::new(reduce_seq(fused_fold(&s, span), s.z.clone(), s.input.clone(), span)),
+        ),
+        span,
+    );
+    let map = node(ExprKind::Prim(Prim::Map, vec![PrimArg::Fun(per_row)]), span);
+    let rows_kernel = Kernel {
+        body: node(ExprKind::Apply(Box::new(map), vec![x.clone()]), span),
+        ..k.clone()
+    };
+    let fin = op_kernel(k, elem, &s, span);
+    let mut sprog = Program { funs: prog.funs.clone(), kernels: vec![rows_kernel, fin] };
+    if check_program(&mut sprog).is_err() {
+        return Ok(None);
+    }
+    let (rk, fin) = (&sprog.kernels[0], &sprog.kernels[1]);
+    let ExprKind::Apply(m, xs) = &rk.body.kind else {
+        return Ok(None);
+    };
+    let (Some(lambda), Some(Stage { f: op, .. })) = (map_fun(m), stage(&fin.body)) else {
+        return Ok(None);
+    };
+    let ExprKind::Lambda(pats, inner) = &lambda.kind else {
+        return Ok(None);
+    };
+    let Some(Stage { f: fold, z, x: row_input }) = stage(inner) else {
+        return Ok(None);
+    };
+    let Some(Type::Array(row_elem, len)) = &row_input.ty else {
+        return Ok(None);
+    };
+    if len.as_cst().is_some_and(|c| c < WG / 2) {
+        return Ok(None);
+    }
+    let t = Type::Scalar(elem);
+    let mut g = Gen::new(&sprog, facts_of(info), Launch::default());
+    let (mut params, mut args) = g.bind_params(rk)?;
+    let ct = g.ct.compute(&t)?;
+    params.push(format!("global {ct}* out"));
+    args.push(KernelArg::Output);
+    for (s, _) in &k.sizes {
+        params.push(format!("int {s}"));
+        args.push(KernelArg::Size(s.clone()));
+    }
+    let xv = g.value(Arg::Expr(&xs[0]))?;
+    g.line("const int lift_wg = get_group_id(0);");
+    g.bind(&pats[0], xv.at(Nat::index_var("lift_wg", Nat::cst(0), rows.clone())));
+    let input = g.value(Arg::Expr(row_input))?;
+    g.tree(&t, (fold, op), z, &input, row_elem, len, ("get_local_id(0)", &WG.to_string()))?;
+    g.line("if (lift_l == 0) out[lift_wg] = lift_tmp[0];");
+    let body = g.take_text();
+    let name = c_name(&k.name);
+    let mut source = g.preamble()?;
+    source.push_str(&format!(
+        "__attribute__((reqd_work_group_size({WG}, 1, 1)))\nkernel void {name}({}) {{\n{body}}}\n",
+        params.join(", ")
+    ));
+    Ok(Some(super::Generated {
+        source,
+        kernels: vec![GeneratedKernel {
+            name,
+            args,
+            global: vec![rows * WG],
+            local: Some(vec![Nat::cst(WG)]),
+            local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
+        }],
+        temporaries: Vec::new(),
+        lowered: format!(
+            "one work-group per row: {}",
+            crate::print::expr(&rk.body)
+        ),
+    }))
+}
+
+/// Divisibility facts from the checker's preconditions.
+fn facts_of(info: &KernelInfo) -> Facts {
+    let mut facts = Facts::new();
+    for p in &info.preconditions {
+        if let Cond::Divisible(a, d) = &p.cond {
+            facts.assume_divisible(a, d);
+        }
+    }
+    facts
 }
 
 /// The typed parts of `reduce_seq(f, z) $ x`.
