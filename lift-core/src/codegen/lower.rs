@@ -4,8 +4,8 @@
 //! 2. Fusion: `map(f) o map(g)` becomes `map(f o g)`, and `reduce(op, z) o map(g)` becomes
 //!    `reduce_seq(|acc, x| op(acc, g(x)), z)`, so that no intermediate array is stored.
 //! 3. If the body uses no parallel map, a body of the form `layout o map(f) o layout $ data`
-//!    gets `map_glb(0)` for that map (`map_glb(1)`, `map_glb(2)` for maps directly nested in
-//!    it); any other body runs in a single work-item.
+//!    gets `map_glb` for that map and up to two maps directly nested in it, the innermost in
+//!    dimension 0 (coalesced access); any other body runs in a single work-item.
 //! 4. Every remaining `map` becomes `map_seq` and every `reduce` `reduce_seq`.
 //!
 //! The result is type-checked again.
@@ -296,18 +296,29 @@ fn parallel_top(body: &mut Expr) {
     };
     let computing: Vec<usize> = (0..fs.len()).filter(|&i| !is_layout(&fs[i])).collect();
     if let [i] = computing[..] {
-        make_glb(&mut fs[i], 0);
+        let depth = map_depth(&fs[i]).min(3);
+        make_glb(&mut fs[i], depth - 1);
     }
 }
 
+/// How many maps are directly nested at the top of `m` (`map(map(f))` is 2).
+fn map_depth(m: &Expr) -> i64 {
+    match &m.kind {
+        ExprKind::Prim(Prim::Map, args) => 1 + fun_of(args).map_or(0, map_depth),
+        _ => 0,
+    }
+}
+
+/// Makes `m` and the maps directly nested in it `map_glb`, the innermost in dimension 0:
+/// neighbouring work-items then touch neighbouring elements of row-major arrays (coalescing).
 fn make_glb(m: &mut Expr, d: i64) {
     let span = m.span;
     if let ExprKind::Prim(p @ Prim::Map, args) = &mut m.kind {
         *p = Prim::MapGlb;
         args.insert(0, PrimArg::Nat(Nat::cst(d), span));
-        if d < 2 {
+        if d > 0 {
             if let Some(PrimArg::Fun(f)) = args.last_mut() {
-                make_glb(f, d + 1);
+                make_glb(f, d - 1);
             }
         }
     }

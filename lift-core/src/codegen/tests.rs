@@ -79,7 +79,7 @@ fn join_split_and_transpose_indices_have_no_div_or_mod() {
         }
     }
     let g = gen("kernel T<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }");
-    assert_has(&g, "out[N * gid0 + gid1] = (x[M * gid1 + gid0] * 2.0f);");
+    assert_has(&g, "out[N * gid1 + gid0] = (x[M * gid0 + gid1] * 2.0f);");
 }
 
 #[test]
@@ -213,4 +213,17 @@ fn unsupported_constructs_are_errors() {
         "kernel K<N>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, map_lcl(0, |v| v) o to_local(map_lcl(0, |v| v))) o split(N) $ x }",
     );
     assert!(e.is_err());
+}
+
+/// Steps that read other work-items' results cannot be iterated across work-groups in one
+/// kernel (there is no global barrier); an elementwise step can.
+#[test]
+fn iterate_across_work_groups_needs_an_elementwise_step() {
+    let e = try_gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(3, map_glb(0, |v| v + 1.0) o gather(reverse)) $ x }");
+    assert!(
+        matches!(&e, Err(CodegenError::Unsupported(m)) if m.contains("global synchronisation")),
+        "{e:?}"
+    );
+    gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(3, map_glb(0, |v| v + 1.0)) o gather(reverse) $ x }");
+    gen("kernel K<N>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, iterate(3, map_lcl(0, |v| v + 1.0) o gather(reverse))) o split(8) $ x }");
 }
