@@ -105,7 +105,11 @@ fn reduce_seq(f: Expr, z: Expr, x: Expr, span: Span) -> Expr {
 
 /// Compiles `k` as a two-kernel reduction when its body has the shape of the module docs
 /// and a numeric scalar result; `None` otherwise.
-pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Option<super::Generated>> {
+pub(crate) fn compile(
+    prog: &Program,
+    k: &Kernel,
+    info: &KernelInfo,
+) -> GResult<Option<super::Generated>> {
     let Some(s) = shape(&k.body) else {
         return Ok(None);
     };
@@ -119,13 +123,22 @@ pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<
         ..k.clone()
     };
     let fin = op_kernel(k, elem, &s, span);
-    let mut sprog = Program { funs: prog.funs.clone(), kernels: vec![part, fin] };
+    let mut sprog = Program {
+        funs: prog.funs.clone(),
+        kernels: vec![part, fin],
+    };
     if check_program(&mut sprog).is_err() {
         return Ok(None);
     }
     let (part, fin) = (&sprog.kernels[0], &sprog.kernels[1]);
-    let (Some(Stage { f: f1, z: z1, x: x1 }), Some(Stage { f: f2, z: z2, .. })) =
-        (stage(&part.body), stage(&fin.body))
+    let (
+        Some(Stage {
+            f: f1,
+            z: z1,
+            x: x1,
+        }),
+        Some(Stage { f: f2, z: z2, .. }),
+    ) = (stage(&part.body), stage(&fin.body))
     else {
         return Ok(None);
     };
@@ -151,7 +164,14 @@ pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<
         Some(Type::Array(e, _)) => (**e).clone(),
         _ => return Ok(None),
     };
-    g.tree(&t, (f1, f2), z1, &input, &elem_ty, &n, ("get_global_id(0)", "get_global_size(0)"))?;
+    g.tree(
+        &t,
+        (f1, f2),
+        z1,
+        (&input, &elem_ty),
+        &n,
+        ("get_global_id(0)", "get_global_size(0)"),
+    )?;
     g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
     let body1 = g.take_text();
     let name1 = c_name(&part.name);
@@ -167,13 +187,23 @@ pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<
     // Kernel 2.
     let partial = Rc::new(Buffer::new("lift_partial".into(), Space::Global, t.clone()));
     let pview = View::Mem(partial, vec![groups.clone()]);
-    let mut params = vec![format!("const global {ct}* restrict lift_partial"), format!("global {ct}* out")];
+    let mut params = vec![
+        format!("const global {ct}* restrict lift_partial"),
+        format!("global {ct}* out"),
+    ];
     let mut args = vec![KernelArg::Temporary(0), KernelArg::Output];
     for (s, _) in &k.sizes {
         params.push(format!("int {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
-    g.tree(&t, (f2, f2), z2, &pview, &t, &groups, ("get_local_id(0)", &WG.to_string()))?;
+    g.tree(
+        &t,
+        (f2, f2),
+        z2,
+        (&pview, &t),
+        &groups,
+        ("get_local_id(0)", &WG.to_string()),
+    )?;
     g.line("if (lift_l == 0) out[0] = lift_tmp[0];");
     let body2 = g.take_text();
     let name2 = c_name(&fin.name);
@@ -200,7 +230,10 @@ pub(crate) fn compile(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<
     let out = Output {
         source,
         kernel: kernel1,
-        temporaries: vec![Temporary { name: "lift_partial".into(), bytes: &groups * bytes }],
+        temporaries: vec![Temporary {
+            name: "lift_partial".into(),
+            bytes: &groups * bytes,
+        }],
     };
     Ok(Some(super::Generated {
         source: out.source,
@@ -267,7 +300,11 @@ fn tree_scalar(t: &Type) -> Option<ScalarType> {
 /// Compiles `map(|row| reduce(op, z) o map(g)... $ input(row)) $ x` (GEMV-like) with one
 /// work-group per row: the row's reduction is a coalesced strided fold by `WG` work-items
 /// and a local-memory tree. Used when the row length is symbolic or at least `WG / 2`.
-pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Option<super::Generated>> {
+pub(crate) fn compile_rows(
+    prog: &Program,
+    k: &Kernel,
+    info: &KernelInfo,
+) -> GResult<Option<super::Generated>> {
     let ExprKind::Apply(f, xs) = &k.body.kind else {
         return Ok(None);
     };
@@ -281,7 +318,10 @@ pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GRe
         ExprKind::Lambda(..) => return Ok(None),
         _ => (
             Pat::Name("lift_row".into(), span),
-            node(ExprKind::Apply(Box::new(lambda.clone()), vec![ident("lift_row", span)]), span),
+            node(
+                ExprKind::Apply(Box::new(lambda.clone()), vec![ident("lift_row", span)]),
+                span,
+            ),
         ),
     };
     let Some(s) = shape(&row_body) else {
@@ -299,7 +339,12 @@ pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GRe
     let per_row = node(
         ExprKind::Lambda(
             vec![pat],
-            Box::new(reduce_seq(fused_fold(&s, span), s.z.clone(), s.input.clone(), span)),
+            Box::new(reduce_seq(
+                fused_fold(&s, span),
+                s.z.clone(),
+                s.input.clone(),
+                span,
+            )),
         ),
         span,
     );
@@ -309,7 +354,10 @@ pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GRe
         ..k.clone()
     };
     let fin = op_kernel(k, elem, &s, span);
-    let mut sprog = Program { funs: prog.funs.clone(), kernels: vec![rows_kernel, fin] };
+    let mut sprog = Program {
+        funs: prog.funs.clone(),
+        kernels: vec![rows_kernel, fin],
+    };
     if check_program(&mut sprog).is_err() {
         return Ok(None);
     }
@@ -323,7 +371,12 @@ pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GRe
     let ExprKind::Lambda(pats, inner) = &lambda.kind else {
         return Ok(None);
     };
-    let Some(Stage { f: fold, z, x: row_input }) = stage(inner) else {
+    let Some(Stage {
+        f: fold,
+        z,
+        x: row_input,
+    }) = stage(inner)
+    else {
         return Ok(None);
     };
     let Some(Type::Array(row_elem, len)) = &row_input.ty else {
@@ -344,9 +397,19 @@ pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GRe
     }
     let xv = g.value(Arg::Expr(&xs[0]))?;
     g.line("const int lift_wg = get_group_id(0);");
-    g.bind(&pats[0], xv.at(Nat::index_var("lift_wg", Nat::cst(0), rows.clone())));
+    g.bind(
+        &pats[0],
+        xv.at(Nat::index_var("lift_wg", Nat::cst(0), rows.clone())),
+    );
     let input = g.value(Arg::Expr(row_input))?;
-    g.tree(&t, (fold, op), z, &input, row_elem, len, ("get_local_id(0)", &WG.to_string()))?;
+    g.tree(
+        &t,
+        (fold, op),
+        z,
+        (&input, row_elem),
+        len,
+        ("get_local_id(0)", &WG.to_string()),
+    )?;
     g.line("if (lift_l == 0) out[lift_wg] = lift_tmp[0];");
     let body = g.take_text();
     let name = c_name(&k.name);
@@ -365,10 +428,7 @@ pub(crate) fn compile_rows(prog: &Program, k: &Kernel, info: &KernelInfo) -> GRe
             local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
         }],
         temporaries: Vec::new(),
-        lowered: format!(
-            "one work-group per row: {}",
-            crate::print::expr(&rk.body)
-        ),
+        lowered: format!("one work-group per row: {}", crate::print::expr(&rk.body)),
     }))
 }
 
@@ -405,7 +465,11 @@ fn stage(body: &Expr) -> Option<Stage<'_>> {
         PrimArg::Value(e) => Some(e),
         _ => None,
     })?;
-    Some(Stage { f, z, x: xs.first()? })
+    Some(Stage {
+        f,
+        z,
+        x: xs.first()?,
+    })
 }
 
 impl Gen<'_> {
@@ -418,8 +482,7 @@ impl Gen<'_> {
         t: &Type,
         (fold, combine): (&Expr, &Expr),
         z: &Expr,
-        input: &View,
-        elem: &Type,
+        (input, elem): (&View, &Type),
         n: &Nat,
         (start, stride): (&str, &str),
     ) -> GResult<()> {
@@ -429,7 +492,9 @@ impl Gen<'_> {
         self.line(format!("local {ct} lift_tmp[{WG}];"));
         self.line("const int lift_l = get_local_id(0);");
         self.line(format!("{ct} lift_acc = {zc};"));
-        self.open(format!("for (int lift_i = {start}; lift_i < {n}; lift_i += {stride}) {{"));
+        self.open(format!(
+            "for (int lift_i = {start}; lift_i < {n}; lift_i += {stride}) {{"
+        ));
         let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
         let args = vec![
             Arg::View(View::Value("lift_acc".into()), t.clone()),
