@@ -62,3 +62,49 @@ pub fn assert_close(device: &[f32], reference: &[f32], tol: f32, what: &str) {
         );
     }
 }
+
+/// `n` random values drawn uniformly from `lo..hi` with `seed`.
+pub fn random<T: rand::distributions::uniform::SampleUniform + PartialOrd + Copy>(
+    n: usize,
+    lo: T,
+    hi: T,
+    seed: u64,
+) -> Vec<T> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+}
+
+/// Asserts that device results equal the flattened interpreter result: integers and bools
+/// exactly, floats (f16, f32, f64) to relative tolerance `tol`.
+pub fn assert_matches<T: Into<Scalar> + Copy>(
+    device: &[T],
+    reference: &Value,
+    tol: f64,
+    what: &str,
+) {
+    let want = reference.flatten();
+    assert_eq!(device.len(), want.len(), "{what}: lengths differ");
+    for (i, (&a, b)) in device.iter().zip(&want).enumerate() {
+        let a: Scalar = a.into();
+        assert_eq!(a.ty(), b.ty(), "{what}: element {i}: types differ");
+        let ok = match a {
+            Scalar::F16(_) | Scalar::F32(_) | Scalar::F64(_) => {
+                let (x, y) = (a.to_f64(), b.to_f64());
+                (x - y).abs() <= tol * 1f64.max(y.abs()) || (x.is_nan() && y.is_nan())
+            }
+            _ => a == *b,
+        };
+        assert!(ok, "{what}: element {i}: device {a:?} vs interpreter {b:?}");
+    }
+}
+
+/// A row-major array value of shape `dims` from flat `data`.
+pub fn nested<T: Into<Scalar> + Copy>(data: &[T], dims: &[usize]) -> Value {
+    match dims {
+        [] | [_] => Value::from_scalars(data),
+        [_, rest @ ..] => {
+            let inner: usize = rest.iter().product();
+            Value::Array(data.chunks(inner.max(1)).map(|c| nested(c, rest)).collect())
+        }
+    }
+}

@@ -57,6 +57,8 @@ pub(crate) struct Gen<'a> {
     pub divergent: bool,
     pub barriers: usize,
     pub lcl_loops: usize,
+    /// Loops over global work-items or work-groups opened so far.
+    pub grid_loops: usize,
     env: Vec<(String, View)>,
 }
 
@@ -118,6 +120,7 @@ impl<'a> Gen<'a> {
             divergent: false,
             barriers: 0,
             lcl_loops: 0,
+            grid_loops: 0,
             env: Vec::new(),
         }
     }

@@ -76,6 +76,8 @@ impl<'a> Gen<'a> {
         }
         if par == Par::Lcl {
             self.lcl_loops += 1;
+        } else {
+            self.grid_loops += 1;
         }
         self.par.push(ParLoop {
             par,

@@ -418,10 +418,21 @@ impl<'a> Gen<'a> {
             what: "iterate count".into(),
             size: k.to_string(),
         })?;
+        // Work-items of different groups cannot synchronise inside one kernel: a step that
+        // spans them is only sound when each work-item reads back just what it wrote, as in
+        // a bare parallel map.
+        let elementwise = matches!(&g.kind, ExprKind::Prim(Prim::MapGlb | Prim::MapWrg, _));
         let once = |s: &mut Self, src: Arg<'_>, dst: &View| -> GResult<()> {
-            let before = s.lcl_loops;
+            let (lcl, grid) = (s.lcl_loops, s.grid_loops);
             s.call_acc(g, vec![src], dst)?;
-            if s.lcl_loops > before {
+            if s.grid_loops > grid && !elementwise {
+                return Err(CodegenError::Unsupported(format!(
+                    "iterate({k}, {}): a step that moves data between work-groups needs a \
+                     global synchronisation; iterate inside map_wrg on local memory instead",
+                    crate::print::expr(g)
+                )));
+            }
+            if s.lcl_loops > lcl {
                 s.barrier(None)?;
             }
             Ok(())
