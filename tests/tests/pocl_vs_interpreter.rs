@@ -47,6 +47,17 @@ lift! {
         join o map_wrg(0, map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32)) o split(2)) o split(128) $ zip(x, y)
     }
 
+    /// CGO'17 Listing 1, in SPEC syntax: the first pass multiplies and adds pairs into local
+    /// memory, `iterate` halves the 64 partial sums six times in local memory, the last one is
+    /// copied to global memory.
+    kernel Listing1<N>(x: [f32; N], y: [f32; N]) -> [f32; N / 128] {
+        join o map_wrg(0,
+            to_global(map_lcl(0, id)) o
+            iterate(6, to_local(map_lcl(0, reduce_seq(+, 0.0f32))) o split(2)) o
+            to_local(map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32))) o split(2)
+        ) o split(128) $ zip(x, y)
+    }
+
     kernel GlbSeq<N, M>(a: [[f32; M]; N]) -> [f32; N] {
         map_glb(0, reduce_seq(|acc, v| acc + v * v, 0.0f32)) $ a
     }
@@ -214,6 +225,18 @@ fn partial_dot_product_low_level() {
             &[Value::from_f32s(&x), Value::from_f32s(&y)],
         );
         assert_close(&got, &f32s(&want), 1e-5, &format!("PartialDot N={n}"));
+    }
+}
+
+#[test]
+fn cgo17_listing1_partial_dot_product() {
+    let k = Listing1::new(ctx()).unwrap();
+    assert!(Listing1::SOURCE.contains("barrier(CLK_LOCAL_MEM_FENCE)"), "{}", Listing1::SOURCE);
+    for n in [128, 384, 128 * 33] {
+        let (x, y) = (random_f32(n, 37), random_f32(n, 41));
+        let got = k.run(n, &x, &y).unwrap();
+        let want = interpret(Listing1::LIFT, "Listing1", &[n], &[Value::from_f32s(&x), Value::from_f32s(&y)]);
+        assert_close(&got, &f32s(&want), 1e-5, &format!("Listing1 N={n}"));
     }
 }
 

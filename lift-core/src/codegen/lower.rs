@@ -8,6 +8,10 @@
 //!    dimension 0 (coalesced access); any other body runs in a single work-item.
 //! 4. Every remaining `map` becomes `map_seq` and every `reduce` `reduce_seq`.
 //!
+//! Before all this, `iterate(k, f)` with a constant `k` and an `f` that shrinks its input
+//! (CGO'17 Listing 1) is unrolled into `f o ... o f`: every step then has its own types and
+//! buffers. A type-preserving `iterate` stays (double buffering).
+//!
 //! The result is type-checked again.
 
 use super::{CodegenError, GResult};
@@ -33,7 +37,7 @@ pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult
         .find(|k| k.name == kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     let mut fresh = 0;
-    let body = fuse(expand_nd(k.body.clone()), &mut fresh);
+    let body = fuse(expand_nd(unroll_shrinking(k.body.clone(), None)), &mut fresh);
     let mut body = body;
     if !uses_parallel(&body) {
         parallel_top(&mut body);
@@ -94,6 +98,54 @@ fn map_children(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
 
 fn prim(p: Prim, args: Vec<PrimArg>, span: proc_macro2::Span) -> Expr {
     Expr::new(ExprKind::Prim(p, args), span)
+}
+
+/// The largest `k` of a shrinking `iterate` that is unrolled.
+const MAX_UNROLL: i64 = 32;
+
+/// Unrolls every shrinking `iterate(k, f)` whose input type is known: the argument of an
+/// application, or the result of the function to its right in a composition.
+fn unroll_shrinking(e: Expr, input: Option<&crate::types::Type>) -> Expr {
+    let span = e.span;
+    match e.kind {
+        ExprKind::Apply(f, args) => {
+            let args: Vec<Expr> = args.into_iter().map(|a| unroll_shrinking(a, None)).collect();
+            let input = match &args[..] {
+                [x] => x.ty.clone(),
+                _ => None,
+            };
+            let f = unroll_shrinking(*f, input.as_ref());
+            Expr { kind: ExprKind::Apply(Box::new(f), args), span, ty: e.ty }
+        }
+        ExprKind::Compose(fs) => {
+            let mut out = Vec::with_capacity(fs.len());
+            let mut next_input = input.cloned();
+            for f in fs.into_iter().rev() {
+                let result = f.ty.clone();
+                out.push(unroll_shrinking(f, next_input.as_ref()));
+                next_input = result;
+            }
+            out.reverse();
+            Expr { kind: ExprKind::Compose(out), span, ty: e.ty }
+        }
+        ExprKind::Prim(Prim::Iterate, args) => {
+            let k = args.iter().find_map(|a| match a {
+                PrimArg::Nat(n, _) => n.as_cst(),
+                _ => None,
+            });
+            let shrinking = matches!((input, &e.ty), (Some(i), Some(o)) if i != o);
+            match (k, fun_of(&args)) {
+                (Some(k), Some(f)) if shrinking && (1..=MAX_UNROLL).contains(&k) => {
+                    let f = unroll_shrinking(f.clone(), None);
+                    Expr::new(ExprKind::Compose(vec![f; k as usize]), span)
+                }
+                _ => map_children(Expr { kind: ExprKind::Prim(Prim::Iterate, args), span, ty: e.ty }, &mut |x| {
+                    unroll_shrinking(x, None)
+                }),
+            }
+        }
+        kind => map_children(Expr { kind, span, ty: e.ty }, &mut |x| unroll_shrinking(x, None)),
+    }
 }
 
 /// `map2(f)` to `map(map(f))`, `map3(f)` to `map(map(map(f)))`.

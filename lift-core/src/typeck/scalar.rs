@@ -32,6 +32,9 @@ pub(crate) fn is_unsuffixed_literal(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Lit(LitValue::Int(_) | LitValue::Float(_), None) => true,
         ExprKind::Unary(UnOp::Neg, x) => is_unsuffixed_literal(x),
+        ExprKind::Binary(op, a, b) if !op.is_comparison() && !op.is_logical() => {
+            is_unsuffixed_literal(a) && is_unsuffixed_literal(b)
+        }
         _ => false,
     }
 }

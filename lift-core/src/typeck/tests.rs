@@ -197,3 +197,12 @@ fn user_functions_are_checked() {
         "f: wrong number of arguments: expected 1, found 2"
     );
 }
+
+#[test]
+fn literal_arithmetic_takes_the_type_of_the_other_argument() {
+    let mut p = parse_program_str(
+        "kernel K<N>(x: [i64; N]) -> [i64; N] { map(|v| max(v, -9223372036854775807 - 1)) $ x }",
+    )
+    .unwrap();
+    check_program(&mut p).unwrap();
+}
