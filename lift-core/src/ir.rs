@@ -15,6 +15,9 @@ pub struct Program {
     pub funs: Vec<UserFun>,
     /// Kernels, in source order.
     pub kernels: Vec<Kernel>,
+    /// OpenCL C files pulled in with `include!("file.cl");` (paths relative to the crate
+    /// that uses `lift!`), for functions with OpenCL C bodies.
+    pub includes: Vec<(String, Span)>,
 }
 
 impl Program {

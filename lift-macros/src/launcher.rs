@@ -91,6 +91,7 @@ pub fn kernel_item(
     let standalone = Program {
         funs: prog.funs.clone(),
         kernels: vec![k.clone()],
+        includes: Vec::new(),
     };
     let lift_text = lift_core::print::program(&standalone);
     let result_type = info.result.to_string();

@@ -3,6 +3,7 @@
 //! It parses the block, type-checks it and turns every error into a spanned compile error.
 //! Users reach it through `lift_runtime::lift`.
 
+mod includes;
 mod launcher;
 mod sizes;
 
@@ -22,15 +23,19 @@ fn expand(
 ) -> Result<proc_macro2::TokenStream, lift_core::CompileError> {
     let mut prog = lift_core::parse::parse_program(input)?;
     let infos = lift_core::typeck::check_program(&mut prog)?;
-    let mut items = Vec::new();
+    let (helpers, tracked) = includes::resolve(&prog.includes)?;
+    let mut items = tracked;
     for (k, info) in prog.kernels.iter().zip(&infos) {
-        let generated = lift_core::codegen::generate(&prog, &k.name, info).map_err(|e| {
+        let mut generated = lift_core::codegen::generate(&prog, &k.name, info).map_err(|e| {
             lift_core::CompileError::new(
                 lift_core::ErrorKind::Unsupported,
                 k.span,
                 format!("kernel `{}`: code generation: {e}", k.name),
             )
         })?;
+        if !helpers.is_empty() {
+            generated.source = format!("{helpers}\n{}", generated.source);
+        }
         items.push(launcher::kernel_item(&prog, k, info, &generated)?);
     }
     Ok(quote! { #(#items)* })

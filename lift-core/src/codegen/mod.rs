@@ -15,8 +15,8 @@ mod launch;
 mod loops;
 pub mod lower;
 mod memory;
-mod reduction;
 mod prims;
+mod reduction;
 mod scalar;
 #[cfg(test)]
 mod tests;

@@ -126,6 +126,7 @@ pub(crate) fn compile(
     let mut sprog = Program {
         funs: prog.funs.clone(),
         kernels: vec![part, fin],
+        includes: Vec::new(),
     };
     if check_program(&mut sprog).is_err() {
         return Ok(None);
@@ -357,6 +358,7 @@ pub(crate) fn compile_rows(
     let mut sprog = Program {
         funs: prog.funs.clone(),
         kernels: vec![rows_kernel, fin],
+        includes: Vec::new(),
     };
     if check_program(&mut sprog).is_err() {
         return Ok(None);

@@ -338,6 +338,7 @@ fn kernel(body: Expr) -> Program {
     Program {
         funs: vec![],
         kernels: vec![k],
+        includes: vec![],
     }
 }
 

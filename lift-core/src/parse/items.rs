@@ -25,7 +25,15 @@ pub(crate) fn parse_items(input: ParseStream, st: &State) -> syn::Result<Program
                 return Err(syn::Error::new(a.pound_token.span, "unsupported attribute"));
             }
         }
-        if input.peek(Token![fn]) {
+        if input.cursor().ident().is_some_and(|(i, _)| i == "include") && input.peek2(Token![!]) {
+            input.parse::<syn::Ident>()?;
+            input.parse::<Token![!]>()?;
+            let content;
+            syn::parenthesized!(content in input);
+            let path: syn::LitStr = content.parse()?;
+            input.parse::<Token![;]>()?;
+            prog.includes.push((path.value(), path.span()));
+        } else if input.peek(Token![fn]) {
             prog.funs
                 .push(parse_fun(input, st, docs, opencl.is_some())?);
         } else if input.peek(Token![pub])
@@ -39,7 +47,7 @@ pub(crate) fn parse_items(input: ParseStream, st: &State) -> syn::Result<Program
             }
             prog.kernels.push(parse_kernel(input, st, docs)?);
         } else {
-            return Err(input.error("expected `fn` or `kernel`"));
+            return Err(input.error("expected `fn`, `kernel` or `include!(\"file.cl\");`"));
         }
     }
     Ok(prog)

@@ -1,0 +1,3 @@
+#pragma once
+
+float helper_scale(float x, float by) { return by * x; }
