@@ -149,9 +149,24 @@ fn pad_every_boundary_every_size_and_width() {
         for (l, r) in pad_pairs(n) {
             let sizes = [n, l + 1, r + 1];
             let cases = [
-                ("clamp", clamp.run(n, l + 1, r + 1, &x).unwrap(), PadClampV::LIFT, "PadClampV"),
-                ("mirror", mirror.run(n, l + 1, r + 1, &x).unwrap(), PadMirrorV::LIFT, "PadMirrorV"),
-                ("wrap", wrap.run(n, l + 1, r + 1, &x).unwrap(), PadWrapV::LIFT, "PadWrapV"),
+                (
+                    "clamp",
+                    clamp.run(n, l + 1, r + 1, &x).unwrap(),
+                    PadClampV::LIFT,
+                    "PadClampV",
+                ),
+                (
+                    "mirror",
+                    mirror.run(n, l + 1, r + 1, &x).unwrap(),
+                    PadMirrorV::LIFT,
+                    "PadMirrorV",
+                ),
+                (
+                    "wrap",
+                    wrap.run(n, l + 1, r + 1, &x).unwrap(),
+                    PadWrapV::LIFT,
+                    "PadWrapV",
+                ),
             ];
             for (kind, got, lift, name) in cases {
                 let what = format!("pad({l}, {r}, {kind}) N={n}");
@@ -169,7 +184,11 @@ fn pad_every_boundary_every_size_and_width() {
                 &sizes,
                 &[xv.clone(), Value::from(Scalar::F32(0.25))],
             );
-            assert_eq!(got, f32s(&want), "pad({l}, {r}, constant) N={n} vs interpreter");
+            assert_eq!(
+                got,
+                f32s(&want),
+                "pad({l}, {r}, constant) N={n} vs interpreter"
+            );
         }
     }
 }
@@ -182,7 +201,9 @@ fn mirror_wider_than_the_input_is_refused() {
     for (l, r) in [(4, 0), (0, 4), (9, 9)] {
         match mirror.run(3, l + 1, r + 1, &x) {
             Err(lift_runtime::Error::Precondition { .. }) => {}
-            other => panic!("pad({l}, {r}, mirror) of 3 elements: expected an error, got {other:?}"),
+            other => {
+                panic!("pad({l}, {r}, mirror) of 3 elements: expected an error, got {other:?}")
+            }
         }
     }
     // Clamp and wrap accept any width.
@@ -215,9 +236,14 @@ fn mirror_width_is_checked_at_compile_time_for_known_sizes() {
         let e = check(&kernel(l, r)).expect_err("mirror wider than the input");
         assert!(e.contains("mirror padding larger than the input"), "{e}");
     }
-    let e = check("kernel K(x: [[f32; 2]; 5]) -> [[f32; 8]; 5] { map2(id) o pad2(0, 0, 3, 3, mirror) $ x }")
-        .expect_err("pad2 mirror wider than a row");
-    assert!(e.contains("pad2: mirror padding larger than the input"), "{e}");
+    let e = check(
+        "kernel K(x: [[f32; 2]; 5]) -> [[f32; 8]; 5] { map2(id) o pad2(0, 0, 3, 3, mirror) $ x }",
+    )
+    .expect_err("pad2 mirror wider than a row");
+    assert!(
+        e.contains("pad2: mirror padding larger than the input"),
+        "{e}"
+    );
     check("kernel K(x: [f32; 3]) -> [f32; 11] { map(id) o pad(4, 4, wrap) $ x }").unwrap();
 }
 
@@ -237,14 +263,30 @@ fn constant_asymmetric_pads() {
         let v = [Value::from_f32s(&x)];
         if n >= 2 {
             let want = interpret(PadMirror20::LIFT, "PadMirror20", &[n], &v);
-            assert_eq!(p20.run(n, &x).unwrap(), f32s(&want), "pad(2, 0, mirror) N={n}");
+            assert_eq!(
+                p20.run(n, &x).unwrap(),
+                f32s(&want),
+                "pad(2, 0, mirror) N={n}"
+            );
         }
         let want = interpret(PadClamp03::LIFT, "PadClamp03", &[n], &v);
-        assert_eq!(p03.run(n, &x).unwrap(), f32s(&want), "pad(0, 3, clamp) N={n}");
+        assert_eq!(
+            p03.run(n, &x).unwrap(),
+            f32s(&want),
+            "pad(0, 3, clamp) N={n}"
+        );
         let want = interpret(PadWrap51::LIFT, "PadWrap51", &[n], &v);
-        assert_eq!(p51.run(n, &x).unwrap(), f32s(&want), "pad(5, 1, wrap) N={n}");
+        assert_eq!(
+            p51.run(n, &x).unwrap(),
+            f32s(&want),
+            "pad(5, 1, wrap) N={n}"
+        );
         let want = interpret(PadConst14::LIFT, "PadConst14", &[n], &v);
-        assert_eq!(p14.run(n, &x).unwrap(), f32s(&want), "pad(1, 4, constant) N={n}");
+        assert_eq!(
+            p14.run(n, &x).unwrap(),
+            f32s(&want),
+            "pad(1, 4, constant) N={n}"
+        );
     }
 }
 
@@ -253,7 +295,11 @@ fn boundary_code_only_where_an_index_may_leave_the_array() {
     // No pad: no boundary function.
     assert!(!Interior::SOURCE.contains("min("), "{}", Interior::SOURCE);
     assert!(!Interior::SOURCE.contains("max("), "{}", Interior::SOURCE);
-    assert!(Interior::SOURCE.contains("x[gid0 + i_"), "{}", Interior::SOURCE);
+    assert!(
+        Interior::SOURCE.contains("x[gid0 + i_"),
+        "{}",
+        Interior::SOURCE
+    );
     // Inside the window loop both sides may leave the array.
     assert!(
         Blur3::SOURCE.contains("input[min(N - 1, max(0, gid0 + i_2 - 1))]"),
@@ -270,15 +316,21 @@ fn boundary_code_only_where_an_index_may_leave_the_array() {
     let s = Jacobi7::SOURCE;
     assert_eq!(s.matches("min(").count(), 3, "{s}");
     assert_eq!(s.matches("max(").count(), 3, "{s}");
-    assert!(s.contains("min(N - 1, gid0 + 1)"), "{s}");
-    assert!(s.contains("max(0, gid2 - 1)"), "{s}");
+    for bound in ["N - 1", "M - 1", "K - 1"] {
+        assert_eq!(s.matches(&format!("min({bound}, gid")).count(), 1, "{s}");
+    }
+    assert_eq!(s.matches("max(0, gid").count(), 3, "{s}");
     // Wrap: the modulo only where the offset is non-zero; the +1 side needs no `N +`.
     let s = Asym2::SOURCE;
-    assert!(s.contains("(N + (gid0 - 1) % N) % N"), "{s}");
-    assert!(s.contains("(gid0 + 1) % N"), "{s}");
+    assert_eq!(s.matches(" - 1) % N) % N").count(), 1, "{s}");
+    assert_eq!(s.matches(" + 1) % N").count(), 1, "{s}");
     assert_eq!(s.matches("% M").count(), 2, "{s}");
     // Constant: a select only on the side that can be outside.
-    assert!(GatherPad::SOURCE.contains("? 1.5f :"), "{}", GatherPad::SOURCE);
+    assert!(
+        GatherPad::SOURCE.contains("? 1.5f :"),
+        "{}",
+        GatherPad::SOURCE
+    );
     assert!(!GatherPad::SOURCE.contains("< 0"), "{}", GatherPad::SOURCE);
 }
 
@@ -287,17 +339,30 @@ fn blur3_and_left_right() {
     let b = Blur3::new(ctx()).unwrap();
     let lr = LeftRight::new(ctx()).unwrap();
     let i = Interior::new(ctx()).unwrap();
-    assert_eq!(b.run(5, &[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap(), [4.0, 6.0, 9.0, 12.0, 14.0]);
+    assert_eq!(
+        b.run(5, &[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap(),
+        [4.0, 6.0, 9.0, 12.0, 14.0]
+    );
     for n in SIZES {
         let x = random_f32(n, 5 * n as u64);
         let v = [Value::from_f32s(&x)];
         let want = interpret(Blur3::LIFT, "Blur3", &[n], &v);
-        assert_close(&b.run(n, &x).unwrap(), &f32s(&want), 1e-5, &format!("Blur3 N={n}"));
+        assert_close(
+            &b.run(n, &x).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("Blur3 N={n}"),
+        );
         let want = interpret(LeftRight::LIFT, "LeftRight", &[n], &v);
         assert_eq!(lr.run(n, &x).unwrap(), f32s(&want), "LeftRight N={n}");
         let x = random_f32(n + 2, n as u64);
         let want = interpret(Interior::LIFT, "Interior", &[n], &[Value::from_f32s(&x)]);
-        assert_close(&i.run(n, &x).unwrap(), &f32s(&want), 1e-5, &format!("Interior N={n}"));
+        assert_close(
+            &i.run(n, &x).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("Interior N={n}"),
+        );
     }
 }
 
@@ -311,7 +376,9 @@ fn slide_every_step_regime() {
     let s12 = Slide12::new(ctx()).unwrap();
     // Host reference: window i is x[i * step .. i * step + size].
     let windows = |x: &[f32], size: usize, step: usize, n: usize| -> Vec<f32> {
-        (0..n).flat_map(|i| x[i * step..i * step + size].to_vec()).collect()
+        (0..n)
+            .flat_map(|i| x[i * step..i * step + size].to_vec())
+            .collect()
     };
     for n in SIZES {
         let seed = 7 * n as u64;
@@ -369,11 +436,26 @@ fn two_dimensional_stencils() {
         let v = [matrix(&a, n)];
         let what = format!("{n}x{m}");
         let want = interpret(Jacobi5::LIFT, "Jacobi5", &[n, m], &v);
-        assert_close(&j5.run(n, m, &a).unwrap(), &f32s(&want), 1e-5, &format!("Jacobi5 {what}"));
+        assert_close(
+            &j5.run(n, m, &a).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("Jacobi5 {what}"),
+        );
         let want = interpret(Box9::LIFT, "Box9", &[n, m], &v);
-        assert_close(&b9.run(n, m, &a).unwrap(), &f32s(&want), 1e-5, &format!("Box9 {what}"));
+        assert_close(
+            &b9.run(n, m, &a).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("Box9 {what}"),
+        );
         let want = interpret(Asym2::LIFT, "Asym2", &[n, m], &v);
-        assert_close(&a2.run(n, m, &a).unwrap(), &f32s(&want), 1e-5, &format!("Asym2 {what}"));
+        assert_close(
+            &a2.run(n, m, &a).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("Asym2 {what}"),
+        );
         let want = interpret(Pad2Const::LIFT, "Pad2Const", &[n, m], &v);
         assert_eq!(pc.run(n, m, &a).unwrap(), f32s(&want), "Pad2Const {what}");
     }
@@ -383,8 +465,17 @@ fn two_dimensional_stencils() {
     let s = Strided2::new(ctx()).unwrap();
     for (n, m) in [(1, 1), (2, 5), (7, 3)] {
         let a = random_f32((3 * n + 1) * (2 * m + 1), 77);
-        let want = interpret(Strided2::LIFT, "Strided2", &[n, m], &[matrix(&a, 3 * n + 1)]);
-        assert_eq!(s.run(n, m, &a).unwrap(), f32s(&want), "slide2(4, 3, 3, 2) {n}x{m}");
+        let want = interpret(
+            Strided2::LIFT,
+            "Strided2",
+            &[n, m],
+            &[matrix(&a, 3 * n + 1)],
+        );
+        assert_eq!(
+            s.run(n, m, &a).unwrap(),
+            f32s(&want),
+            "slide2(4, 3, 3, 2) {n}x{m}"
+        );
     }
 }
 
@@ -406,10 +497,20 @@ fn three_dimensional_stencils() {
         let v = [cube(&a, n, m)];
         let want = interpret(Jacobi7::LIFT, "Jacobi7", &[n, m, k], &v);
         let what = format!("{n}x{m}x{k}");
-        assert_close(&j7.run(n, m, k, &a).unwrap(), &f32s(&want), 1e-5, &format!("Jacobi7 {what}"));
+        assert_close(
+            &j7.run(n, m, k, &a).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("Jacobi7 {what}"),
+        );
         if k >= 2 {
             let want = interpret(Asym3::LIFT, "Asym3", &[n, m, k], &v);
-            assert_close(&a3.run(n, m, k, &a).unwrap(), &f32s(&want), 1e-5, &format!("Asym3 {what}"));
+            assert_close(
+                &a3.run(n, m, k, &a).unwrap(),
+                &f32s(&want),
+                1e-5,
+                &format!("Asym3 {what}"),
+            );
         }
     }
 }
@@ -423,22 +524,57 @@ fn stencils_composed_with_other_views() {
     for n in SIZES {
         let (x, y) = (random_f32(n, 90 + n as u64), random_f32(n, 91));
         let vx = Value::from_f32s(&x);
-        let want = interpret(ZipPads::LIFT, "ZipPads", &[n], &[vx.clone(), Value::from_f32s(&y)]);
-        assert_close(&zp.run(n, &x, &y).unwrap(), &f32s(&want), 1e-5, &format!("ZipPads N={n}"));
-        let want = interpret(GatherPad::LIFT, "GatherPad", &[n], std::slice::from_ref(&vx));
+        let want = interpret(
+            ZipPads::LIFT,
+            "ZipPads",
+            &[n],
+            &[vx.clone(), Value::from_f32s(&y)],
+        );
+        assert_close(
+            &zp.run(n, &x, &y).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("ZipPads N={n}"),
+        );
+        let want = interpret(
+            GatherPad::LIFT,
+            "GatherPad",
+            &[n],
+            std::slice::from_ref(&vx),
+        );
         assert_eq!(gp.run(n, &x).unwrap(), f32s(&want), "GatherPad N={n}");
         let x4 = random_f32(4 * n, 92);
         let want = interpret(PadOfJoin::LIFT, "PadOfJoin", &[n], &[matrix(&x4, n)]);
         assert_eq!(pj.run(n, &x4).unwrap(), f32s(&want), "PadOfJoin N={n}");
         let x = random_f32(4 * n, 93);
-        let want = interpret(SplitAfter::LIFT, "SplitAfter", &[4 * n], &[Value::from_f32s(&x)]);
-        assert_close(&sa.run(4 * n, &x).unwrap(), &f32s(&want), 1e-5, &format!("SplitAfter N={}", 4 * n));
+        let want = interpret(
+            SplitAfter::LIFT,
+            "SplitAfter",
+            &[4 * n],
+            &[Value::from_f32s(&x)],
+        );
+        assert_close(
+            &sa.run(4 * n, &x).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("SplitAfter N={}", 4 * n),
+        );
     }
     let ts = TransposeSlide::new(ctx()).unwrap();
     for (n, m) in SHAPES_2D {
         let a = random_f32(n * m, 94);
-        let want = interpret(TransposeSlide::LIFT, "TransposeSlide", &[n, m], &[matrix(&a, n)]);
-        assert_close(&ts.run(n, m, &a).unwrap(), &f32s(&want), 1e-5, &format!("TransposeSlide {n}x{m}"));
+        let want = interpret(
+            TransposeSlide::LIFT,
+            "TransposeSlide",
+            &[n, m],
+            &[matrix(&a, n)],
+        );
+        assert_close(
+            &ts.run(n, m, &a).unwrap(),
+            &f32s(&want),
+            1e-5,
+            &format!("TransposeSlide {n}x{m}"),
+        );
     }
 }
 
@@ -457,7 +593,11 @@ fn cpu_stencil_1d(x: &[f32], r: usize, kind: &str, w: f32) -> Vec<f32> {
 #[test]
 fn tiled_1d_in_local_memory() {
     for (name, src) in [("Tiled32", Tiled32::SOURCE), ("Tiled64", Tiled64::SOURCE)] {
-        assert_eq!(src.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(), 1, "{name}:\n{src}");
+        assert_eq!(
+            src.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(),
+            1,
+            "{name}:\n{src}"
+        );
         assert_eq!(src.matches("barrier(").count(), 1, "{name}:\n{src}");
         assert!(src.contains("local float"), "{name}:\n{src}");
     }
@@ -472,13 +612,23 @@ fn tiled_1d_in_local_memory() {
         let got = t32.run(n, &x).unwrap();
         let want = interpret(Tiled32::LIFT, "Tiled32", &[n], &[Value::from_f32s(&x)]);
         assert_close(&got, &f32s(&want), 1e-5, &format!("Tiled32 N={n}"));
-        assert_close(&got, &cpu_stencil_1d(&x, 1, "clamp", 1.0), 1e-5, &format!("Tiled32 N={n} vs CPU"));
+        assert_close(
+            &got,
+            &cpu_stencil_1d(&x, 1, "clamp", 1.0),
+            1e-5,
+            &format!("Tiled32 N={n} vs CPU"),
+        );
         let n = 64 * tiles;
         let x = random_f32(n, tiles as u64);
         let got = t64.run(n, &x).unwrap();
         let want = interpret(Tiled64::LIFT, "Tiled64", &[n], &[Value::from_f32s(&x)]);
         assert_close(&got, &f32s(&want), 1e-5, &format!("Tiled64 N={n}"));
-        assert_close(&got, &cpu_stencil_1d(&x, 2, "mirror", 0.5), 1e-5, &format!("Tiled64 N={n} vs CPU"));
+        assert_close(
+            &got,
+            &cpu_stencil_1d(&x, 2, "mirror", 0.5),
+            1e-5,
+            &format!("Tiled64 N={n} vs CPU"),
+        );
     }
     assert!(matches!(
         t32.run(33, &random_f32(33, 0)),
@@ -488,10 +638,17 @@ fn tiled_1d_in_local_memory() {
 
 /// Host reference of the clamped 3x3 box sum.
 fn cpu_box9(a: &[f32], n: usize, m: usize) -> Vec<f32> {
-    let at = |i: i64, j: i64| a[i.clamp(0, n as i64 - 1) as usize * m + j.clamp(0, m as i64 - 1) as usize];
+    let at = |i: i64, j: i64| {
+        a[i.clamp(0, n as i64 - 1) as usize * m + j.clamp(0, m as i64 - 1) as usize]
+    };
     (0..n as i64)
         .flat_map(|i| (0..m as i64).map(move |j| (i, j)))
-        .map(|(i, j)| (-1..=1).flat_map(|di| (-1..=1).map(move |dj| (di, dj))).map(|(di, dj)| at(i + di, j + dj)).sum())
+        .map(|(i, j)| {
+            (-1..=1)
+                .flat_map(|di| (-1..=1).map(move |dj| (di, dj)))
+                .map(|(di, dj)| at(i + di, j + dj))
+                .sum()
+        })
         .collect()
 }
 
@@ -499,8 +656,15 @@ fn cpu_box9(a: &[f32], n: usize, m: usize) -> Vec<f32> {
 fn tiled_2d_in_local_memory() {
     for src in [Tiled2d::SOURCE, Tiled2dTiles::SOURCE] {
         assert!(src.contains("reqd_work_group_size(18, 18, 1)"), "{src}");
-        assert!(src.contains("local float") && src.contains("[324];"), "{src}");
-        assert_eq!(src.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(), 1, "{src}");
+        assert!(
+            src.contains("local float") && src.contains("[324];"),
+            "{src}"
+        );
+        assert_eq!(
+            src.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(),
+            1,
+            "{src}"
+        );
         assert_eq!(src.matches("barrier(").count(), 1, "{src}");
     }
     let t = Tiled2d::new(ctx()).unwrap();
@@ -510,9 +674,39 @@ fn tiled_2d_in_local_memory() {
         let want = interpret(Tiled2d::LIFT, "Tiled2d", &[n, m], &[matrix(&a, n)]);
         let got = t.run(n, m, &a).unwrap();
         assert_close(&got, &f32s(&want), 1e-5, &format!("Tiled2d {n}x{m}"));
-        assert_close(&got, &cpu_box9(&a, n, m), 1e-5, &format!("Tiled2d {n}x{m} vs CPU"));
+        assert_close(
+            &got,
+            &cpu_box9(&a, n, m),
+            1e-5,
+            &format!("Tiled2d {n}x{m} vs CPU"),
+        );
         let tiles = tt.run(n, m, &a).unwrap();
-        let want = interpret(Tiled2dTiles::LIFT, "Tiled2dTiles", &[n, m], &[matrix(&a, n)]);
+        let want = interpret(
+            Tiled2dTiles::LIFT,
+            "Tiled2dTiles",
+            &[n, m],
+            &[matrix(&a, n)],
+        );
         assert_close(&tiles, &f32s(&want), 1e-5, &format!("Tiled2dTiles {n}x{m}"));
     }
+}
+
+lift! {
+    /// The 2-D tiles rearranged to row-major with `join o map(map(join) o transpose)` after
+    /// the work-groups.
+    kernel Tiled2dMapJoin<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+        join o map(map(join) o transpose) o map_wrg(1, map_wrg(0, |tile|
+            map_lcl(1, map_lcl(0, |nbh| reduce_seq(+, 0.0f32) o join $ nbh)) o slide2(3, 1) o to_local(map_lcl(1, map_lcl(0, id))) $ tile
+        )) o slide2(18, 16) o pad2(1, clamp) $ x
+    }
+}
+
+/// Known bug (lowering, not views): a high-level `map` of data-layout primitives after the
+/// work-groups is lowered to `map_seq` copies that every work-item of every group runs after
+/// a `barrier(CLK_GLOBAL_MEM_FENCE)`, which does not order other groups' writes.
+#[test]
+#[ignore = "lower.rs: map of layout primitives after map_wrg becomes a racy map_seq copy"]
+fn layout_map_after_work_groups_needs_no_global_barrier() {
+    let s = Tiled2dMapJoin::SOURCE;
+    assert!(!s.contains("CLK_GLOBAL_MEM_FENCE"), "{s}");
 }

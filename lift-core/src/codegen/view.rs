@@ -220,7 +220,18 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 let (l, n) = &dims[k];
                 let j = &is[k] - l;
                 let idx = match kind {
-                    PadKind::Clamp => Nat::min(&Nat::max(&j, &Nat::cst(0)), &(n - 1)),
+                    // Each side only where the index may leave the array (the simplifier
+                    // does not see the range of a `max` inside a `min`).
+                    PadKind::Clamp => {
+                        let low = match facts.le(&Nat::cst(0), &j) {
+                            Some(true) => j.clone(),
+                            _ => Nat::max(&j, &Nat::cst(0)),
+                        };
+                        match facts.le(&(&j + 1), n) {
+                            Some(true) => low,
+                            _ => Nat::min(&low, &(n - 1)),
+                        }
+                    }
                     PadKind::Mirror => {
                         let high = Nat::ite(&j, CmpOp::Ge, n, &(n * 2 - &j - 1), &j);
                         Nat::ite(&j, CmpOp::Lt, &Nat::cst(0), &(-&j - 1), &high)
