@@ -7,7 +7,9 @@
 //! * [`types`]: scalar, vector, tuple and array types with symbolic sizes;
 //! * [`prim`]: every primitive, declared once in one table;
 //! * [`typeck`]: the type checker (sizes, nesting rules, launch-time preconditions);
-//! * [`interp`]: the reference interpreter, the oracle of every test.
+//! * [`interp`]: the reference interpreter, the oracle of every test;
+//! * [`rewrite`]: rewrite rules as values and ELEVATE-style strategies;
+//! * [`codegen`]: lowering and OpenCL C generation.
 //!
 //! No OpenCL dependency: this crate runs inside the proc macro and at run time.
 
@@ -19,6 +21,7 @@ pub mod ir;
 pub mod parse;
 pub mod prim;
 pub mod print;
+pub mod rewrite;
 pub mod typeck;
 pub mod types;
 

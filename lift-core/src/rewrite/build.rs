@@ -1,0 +1,220 @@
+//! Small constructors and pattern accessors shared by the rule families.
+//!
+//! New nodes are untyped; a node moved to a new position loses its root type ([`untyped`]), so
+//! every type left on a tree stays correct for side conditions.
+
+use crate::arith::Nat;
+use crate::ir::{Expr, ExprKind, LitValue, PrimArg, Reorder, Section};
+use crate::prim::Prim;
+use crate::types::Type;
+use proc_macro2::Span;
+
+/// A clone of `e` without its root type.
+pub(crate) fn untyped(e: &Expr) -> Expr {
+    Expr {
+        ty: None,
+        ..e.clone()
+    }
+}
+
+/// A primitive node.
+pub(crate) fn prim(p: Prim, args: Vec<PrimArg>, span: Span) -> Expr {
+    Expr::new(ExprKind::Prim(p, args), span)
+}
+
+/// A function argument.
+pub(crate) fn fun(e: &Expr) -> PrimArg {
+    PrimArg::Fun(e.clone())
+}
+
+/// A size argument.
+pub(crate) fn nat(n: &Nat, span: Span) -> PrimArg {
+    PrimArg::Nat(n.clone(), span)
+}
+
+/// `p(f)` for a primitive with a single function argument (`map(f)`).
+pub(crate) fn with_fun(p: Prim, f: &Expr, span: Span) -> Expr {
+    prim(p, vec![fun(f)], span)
+}
+
+/// Nested compositions flattened into one chain.
+pub(crate) fn flatten(fs: &[Expr]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for f in fs {
+        match &f.kind {
+            ExprKind::Compose(inner) => out.extend(flatten(inner)),
+            _ => out.push(f.clone()),
+        }
+    }
+    out
+}
+
+/// The composition of `fs` (outermost first): flattened, a single function as itself, and
+/// `id` when empty.
+pub(crate) fn compose(fs: Vec<Expr>, span: Span) -> Expr {
+    let mut fs = flatten(&fs);
+    match fs.len() {
+        0 => prim(Prim::Id, Vec::new(), span),
+        1 => fs.swap_remove(0),
+        _ => Expr::new(ExprKind::Compose(fs), span),
+    }
+}
+
+/// The primitive and its static arguments, if `e` is a primitive.
+pub(crate) fn as_prim(e: &Expr) -> Option<(Prim, &[PrimArg])> {
+    match &e.kind {
+        ExprKind::Prim(p, a) => Some((*p, a.as_slice())),
+        _ => None,
+    }
+}
+
+/// The primitive's function argument, if `e` is primitive `p`.
+pub(crate) fn fun_of(e: &Expr, p: Prim) -> Option<&Expr> {
+    match as_prim(e)? {
+        (q, args) if q == p => args.iter().rev().find_map(|a| match a {
+            PrimArg::Fun(f) => Some(f),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The size arguments of primitive `p`, if `e` is it.
+pub(crate) fn nats_of(e: &Expr, p: Prim) -> Option<Vec<Nat>> {
+    match as_prim(e)? {
+        (q, args) if q == p => Some(
+            args.iter()
+                .filter_map(|a| match a {
+                    PrimArg::Nat(n, _) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The initial value of a reduction `p(f, z)`.
+pub(crate) fn value_of(e: &Expr, p: Prim) -> Option<&Expr> {
+    match as_prim(e)? {
+        (q, args) if q == p => args.iter().find_map(|a| match a {
+            PrimArg::Value(v) => Some(v),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The index function of `gather`/`scatter` `p`.
+pub(crate) fn reorder_of(e: &Expr, p: Prim) -> Option<&Reorder> {
+    match as_prim(e)? {
+        (q, args) if q == p => args.iter().find_map(|a| match a {
+            PrimArg::Reorder(r, _) => Some(r),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// Is `e` primitive `p` with no static arguments (`join`, `transpose`)?
+pub(crate) fn is_bare(e: &Expr, p: Prim) -> bool {
+    matches!(as_prim(e), Some((q, [])) if q == p)
+}
+
+/// Structural equality (compared as printed source, which ignores spans and types).
+pub(crate) fn same(a: &Expr, b: &Expr) -> bool {
+    crate::print::expr(a) == crate::print::expr(b)
+}
+
+/// Equal index functions.
+pub(crate) fn same_reorder(a: &Reorder, b: &Reorder) -> bool {
+    match (a, b) {
+        (Reorder::Reverse, Reorder::Reverse) => true,
+        (Reorder::Stride(x, _), Reorder::Stride(y, _)) => x == y,
+        _ => false,
+    }
+}
+
+/// Does the name `name` occur anywhere in `e` (as a variable, a pattern or a function)?
+pub(crate) fn mentions(e: &Expr, name: &str) -> bool {
+    crate::print::expr(e)
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == name)
+}
+
+/// Element type and length of an array type.
+pub(crate) fn array(t: Option<&Type>) -> Option<(&Type, &Nat)> {
+    t?.as_array()
+}
+
+/// Is `e` the literal `k` (integer or float)?
+pub(crate) fn is_lit(e: &Expr, k: f64) -> bool {
+    match &e.kind {
+        ExprKind::Lit(LitValue::Int(i), _) => *i as f64 == k,
+        ExprKind::Lit(LitValue::Float(x), _) => *x == k,
+        _ => false,
+    }
+}
+
+/// The operator section `e` stands for: a section, or a lambda `|a, b| a op b` (`b op a`,
+/// `min(a, b)`, `max(a, b)`) computing exactly that operator.
+pub(crate) fn section_of(e: &Expr) -> Option<Section> {
+    use crate::ir::{BinOp, Pat};
+    match &e.kind {
+        ExprKind::Section(s) => Some(*s),
+        ExprKind::Lambda(pats, body) => {
+            let [Pat::Name(a, _), Pat::Name(b, _)] = pats.as_slice() else {
+                return None;
+            };
+            if a == b {
+                return None;
+            }
+            let is = |x: &Expr, n: &str| matches!(&x.kind, ExprKind::Ident(m) if m == n);
+            let pair = |x: &Expr, y: &Expr| (is(x, a) && is(y, b)) || (is(x, b) && is(y, a));
+            match &body.kind {
+                ExprKind::Binary(BinOp::Add, x, y) if pair(x, y) => Some(Section::Add),
+                ExprKind::Binary(BinOp::Mul, x, y) if pair(x, y) => Some(Section::Mul),
+                ExprKind::Apply(f, xs) if xs.len() == 2 && pair(&xs[0], &xs[1]) => match &f.kind {
+                    ExprKind::Ident(n) if n == "min" => Some(Section::Min),
+                    ExprKind::Ident(n) if n == "max" => Some(Section::Max),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `p(args)` with its function argument replaced by `f`.
+pub(crate) fn replace_fun(p: Prim, args: &[PrimArg], f: Expr, span: Span) -> Expr {
+    let mut args = args.to_vec();
+    if let Some(slot) = args.iter_mut().rev().find_map(|a| match a {
+        PrimArg::Fun(g) => Some(g),
+        _ => None,
+    }) {
+        *slot = f;
+    }
+    prim(p, args, span)
+}
+
+/// The static arguments other than the function (a map's dimension), for comparing maps.
+pub(crate) fn non_fun_args(args: &[PrimArg]) -> Vec<Nat> {
+    args.iter()
+        .filter_map(|a| match a {
+            PrimArg::Nat(n, _) => Some(n.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// An unsuffixed literal given the suffix of its checked type, so that it keeps that type in a
+/// new context; other expressions unchanged.
+pub(crate) fn pin_literal(z: &Expr) -> Expr {
+    match (&z.kind, &z.ty) {
+        (ExprKind::Lit(v, None), Some(Type::Scalar(t))) => {
+            Expr::new(ExprKind::Lit(v.clone(), Some(*t)), z.span)
+        }
+        _ => z.clone(),
+    }
+}

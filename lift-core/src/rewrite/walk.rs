@@ -1,0 +1,132 @@
+//! The immediate sub-expressions of an expression, in one fixed order shared by the
+//! traversals and the paths of [`super::strategy::at`], with the context each one sees.
+//!
+//! Order: a primitive's function, value and constant-boundary arguments in argument order; a
+//! lambda's body; a composition's functions outermost first; an application's function, then
+//! its arguments; every other node's operands left to right.
+
+use super::RewriteCtx;
+use crate::ir::{Boundary, Expr, ExprKind, PrimArg};
+use crate::prim::Prim;
+use crate::types::Type;
+
+/// The sub-expressions of one primitive argument.
+fn arg_child(a: &PrimArg) -> Option<&Expr> {
+    match a {
+        PrimArg::Fun(e) | PrimArg::Value(e) => Some(e),
+        PrimArg::Boundary(Boundary::Constant(e), _) => Some(e),
+        _ => None,
+    }
+}
+
+fn arg_child_mut(a: &mut PrimArg) -> Option<&mut Expr> {
+    match a {
+        PrimArg::Fun(e) | PrimArg::Value(e) => Some(e),
+        PrimArg::Boundary(Boundary::Constant(e), _) => Some(e),
+        _ => None,
+    }
+}
+
+/// The immediate sub-expressions of `e`.
+pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
+        ExprKind::Prim(_, args) => args.iter().filter_map(arg_child).collect(),
+        ExprKind::Lambda(_, b)
+        | ExprKind::Proj(b, _)
+        | ExprKind::Index(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Cast(b, _)
+        | ExprKind::Point(_, _, b) => vec![&**b],
+        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter().collect(),
+        ExprKind::Apply(f, xs) => std::iter::once(&**f).chain(xs.iter()).collect(),
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => vec![&**a, &**b],
+        ExprKind::If(c, a, b) => vec![&**c, &**a, &**b],
+    }
+}
+
+/// The immediate sub-expressions of `e`, mutably, in the order of [`children`].
+fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
+        ExprKind::Prim(_, args) => args.iter_mut().filter_map(arg_child_mut).collect(),
+        ExprKind::Lambda(_, b)
+        | ExprKind::Proj(b, _)
+        | ExprKind::Index(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Cast(b, _)
+        | ExprKind::Point(_, _, b) => vec![&mut **b],
+        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter_mut().collect(),
+        ExprKind::Apply(f, xs) => std::iter::once(&mut **f).chain(xs.iter_mut()).collect(),
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => vec![&mut **a, &mut **b],
+        ExprKind::If(c, a, b) => vec![&mut **c, &mut **a, &mut **b],
+    }
+}
+
+/// `e` with child `i` replaced by `new`; `None` if there is no child `i`. A composition put
+/// into a composition is spliced in (only the indices from `i` on change). A replaced child
+/// may change the type of `e`, so the copy loses its root type.
+pub(crate) fn replace_child(e: &Expr, i: usize, new: Expr) -> Option<Expr> {
+    let mut out = super::build::untyped(e);
+    let slot = children_mut(&mut out).into_iter().nth(i)?;
+    *slot = new;
+    if let ExprKind::Compose(fs) = &out.kind {
+        return Some(super::build::compose(fs.clone(), out.span));
+    }
+    Some(out)
+}
+
+/// The element type `depth` array levels down.
+fn element(t: Option<&Type>, depth: usize) -> Option<Type> {
+    let mut t = t?;
+    for _ in 0..depth {
+        t = t.as_array()?.0;
+    }
+    Some(t.clone())
+}
+
+/// The dimension argument of a low-level map (0 when absent).
+pub(crate) fn dim(args: &[PrimArg]) -> usize {
+    args.iter()
+        .find_map(|a| match a {
+            PrimArg::Nat(n, _) => n.as_cst(),
+            _ => None,
+        })
+        .and_then(|d| usize::try_from(d).ok())
+        .unwrap_or(0)
+}
+
+/// The input type of the function argument of `p` applied to `input`.
+fn fun_input(p: Prim, input: Option<&Type>) -> Option<Type> {
+    use Prim::*;
+    match p {
+        Map | MapGlb | MapWrg | MapLcl | MapSeq | MapSeqUnroll => element(input, 1),
+        Map2 => element(input, 2),
+        Map3 => element(input, 3),
+        Iterate | ToGlobal | ToLocal | ToPrivate => input.cloned(),
+        _ => None,
+    }
+}
+
+/// The context child `i` of `e` sees, when `e` sees `ctx`.
+pub(crate) fn child_ctx(e: &Expr, i: usize, ctx: &RewriteCtx) -> RewriteCtx {
+    match &e.kind {
+        ExprKind::Prim(p, args) => {
+            let arg = args.iter().filter(|a| arg_child(a).is_some()).nth(i);
+            if let Some(PrimArg::Fun(_)) = arg {
+                let mut c = ctx.with_input(fun_input(*p, ctx.input.as_ref()));
+                c.enclosing.push((*p, dim(args)));
+                c
+            } else {
+                ctx.with_input(None)
+            }
+        }
+        ExprKind::Compose(fs) => ctx.with_input(match fs.get(i + 1) {
+            Some(next) => next.ty.clone(),
+            None => ctx.input.clone(),
+        }),
+        ExprKind::Apply(_, xs) if i == 0 && xs.len() == 1 => ctx.with_input(xs[0].ty.clone()),
+        ExprKind::Point(..) => ctx.clone(),
+        _ => ctx.with_input(None),
+    }
+}
