@@ -456,7 +456,7 @@ fn errors() {
     check(err_expr("()"), Syntax, "`()` is not supported");
     check(err_expr("1usize"), Syntax, "unsupported literal suffix");
     check(err_expr("map(f) o"), Syntax, "expected an expression");
-    check(err_prog("struct X;"), Syntax, "expected `fn` or `kernel`");
+    check(err_prog("struct X;"), Syntax, "expected `fn`, `kernel` or `include!");
     check(
         err_prog("kernel K<N, N>(x: f32) -> f32 { x }"),
         Syntax,
@@ -470,7 +470,7 @@ fn errors() {
     check(
         err_prog("kernel K(x: f32) -> f32 { x } junk"),
         Syntax,
-        "expected `fn` or `kernel`",
+        "expected `fn`, `kernel` or `include!",
     );
     check(
         err_prog("#[inline] fn f(a: f32) -> f32 { a }"),
