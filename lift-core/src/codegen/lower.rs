@@ -1,12 +1,14 @@
 //! The default lowering of high-level bodies (SPEC: a body may be purely high-level).
 //!
 //! 1. `map2`/`map3` become nested maps.
-//! 2. Fusion: `map(f) o map(g)` becomes `map(f o g)`, and `reduce(op, z) o map(g)` becomes
+//! 2. Fusion, with the rewrite rules normalised (`rewrite::algorithmic`): `f $ (g $ x)` to
+//!    `(f o g) $ x`, `map(f) o map(g)` to `map(f o g)`, `reduce(op, z) o map(g)` to
 //!    `reduce_seq(|acc, x| op(acc, g(x)), z)`, so that no intermediate array is stored.
 //! 3. If the body uses no parallel map, a body of the form `layout o map(f) o layout $ data`
 //!    gets `map_glb` for that map and up to two maps directly nested in it, the innermost in
 //!    dimension 0 (coalesced access); any other body runs in a single work-item.
-//! 4. Every remaining `map` becomes `map_seq` and every `reduce` `reduce_seq`.
+//! 4. Every remaining `map` becomes `map_seq` and every `reduce` `reduce_seq` (the lowering
+//!    rules of `rewrite::lowering`, normalised).
 //!
 //! Before all this, `iterate(k, f)` with a constant `k` and an `f` that shrinks its input
 //! (CGO'17 Listing 1) is unrolled into `f o ... o f`: every step then has its own types and
@@ -16,8 +18,11 @@
 
 use super::{CodegenError, GResult};
 use crate::arith::Nat;
-use crate::ir::{Expr, ExprKind, Pat, PrimArg, Program};
+use crate::ir::{Expr, ExprKind, PrimArg, Program};
 use crate::prim::Prim;
+use crate::rewrite::lowering::{self, MapLevel};
+use crate::rewrite::strategy::{left_choice, normalize, rule};
+use crate::rewrite::{algorithmic, RewriteCtx};
 use crate::typeck::{check_program, KernelInfo};
 
 /// A program whose kernel body has been lowered, with the new checker output.
@@ -36,13 +41,24 @@ pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult
         .iter_mut()
         .find(|k| k.name == kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
-    let mut fresh = 0;
-    let body = fuse(expand_nd(unroll_shrinking(k.body.clone(), None)), &mut fresh);
-    let mut body = body;
+    let ctx = RewriteCtx::for_kernel(info);
+    let body = expand_nd(unroll_shrinking(k.body.clone(), None));
+    let fusion = normalize(left_choice(
+        rule(algorithmic::apply_to_compose()),
+        left_choice(
+            rule(algorithmic::map_fusion()),
+            rule(algorithmic::map_reduce_fusion()),
+        ),
+    ));
+    let mut body = fusion.apply(&body, &ctx).unwrap_or(body);
     if !uses_parallel(&body) {
         parallel_top(&mut body);
     }
-    k.body = sequential(body);
+    let sequential = normalize(left_choice(
+        rule(lowering::lower_map(MapLevel::Seq)),
+        rule(lowering::lower_reduce()),
+    ));
+    k.body = sequential.apply(&body, &ctx).unwrap_or(body);
     let infos = check_program(&mut out).map_err(|e| CodegenError::Lowering(e.to_string()))?;
     let info = infos
         .into_iter()
@@ -175,114 +191,6 @@ fn is_prim(e: &Expr, ps: &[Prim]) -> bool {
     matches!(&e.kind, ExprKind::Prim(p, _) if ps.contains(p))
 }
 
-/// Map and reduce fusion (bottom-up).
-fn fuse(e: Expr, fresh: &mut usize) -> Expr {
-    let e = map_children(e, &mut |x| fuse(x, fresh));
-    let span = e.span;
-    match e.kind {
-        // f $ (g $ x) with primitives f, g: (f o g) $ x
-        ExprKind::Apply(f, mut args)
-            if args.len() == 1
-                && is_prim(&f, &[Prim::Map, Prim::Reduce])
-                && matches!(&args[0].kind, ExprKind::Apply(g, a) if a.len() == 1 && is_prim(g, &[Prim::Map])) =>
-        {
-            let Some(Expr {
-                kind: ExprKind::Apply(g, inner),
-                ..
-            }) = args.pop()
-            else {
-                return Expr::new(ExprKind::Apply(f, args), span);
-            };
-            let chain = fuse(Expr::new(ExprKind::Compose(vec![*f, *g]), span), fresh);
-            Expr::new(ExprKind::Apply(Box::new(chain), inner), span)
-        }
-        ExprKind::Compose(es) => {
-            let mut flat: Vec<Expr> = Vec::new();
-            for x in es {
-                match x.kind {
-                    ExprKind::Compose(inner) => flat.extend(inner),
-                    kind => flat.push(Expr { kind, ..x }),
-                }
-            }
-            let mut out: Vec<Expr> = Vec::new();
-            for g in flat {
-                match out.pop() {
-                    Some(f)
-                        if is_prim(&f, &[Prim::Map, Prim::Reduce]) && is_prim(&g, &[Prim::Map]) =>
-                    {
-                        out.push(fuse_pair(f, g, fresh));
-                    }
-                    Some(f) => {
-                        out.push(f);
-                        out.push(g);
-                    }
-                    None => out.push(g),
-                }
-            }
-            if out.len() == 1 {
-                out.pop()
-                    .unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span))
-            } else {
-                Expr::new(ExprKind::Compose(out), span)
-            }
-        }
-        kind => Expr { kind, ..e },
-    }
-}
-
-/// `map(f) o map(g)` or `reduce(op, z) o map(g)`, fused.
-fn fuse_pair(f: Expr, g: Expr, fresh: &mut usize) -> Expr {
-    let span = f.span;
-    let (ExprKind::Prim(pf, fargs), ExprKind::Prim(_, gargs)) = (f.kind, g.kind) else {
-        return Expr::new(ExprKind::Compose(Vec::new()), span);
-    };
-    let gf = fun_of(&gargs)
-        .cloned()
-        .unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
-    if pf == Prim::Map {
-        let ff = fun_of(&fargs)
-            .cloned()
-            .unwrap_or_else(|| Expr::new(ExprKind::Compose(Vec::new()), span));
-        return prim(
-            Prim::Map,
-            vec![PrimArg::Fun(Expr::new(
-                ExprKind::Compose(vec![ff, gf]),
-                span,
-            ))],
-            span,
-        );
-    }
-    *fresh += 1;
-    let (acc, x) = (format!("acc__{fresh}"), format!("x__{fresh}"));
-    let ident = |n: &str| Expr::new(ExprKind::Ident(n.to_string()), span);
-    let mut op = None;
-    let mut z = None;
-    for a in fargs {
-        match a {
-            PrimArg::Fun(o) => op = Some(o),
-            PrimArg::Value(v) => z = Some(v),
-            _ => {}
-        }
-    }
-    let (Some(op), Some(z)) = (op, z) else {
-        return Expr::new(ExprKind::Compose(Vec::new()), span);
-    };
-    let gx = Expr::new(ExprKind::Apply(Box::new(gf), vec![ident(&x)]), span);
-    let body = Expr::new(ExprKind::Apply(Box::new(op), vec![ident(&acc), gx]), span);
-    let lambda = Expr::new(
-        ExprKind::Lambda(
-            vec![Pat::Name(acc, span), Pat::Name(x, span)],
-            Box::new(body),
-        ),
-        span,
-    );
-    prim(
-        Prim::ReduceSeq,
-        vec![PrimArg::Fun(lambda), PrimArg::Value(z)],
-        span,
-    )
-}
-
 /// Does the expression use a parallel map?
 fn uses_parallel(e: &Expr) -> bool {
     let mut found = false;
@@ -373,21 +281,5 @@ fn make_glb(m: &mut Expr, d: i64) {
                 make_glb(f, d - 1);
             }
         }
-    }
-}
-
-/// Every remaining `map` to `map_seq`, `reduce` to `reduce_seq`.
-fn sequential(e: Expr) -> Expr {
-    let e = map_children(e, &mut sequential);
-    match e.kind {
-        ExprKind::Prim(Prim::Map, args) => Expr {
-            kind: ExprKind::Prim(Prim::MapSeq, args),
-            ..e
-        },
-        ExprKind::Prim(Prim::Reduce, args) => Expr {
-            kind: ExprKind::Prim(Prim::ReduceSeq, args),
-            ..e
-        },
-        kind => Expr { kind, ..e },
     }
 }
