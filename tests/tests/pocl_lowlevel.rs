@@ -22,10 +22,10 @@ lift! {
     kernel Wrg1<N>(x: [f32; N]) -> [f32; N] {
         join o map_wrg(0, map_lcl(0, |v| v - 1.0)) o split(16) $ x
     }
-    /// 4x8 tiles, one per work-group of 8x4 work-items.
+    /// 2-D work-groups: a row per group in dimension 1, 8-element chunks per group in
+    /// dimension 0, one work-item per element; the result is written in its final layout.
     kernel Wrg2<N, M>(a: [[f32; M]; N]) -> [[f32; M]; N] {
-        map(join) o join o map(transpose) o map_wrg(1, map_wrg(0, map_lcl(1, map_lcl(0, |v| v * v))))
-            o map(transpose) o split(4) o map(split(8)) $ a
+        map_wrg(1, join o map_wrg(0, map_lcl(0, |v| v * v)) o split(8)) $ a
     }
     kernel Seq<N, M>(a: [[f32; M]; N]) -> [[f32; M]; N] { map_glb(0, map_seq(|v| v + 2.0)) $ a }
     kernel SeqUnroll<N>(a: [[f32; 4]; N]) -> [[f32; 4]; N] {

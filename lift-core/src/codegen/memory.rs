@@ -172,6 +172,11 @@ impl Gen<'_> {
                 "a barrier would be needed inside divergent control flow (a map_lcl whose trip count differs from the local size)".into(),
             ));
         }
+        if !self.par.iter().any(|p| p.par == Par::Wrg) {
+            return Err(CodegenError::Unsupported(
+                "results of parallel maps are read by code outside any work-group, which no barrier can order (that needs a second kernel); write the results in their final layout from inside the parallel maps instead".into(),
+            ));
+        }
         let fence = match space {
             Some(Space::Global) => "CLK_GLOBAL_MEM_FENCE",
             Some(_) => "CLK_LOCAL_MEM_FENCE",
