@@ -28,6 +28,10 @@ fn sources_have_two_kernels() {
         assert!(src.contains("barrier(CLK_LOCAL_MEM_FENCE)"), "{src}");
     }
     assert!(Dot::LOWERED.starts_with("two kernels"), "{}", Dot::LOWERED);
+    for src in [Sum::SOURCE, Asum::SOURCE, Dot::SOURCE, MaxI::SOURCE, SumSq::SOURCE] {
+        assert!(src.contains("vload4(lift_j, x)"), "vectorised loads: {src}");
+    }
+    assert!(!SumPadded::SOURCE.contains("vload4"), "a padded view is read element-wise");
 }
 
 #[test]

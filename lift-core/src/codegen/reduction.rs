@@ -165,11 +165,12 @@ pub(crate) fn compile(
         Some(Type::Array(e, _)) => (**e).clone(),
         _ => return Ok(None),
     };
+    let lanes = vector_lanes(x1, part);
     g.tree(
         &t,
         (f1, f2),
         z1,
-        (&input, &elem_ty),
+        (&input, &elem_ty, lanes.as_ref()),
         &n,
         ("get_global_id(0)", "get_global_size(0)"),
     )?;
@@ -201,7 +202,7 @@ pub(crate) fn compile(
         &t,
         (f2, f2),
         z2,
-        (&pview, &t),
+        (&pview, &t, None),
         &groups,
         ("get_local_id(0)", &WG.to_string()),
     )?;
@@ -408,7 +409,7 @@ pub(crate) fn compile_rows(
         &t,
         (fold, op),
         z,
-        (&input, row_elem),
+        (&input, row_elem, None),
         len,
         ("get_local_id(0)", &WG.to_string()),
     )?;
@@ -445,6 +446,45 @@ fn facts_of(info: &KernelInfo) -> Facts {
     facts
 }
 
+/// The buffers of a reduction input that can be read with `vload4`: a 1-D array parameter, or
+/// a `zip` of such parameters (`tuple`), with the OpenCL scalar type of each.
+struct Lanes {
+    bufs: Vec<(String, &'static str)>,
+    tuple: bool,
+}
+
+/// The [`Lanes`] of `x` in kernel `k`, if every component is a 1-D array parameter of a
+/// 32- or 64-bit number type.
+fn vector_lanes(x: &Expr, k: &Kernel) -> Option<Lanes> {
+    let param = |e: &Expr| {
+        let ExprKind::Ident(name) = &e.kind else {
+            return None;
+        };
+        let p = k.params.iter().find(|p| &p.name == name)?;
+        let (Type::Scalar(s), 1) = (p.ty.base(), p.ty.dims().len()) else {
+            return None;
+        };
+        let sct = match s {
+            ScalarType::F32 => "float",
+            ScalarType::F64 => "double",
+            ScalarType::I32 => "int",
+            ScalarType::U32 => "uint",
+            ScalarType::I64 => "long",
+            ScalarType::U64 => "ulong",
+            _ => return None,
+        };
+        Some((c_name(name), sct))
+    };
+    match &x.kind {
+        ExprKind::Ident(_) => Some(Lanes { bufs: vec![param(x)?], tuple: false }),
+        ExprKind::Apply(f, xs) if matches!(&f.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) => {
+            let bufs = xs.iter().map(param).collect::<Option<Vec<_>>>()?;
+            Some(Lanes { bufs, tuple: true })
+        }
+        _ => None,
+    }
+}
+
 /// The typed parts of `reduce_seq(f, z) $ x`.
 struct Stage<'e> {
     f: &'e Expr,
@@ -476,15 +516,15 @@ fn stage(body: &Expr) -> Option<Stage<'_>> {
 
 impl Gen<'_> {
     /// One work-group's part of a reduction: every work-item folds `input[i]` for `i` from
-    /// `start` in steps of `stride` below `n` with `fold`, then the group combines its values
-    /// in local memory (`lift_tmp`) with a tree of `combine`, leaving the result in
-    /// `lift_tmp[0]`.
+    /// `start` in steps of `stride` below `n` with `fold` (with `vload4` of whole vectors first
+    /// when `lanes` gives the input's buffers), then the group combines its values in local
+    /// memory (`lift_tmp`) with a tree of `combine`, leaving the result in `lift_tmp[0]`.
     fn tree(
         &mut self,
         t: &Type,
         (fold, combine): (&Expr, &Expr),
         z: &Expr,
-        (input, elem): (&View, &Type),
+        (input, elem, lanes): (&View, &Type, Option<&Lanes>),
         n: &Nat,
         (start, stride): (&str, &str),
     ) -> GResult<()> {
@@ -494,8 +534,34 @@ impl Gen<'_> {
         self.line(format!("local {ct} lift_tmp[{WG}];"));
         self.line("const int lift_l = get_local_id(0);");
         self.line(format!("{ct} lift_acc = {zc};"));
+        let mut first = start.to_string();
+        if let Some(lanes) = lanes {
+            self.open(format!(
+                "for (int lift_j = {start}; lift_j < ({n}) / 4; lift_j += {stride}) {{"
+            ));
+            for (k, (buf, sct)) in lanes.bufs.iter().enumerate() {
+                self.line(format!("const {sct}4 lift_v{k} = vload4(lift_j, {buf});"));
+            }
+            for lane in 0..4 {
+                let part = |k: usize| View::Value(format!("lift_v{k}.s{lane}"));
+                let v = if lanes.tuple {
+                    View::Tuple((0..lanes.bufs.len()).map(part).collect())
+                } else {
+                    part(0)
+                };
+                let args = vec![
+                    Arg::View(View::Value("lift_acc".into()), t.clone()),
+                    Arg::View(v, elem.clone()),
+                ];
+                let r = self.call_value(fold, args, None)?;
+                let code = self.read(&r, t)?;
+                self.line(format!("lift_acc = {code};"));
+            }
+            self.close();
+            first = format!("({n}) / 4 * 4 + {start}");
+        }
         self.open(format!(
-            "for (int lift_i = {start}; lift_i < {n}; lift_i += {stride}) {{"
+            "for (int lift_i = {first}; lift_i < {n}; lift_i += {stride}) {{"
         ));
         let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
         let args = vec![
