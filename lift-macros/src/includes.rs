@@ -17,10 +17,16 @@ pub fn resolve(includes: &[(String, Span)]) -> Result<(String, Vec<TokenStream>)
     let mut tracked = Vec::new();
     for (file, span) in includes {
         let fail = |what: String| {
-            CompileError::new(ErrorKind::UnknownName, *span, format!("include!: {file}: {what}"))
+            CompileError::new(
+                ErrorKind::UnknownName,
+                *span,
+                format!("include!: {file}: {what}"),
+            )
         };
         if !dir.join(file).is_file() {
-            return Err(fail("file not found (paths are relative to the crate's directory)".into()));
+            return Err(fail(
+                "file not found (paths are relative to the crate's directory)".into(),
+            ));
         }
         let source = ocl_include::source::Fs::builder()
             .include_dir(&dir)

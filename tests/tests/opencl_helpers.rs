@@ -15,8 +15,16 @@ lift! {
 
 #[test]
 fn included_helpers_are_compiled_in() {
-    assert!(Triple::SOURCE.contains("float helper_scale(float x, float by)"), "{}", Triple::SOURCE);
-    assert_eq!(Triple::SOURCE.matches("float helper_scale(").count(), 1, "pragma once");
+    assert!(
+        Triple::SOURCE.contains("float helper_scale(float x, float by)"),
+        "{}",
+        Triple::SOURCE
+    );
+    assert_eq!(
+        Triple::SOURCE.matches("float helper_scale(").count(),
+        1,
+        "pragma once"
+    );
     let k = Triple::new(ctx()).unwrap();
     for n in [1, 7, 1000] {
         let x = random_f32(n, 3);

@@ -231,11 +231,20 @@ fn partial_dot_product_low_level() {
 #[test]
 fn cgo17_listing1_partial_dot_product() {
     let k = Listing1::new(ctx()).unwrap();
-    assert!(Listing1::SOURCE.contains("barrier(CLK_LOCAL_MEM_FENCE)"), "{}", Listing1::SOURCE);
+    assert!(
+        Listing1::SOURCE.contains("barrier(CLK_LOCAL_MEM_FENCE)"),
+        "{}",
+        Listing1::SOURCE
+    );
     for n in [128, 384, 128 * 33] {
         let (x, y) = (random_f32(n, 37), random_f32(n, 41));
         let got = k.run(n, &x, &y).unwrap();
-        let want = interpret(Listing1::LIFT, "Listing1", &[n], &[Value::from_f32s(&x), Value::from_f32s(&y)]);
+        let want = interpret(
+            Listing1::LIFT,
+            "Listing1",
+            &[n],
+            &[Value::from_f32s(&x), Value::from_f32s(&y)],
+        );
         assert_close(&got, &f32s(&want), 1e-5, &format!("Listing1 N={n}"));
     }
 }

@@ -23,32 +23,77 @@ const SIZES: [usize; 6] = [1, 2, 13, 257, 65_537, (1 << 20) + 3];
 
 #[test]
 fn sources_have_two_kernels() {
-    for src in [Sum::SOURCE, Asum::SOURCE, Dot::SOURCE, MaxI::SOURCE, SumSq::SOURCE, SumPadded::SOURCE] {
+    for src in [
+        Sum::SOURCE,
+        Asum::SOURCE,
+        Dot::SOURCE,
+        MaxI::SOURCE,
+        SumSq::SOURCE,
+        SumPadded::SOURCE,
+    ] {
         assert!(src.matches("kernel void").count() == 2, "{src}");
         assert!(src.contains("barrier(CLK_LOCAL_MEM_FENCE)"), "{src}");
     }
     assert!(Dot::LOWERED.starts_with("two kernels"), "{}", Dot::LOWERED);
-    for src in [Sum::SOURCE, Asum::SOURCE, Dot::SOURCE, MaxI::SOURCE, SumSq::SOURCE] {
+    for src in [
+        Sum::SOURCE,
+        Asum::SOURCE,
+        Dot::SOURCE,
+        MaxI::SOURCE,
+        SumSq::SOURCE,
+    ] {
         assert!(src.contains("vload4(lift_j, x)"), "vectorised loads: {src}");
     }
-    assert!(!SumPadded::SOURCE.contains("vload4"), "a padded view is read element-wise");
+    assert!(
+        !SumPadded::SOURCE.contains("vload4"),
+        "a padded view is read element-wise"
+    );
 }
 
 #[test]
 fn sum_asum_dot_match_interpreter() {
-    let (sum, asum, dot) = (Sum::new(ctx()).unwrap(), Asum::new(ctx()).unwrap(), Dot::new(ctx()).unwrap());
+    let (sum, asum, dot) = (
+        Sum::new(ctx()).unwrap(),
+        Asum::new(ctx()).unwrap(),
+        Dot::new(ctx()).unwrap(),
+    );
     for (i, n) in SIZES.into_iter().enumerate() {
         let x = random_f32(n, i as u64);
         let y = random_f32(n, 100 + i as u64);
         let vx = Value::from_f32s(&x);
         let vy = Value::from_f32s(&y);
         let tol = 1e-5 * (n as f32).sqrt().max(1.0);
-        let want = f32s(&interpret(Sum::LIFT, "Sum", &[n], std::slice::from_ref(&vx)));
-        assert_close(&[sum.run(n, &x).unwrap()], &want, tol, &format!("Sum N={n}"));
-        let want = f32s(&interpret(Asum::LIFT, "Asum", &[n], std::slice::from_ref(&vx)));
-        assert_close(&[asum.run(n, &x).unwrap()], &want, tol, &format!("Asum N={n}"));
+        let want = f32s(&interpret(
+            Sum::LIFT,
+            "Sum",
+            &[n],
+            std::slice::from_ref(&vx),
+        ));
+        assert_close(
+            &[sum.run(n, &x).unwrap()],
+            &want,
+            tol,
+            &format!("Sum N={n}"),
+        );
+        let want = f32s(&interpret(
+            Asum::LIFT,
+            "Asum",
+            &[n],
+            std::slice::from_ref(&vx),
+        ));
+        assert_close(
+            &[asum.run(n, &x).unwrap()],
+            &want,
+            tol,
+            &format!("Asum N={n}"),
+        );
         let want = f32s(&interpret(Dot::LIFT, "Dot", &[n], &[vx, vy]));
-        assert_close(&[dot.run(n, &x, &y).unwrap()], &want, tol, &format!("Dot N={n}"));
+        assert_close(
+            &[dot.run(n, &x, &y).unwrap()],
+            &want,
+            tol,
+            &format!("Dot N={n}"),
+        );
     }
 }
 
@@ -57,7 +102,11 @@ fn integer_max_is_exact() {
     let k = MaxI::new(ctx()).unwrap();
     for n in SIZES {
         let x = random_i32(n, n as u64);
-        assert_eq!(k.run(n, &x).unwrap(), *x.iter().max().unwrap(), "MaxI N={n}");
+        assert_eq!(
+            k.run(n, &x).unwrap(),
+            *x.iter().max().unwrap(),
+            "MaxI N={n}"
+        );
     }
 }
 
@@ -69,32 +118,76 @@ fn f64_lambda_operator_and_padded_input() {
         let x: Vec<f64> = random_f32(n, 5).into_iter().map(f64::from).collect();
         let want: f64 = x.iter().map(|v| v * v).sum();
         let got = k.run(n, &x).unwrap();
-        assert!((got - want).abs() <= 1e-9 * want.max(1.0), "SumSq N={n}: {got} vs {want}");
+        assert!(
+            (got - want).abs() <= 1e-9 * want.max(1.0),
+            "SumSq N={n}: {got} vs {want}"
+        );
         let y = random_f32(n, 6);
-        let want = f32s(&interpret(SumPadded::LIFT, "SumPadded", &[n], &[Value::from_f32s(&y)]));
-        assert_close(&[p.run(n, &y).unwrap()], &want, 1e-4, &format!("SumPadded N={n}"));
+        let want = f32s(&interpret(
+            SumPadded::LIFT,
+            "SumPadded",
+            &[n],
+            &[Value::from_f32s(&y)],
+        ));
+        assert_close(
+            &[p.run(n, &y).unwrap()],
+            &want,
+            1e-4,
+            &format!("SumPadded N={n}"),
+        );
     }
 }
 
 #[test]
 fn row_reductions_use_a_work_group_per_row() {
-    assert!(Gemv::LOWERED.starts_with("one work-group per row"), "{}", Gemv::LOWERED);
-    assert!(RowMax::LOWERED.starts_with("one work-group per row"), "{}", RowMax::LOWERED);
-    assert!(!RowSumShort::LOWERED.starts_with("one work-group per row"), "{}", RowSumShort::LOWERED);
+    assert!(
+        Gemv::LOWERED.starts_with("one work-group per row"),
+        "{}",
+        Gemv::LOWERED
+    );
+    assert!(
+        RowMax::LOWERED.starts_with("one work-group per row"),
+        "{}",
+        RowMax::LOWERED
+    );
+    assert!(
+        !RowSumShort::LOWERED.starts_with("one work-group per row"),
+        "{}",
+        RowSumShort::LOWERED
+    );
     let gemv = Gemv::new(ctx()).unwrap();
     for (n, m) in [(1, 1), (3, 1000), (1000, 300), (7, 4099)] {
         let a = random_f32(n * m, 40);
         let x = random_f32(m, 41);
-        let want: Vec<f32> = a.chunks(m).map(|r| r.iter().zip(&x).map(|(p, q)| p * q).sum()).collect();
-        assert_close(&gemv.run(n, m, &a, &x).unwrap(), &want, 1e-4, &format!("Gemv {n}x{m}"));
+        let want: Vec<f32> = a
+            .chunks(m)
+            .map(|r| r.iter().zip(&x).map(|(p, q)| p * q).sum())
+            .collect();
+        assert_close(
+            &gemv.run(n, m, &a, &x).unwrap(),
+            &want,
+            1e-4,
+            &format!("Gemv {n}x{m}"),
+        );
     }
-    let (rmax, rsum) = (RowMax::new(ctx()).unwrap(), RowSumShort::new(ctx()).unwrap());
+    let (rmax, rsum) = (
+        RowMax::new(ctx()).unwrap(),
+        RowSumShort::new(ctx()).unwrap(),
+    );
     for n in [1, 5, 77] {
         let a = random_f32(n * 300, 42);
-        let want: Vec<f32> = a.chunks(300).map(|r| r.iter().copied().fold(-1000.0, f32::max)).collect();
+        let want: Vec<f32> = a
+            .chunks(300)
+            .map(|r| r.iter().copied().fold(-1000.0, f32::max))
+            .collect();
         assert_eq!(rmax.run(n, &a).unwrap(), want, "RowMax N={n}");
         let b = random_f32(n * 3, 43);
         let want: Vec<f32> = b.chunks(3).map(|r| r.iter().sum()).collect();
-        assert_close(&rsum.run(n, &b).unwrap(), &want, 1e-6, &format!("RowSumShort N={n}"));
+        assert_close(
+            &rsum.run(n, &b).unwrap(),
+            &want,
+            1e-6,
+            &format!("RowSumShort N={n}"),
+        );
     }
 }

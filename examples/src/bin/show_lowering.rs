@@ -34,7 +34,13 @@ fn main() {
         ("Axpy", Axpy::LIFT, Axpy::LOWERED, Axpy::SOURCE),
         ("Blur3", Blur3::LIFT, Blur3::LOWERED, Blur3::SOURCE),
     ] {
-        println!("## {name}\n\nAs written:\n\n```text\n{}\n```\n", lift.trim());
-        println!("Lowered:\n\n```text\n{lowered}\n```\n\nOpenCL C:\n\n```c\n{}\n```\n", source.trim());
+        println!(
+            "## {name}\n\nAs written:\n\n```text\n{}\n```\n",
+            lift.trim()
+        );
+        println!(
+            "Lowered:\n\n```text\n{lowered}\n```\n\nOpenCL C:\n\n```c\n{}\n```\n",
+            source.trim()
+        );
     }
 }

@@ -125,13 +125,20 @@ fn unroll_shrinking(e: Expr, input: Option<&crate::types::Type>) -> Expr {
     let span = e.span;
     match e.kind {
         ExprKind::Apply(f, args) => {
-            let args: Vec<Expr> = args.into_iter().map(|a| unroll_shrinking(a, None)).collect();
+            let args: Vec<Expr> = args
+                .into_iter()
+                .map(|a| unroll_shrinking(a, None))
+                .collect();
             let input = match &args[..] {
                 [x] => x.ty.clone(),
                 _ => None,
             };
             let f = unroll_shrinking(*f, input.as_ref());
-            Expr { kind: ExprKind::Apply(Box::new(f), args), span, ty: e.ty }
+            Expr {
+                kind: ExprKind::Apply(Box::new(f), args),
+                span,
+                ty: e.ty,
+            }
         }
         ExprKind::Compose(fs) => {
             let mut out = Vec::with_capacity(fs.len());
@@ -142,7 +149,11 @@ fn unroll_shrinking(e: Expr, input: Option<&crate::types::Type>) -> Expr {
                 next_input = result;
             }
             out.reverse();
-            Expr { kind: ExprKind::Compose(out), span, ty: e.ty }
+            Expr {
+                kind: ExprKind::Compose(out),
+                span,
+                ty: e.ty,
+            }
         }
         ExprKind::Prim(Prim::Iterate, args) => {
             let k = args.iter().find_map(|a| match a {
@@ -155,12 +166,24 @@ fn unroll_shrinking(e: Expr, input: Option<&crate::types::Type>) -> Expr {
                     let f = unroll_shrinking(f.clone(), None);
                     Expr::new(ExprKind::Compose(vec![f; k as usize]), span)
                 }
-                _ => map_children(Expr { kind: ExprKind::Prim(Prim::Iterate, args), span, ty: e.ty }, &mut |x| {
-                    unroll_shrinking(x, None)
-                }),
+                _ => map_children(
+                    Expr {
+                        kind: ExprKind::Prim(Prim::Iterate, args),
+                        span,
+                        ty: e.ty,
+                    },
+                    &mut |x| unroll_shrinking(x, None),
+                ),
             }
         }
-        kind => map_children(Expr { kind, span, ty: e.ty }, &mut |x| unroll_shrinking(x, None)),
+        kind => map_children(
+            Expr {
+                kind,
+                span,
+                ty: e.ty,
+            },
+            &mut |x| unroll_shrinking(x, None),
+        ),
     }
 }
 

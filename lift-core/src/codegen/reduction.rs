@@ -476,8 +476,12 @@ fn vector_lanes(x: &Expr, k: &Kernel) -> Option<Lanes> {
         Some((c_name(name), sct))
     };
     match &x.kind {
-        ExprKind::Ident(_) => Some(Lanes { bufs: vec![param(x)?], tuple: false }),
-        ExprKind::Apply(f, xs) if matches!(&f.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) => {
+        ExprKind::Ident(_) => Some(Lanes {
+            bufs: vec![param(x)?],
+            tuple: false,
+        }),
+        ExprKind::Apply(f, xs) if matches!(&f.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) =>
+        {
             let bufs = xs.iter().map(param).collect::<Option<Vec<_>>>()?;
             Some(Lanes { bufs, tuple: true })
         }

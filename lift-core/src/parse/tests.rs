@@ -456,7 +456,11 @@ fn errors() {
     check(err_expr("()"), Syntax, "`()` is not supported");
     check(err_expr("1usize"), Syntax, "unsupported literal suffix");
     check(err_expr("map(f) o"), Syntax, "expected an expression");
-    check(err_prog("struct X;"), Syntax, "expected `fn`, `kernel` or `include!");
+    check(
+        err_prog("struct X;"),
+        Syntax,
+        "expected `fn`, `kernel` or `include!",
+    );
     check(
         err_prog("kernel K<N, N>(x: f32) -> f32 { x }"),
         Syntax,
