@@ -691,7 +691,6 @@ fn tiled_2d_in_local_memory() {
     }
 }
 
-
 /// A high-level `map` of layout primitives after the work-groups would read other groups'
 /// results from sequential code that no barrier orders: a compile-time error, not a race.
 #[test]
