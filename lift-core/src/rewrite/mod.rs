@@ -17,6 +17,7 @@ mod build;
 pub mod interchange;
 pub mod iterate;
 pub mod lowering;
+pub mod points;
 pub mod reduction;
 pub mod reorder;
 pub mod simplify;

@@ -1,0 +1,341 @@
+//! Rewrite points: each applied to small kernels (sizes 1, primes, composites) must remove
+//! every point, keep the result type and the interpreter's result; a misplaced point warns and
+//! leaves the program as if it had not been written.
+
+use crate::interp::{run_kernel, Scalar, Value};
+use crate::ir::{Expr, ExprKind, Program};
+use crate::parse::parse_program_str;
+use crate::rewrite::points::{apply_points, PointWarning};
+use crate::rewrite::walk::children;
+use crate::typeck::check_program;
+use crate::types::Type;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// 1-D lengths: 1, primes, composites, a power of two.
+const SIZES: [usize; 8] = [1, 2, 3, 5, 7, 12, 13, 16];
+/// 2-D shapes `(n, m)`.
+const SHAPES: [(usize, usize); 5] = [(1, 1), (1, 5), (3, 4), (7, 6), (12, 13)];
+
+fn has_point(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Point(..)) || children(e).into_iter().any(has_point)
+}
+
+fn count(t: &Type) -> usize {
+    match t.as_array() {
+        Some((inner, n)) => n.as_cst().map_or(0, |c| c as usize) * count(inner),
+        None => 1,
+    }
+}
+
+fn parse(src: &str) -> Program {
+    parse_program_str(src).unwrap_or_else(|e| panic!("parse: {e}\n{src}"))
+}
+
+fn run(p: &Program, args: &[Value], what: &str) -> Vec<f32> {
+    let v = run_kernel(p, "K", &[], args)
+        .unwrap_or_else(|e| panic!("run ({what}): {e}\n{}", crate::print::program(p)));
+    v.flatten()
+        .into_iter()
+        .map(|s| match s {
+            Scalar::F32(x) => x,
+            s => panic!("unexpected scalar {s}"),
+        })
+        .collect()
+}
+
+/// Applies the points of `template` (`{P}` = `point`, `{n} {m} {k}` = `dims`) and compares
+/// with the kernel without them; gives the warnings. All points dropped (`unchanged`): the
+/// program must print as the one without points.
+fn case(template: &str, point: &str, dims: [usize; 3], unchanged: bool) -> Vec<PointWarning> {
+    let fill = |p: &str| {
+        template
+            .replace("{P}", p)
+            .replace("{n}", &dims[0].to_string())
+            .replace("{m}", &dims[1].to_string())
+            .replace("{k}", &dims[2].to_string())
+    };
+    let src = fill(point);
+    let mut plain = parse(&fill(""));
+    check_program(&mut plain).unwrap_or_else(|e| panic!("typeck: {e}\n{src}"));
+    let (out, warnings) =
+        apply_points(&parse(&src), "K").unwrap_or_else(|e| panic!("apply: {e}\n{src}"));
+    let shown = crate::print::program(&out);
+    if std::env::var_os("SHOW_POINTS").is_some() {
+        eprintln!("{src}\n=> {}\n", crate::print::expr(&out.kernels[0].body));
+    }
+    let (body, want) = (&out.kernels[0].body, &plain.kernels[0].body);
+    assert!(!has_point(body), "a point is left\n{src}\n=>\n{shown}");
+    let (t0, t1) = (
+        want.ty.as_ref().expect("typed"),
+        body.ty.as_ref().expect("typed"),
+    );
+    assert!(
+        t0.equiv(t1, &Default::default()),
+        "type {t0} vs {t1}\n{shown}"
+    );
+    if unchanged {
+        assert_eq!(
+            crate::print::expr(body),
+            crate::print::expr(want),
+            "\n{src}"
+        );
+    }
+    let mut rng = StdRng::seed_from_u64(dims.iter().sum::<usize>() as u64);
+    let args: Vec<Value> = plain.kernels[0]
+        .params
+        .iter()
+        .map(|p| {
+            let flat: Vec<Scalar> = (0..count(&p.ty))
+                .map(|_| Scalar::F32(rng.gen_range(-1.0..1.0)))
+                .collect();
+            Value::from_flat(&p.ty, &|_| None, &flat).expect("input")
+        })
+        .collect();
+    let (a, b) = (run(&plain, &args, "plain"), run(&out, &args, "rewritten"));
+    let close = a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(x, y)| (x - y).abs() <= 1e-4 * (1.0 + x.abs()));
+    assert!(close, "results differ\n{src}\n=>\n{shown}\n{a:?}\n{b:?}");
+    warnings
+}
+
+/// The point applies without warnings.
+fn applies(template: &str, point: &str, dims: [usize; 3]) {
+    let w = case(template, point, dims, false);
+    assert!(w.is_empty(), "{point}: {w:?}\n{template}");
+}
+
+/// The point warns (with `message` in the warning) and is dropped.
+fn warns(template: &str, point: &str, dims: [usize; 3], message: &str) {
+    let w = case(template, point, dims, true);
+    assert_eq!(w.len(), 1, "{point}: {w:?}");
+    assert!(w[0].message.contains(message), "{}", w[0].message);
+}
+
+const MAP1: &str = "kernel K(x: [f32; {n}]) -> [f32; {n}] { {P} map(|v| v * 2.0 + 1.0) $ x }";
+const MAP2: &str =
+    "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] { {P} map(map(|v| v - 0.5)) $ x }";
+const SUM: &str = "kernel K(x: [f32; {n}]) -> f32 { {P} reduce(+, 0.0) $ x }";
+
+#[test]
+fn split_join() {
+    for n in SIZES {
+        applies(MAP1, "#[split_join(_)]", [n, 0, 0]);
+        applies(MAP1, "#[split_join]", [n, 0, 0]);
+        applies(MAP1, "#[split_join(1)] #[split_join(_)]", [n, 0, 0]);
+        applies(MAP1, &format!("#[split_join({n})]"), [n, 0, 0]);
+    }
+    applies(MAP1, "#[split_join(4)]", [12, 0, 0]);
+    warns(MAP1, "#[split_join(5)]", [12, 0, 0], "does not divide");
+    warns(SUM, "#[split_join(_)]", [7, 0, 0], "expects `map(f)`");
+    warns(MAP1, "#[split_join(2, 3)]", [12, 0, 0], "at most 1");
+}
+
+#[test]
+fn join_split() {
+    for (n, m) in SHAPES {
+        applies(MAP2, "#[join_split]", [n, m, 0]);
+    }
+    warns(MAP1, "#[join_split]", [5, 0, 0], "map nest");
+}
+
+const AB: &str = "kernel K(a: [f32; {n}], b: [f32; {m}]) -> [[f32; {m}]; {n}] \
+                  { {P} map(|p| map(|q| p * q + 1.0) $ b) $ a }";
+const MM: &str = "kernel K(a: [[f32; {k}]; {n}], b: [[f32; {k}]; {m}]) -> [[f32; {m}]; {n}] \
+                  { {P} map(|r| map(|c| reduce(+, 0.0) o map(|(p, q)| p * q) $ zip(r, c)) $ b) $ a }";
+
+#[test]
+fn ab_tile() {
+    for (n, m) in SHAPES {
+        applies(AB, "#[ab_tile(_, _)]", [n, m, 0]);
+        applies(AB, &format!("#[ab_tile({n}, 1)]"), [n, m, 0]);
+        applies(MM, "#[ab_tile] #[tile_nested_map_reduce]", [n, m, 6]);
+    }
+    applies(AB, "#[ab_tile(4, 2)] #[ab_tile(2, 1)]", [12, 6, 0]);
+    warns(AB, "#[ab_tile(5, 1)]", [12, 6, 0], "do not divide");
+    warns(MAP2, "#[ab_tile]", [3, 4, 0], "expects");
+}
+
+const STENCIL: &str = "kernel K(x: [f32; {n}]) -> [f32; {n}] \
+                       { map(reduce(+, 0.0)) o {P} slide(3, 1) o pad(1, 1, clamp) $ x }";
+const STENCIL2: &str = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] \
+                        { map(map(reduce(+, 0.0) o join)) o {P} slide2(3, 1) o pad2(1, clamp) $ x }";
+
+#[test]
+fn tile_stencil() {
+    for n in SIZES {
+        applies(STENCIL, "#[tile_stencil(_)]", [n, 0, 0]);
+        applies(STENCIL, "#[tile_stencil(_)] #[tile_stencil(3)]", [n, 0, 0]);
+    }
+    applies(STENCIL, "#[tile_stencil(6)]", [12, 0, 0]);
+    for (n, m) in SHAPES {
+        applies(STENCIL2, "#[tile_stencil]", [n, m, 0]);
+        applies(STENCIL2, "#[tile_stencil(3, _)]", [n, m, 0]);
+    }
+    warns(STENCIL, "#[tile_stencil(7)]", [12, 0, 0], "not valid");
+    warns(MAP1, "#[tile_stencil]", [12, 0, 0], "expects `slide");
+}
+
+#[test]
+fn pad_extra() {
+    for n in SIZES {
+        applies(MAP1, "#[pad_extra]", [n, 0, 0]);
+        applies(MAP1, "#[pad_extra(3)]", [n, 0, 0]);
+        applies(MAP1, "#[pad_extra(_)] #[split_join(_)]", [n, 0, 0]);
+        applies(STENCIL, "#[pad_extra]", [n, 0, 0]);
+    }
+    let rev = "kernel K(x: [f32; {n}]) -> [f32; {n}] { {P} gather(reverse) $ x }";
+    warns(rev, "#[pad_extra]", [5, 0, 0], "expects a chain");
+}
+
+const DOT: &str = "kernel K(a: [[f32; {k}]; {n}], b: [f32; {k}]) -> [f32; {n}] \
+                   { {P} map(|r| reduce(+, 0.0) o map(|(p, q)| p * q) $ zip(r, b)) $ a }";
+
+#[test]
+fn tile_nested_map_reduce() {
+    for k in SIZES {
+        applies(DOT, "#[tile_nested_map_reduce(_)]", [3, 0, k]);
+        applies(MM, "#[tile_nested_map_reduce(1)]", [2, 3, k]);
+        applies(SUM, "#[tile_nested_map_reduce]", [k, 0, 0]);
+    }
+    applies(
+        DOT,
+        "#[tile_nested_map_reduce(4)] #[tile_nested_map_reduce(2)]",
+        [3, 0, 16],
+    );
+    let offset = DOT.replace("0.0", "1.0");
+    warns(
+        &offset,
+        "#[tile_nested_map_reduce]",
+        [3, 0, 4],
+        "no reduction",
+    );
+    warns(
+        DOT,
+        "#[tile_nested_map_reduce(5)]",
+        [3, 0, 12],
+        "no reduction",
+    );
+}
+
+#[test]
+fn materialise() {
+    let data = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] \
+                { map(map(|v| v * 3.0)) $ {P} (map(map(|v| v + 1.0)) $ x) }";
+    for (n, m) in SHAPES {
+        applies(MAP2, "#[materialise]", [n, m, 0]);
+        applies(data, "#[materialise]", [n, m, 0]);
+    }
+    warns(SUM, "#[materialise]", [5, 0, 0], "expects an array");
+}
+
+#[test]
+fn optimise_data_layout() {
+    let chain = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] \
+                 { map(map(|v| v * 3.0)) o {P} map(map(|v| v + 1.0)) $ x }";
+    for (n, m) in SHAPES {
+        applies(chain, "#[optimise_data_layout]", [n, m, 0]);
+        applies(MAP2, "#[optimise_data_layout] #[join_split]", [n, m, 0]);
+    }
+    warns(
+        MAP1,
+        "#[optimise_data_layout]",
+        [5, 0, 0],
+        "array of arrays",
+    );
+}
+
+#[test]
+fn interchange_maps() {
+    for (n, m) in SHAPES {
+        applies(MAP2, "#[interchange_maps]", [n, m, 0]);
+        applies(AB, "#[interchange_maps]", [n, m, 0]);
+        applies(MM, "#[interchange_maps] #[ab_tile]", [n, m, 3]);
+    }
+    let fun = "kernel K(a: [f32; {n}], b: [f32; {m}]) -> [[f32; {m}]; {n}] \
+               { ({P} map(|p| map(|q| p - q) $ b)) $ a }";
+    applies(fun, "#[interchange_maps]", [3, 4, 0]);
+    warns(MAP1, "#[interchange_maps]", [5, 0, 0], "expects");
+}
+
+#[test]
+fn privatise_accumulator() {
+    let rows =
+        "kernel K(x: [[f32; {m}]; {n}]) -> [f32; {n}] { map(|r| {P} reduce(+, 0.0) $ r) $ x }";
+    let fused = "kernel K(x: [[f32; {m}]; {n}]) -> [f32; {n}] \
+                 { map({P} (reduce(max, -2.0) o map(|v| v * v))) $ x }";
+    for (n, m) in SHAPES {
+        applies(rows, "#[privatise_accumulator]", [n, m, 0]);
+        applies(fused, "#[privatise_accumulator]", [n, m, 0]);
+    }
+    for k in SIZES {
+        applies(SUM, "#[privatise_accumulator]", [k, 0, 0]);
+    }
+    warns(
+        MAP1,
+        "#[privatise_accumulator]",
+        [5, 0, 0],
+        "expects a reduction",
+    );
+}
+
+/// Omitted arguments on symbolic sizes: fixed defaults with launch-time preconditions.
+#[test]
+fn symbolic_defaults() {
+    let cases = [
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { #[split_join] map(|v| v + 1.0) $ x }",
+            64,
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] \
+             { map(reduce(+, 0.0)) o #[tile_stencil] slide(3, 1) o pad(1, 1, clamp) $ x }",
+            124,
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { #[pad_extra] map(|v| v + 1.0) $ x }",
+            7,
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> f32 { #[tile_nested_map_reduce] reduce(+, 0.0) $ x }",
+            96,
+        ),
+    ];
+    for (src, n) in cases {
+        let (mut out, w) = apply_points(&parse(src), "K").expect("applies");
+        assert!(
+            w.is_empty() && !has_point(&out.kernels[0].body),
+            "{w:?}\n{src}"
+        );
+        let pre = &check_program(&mut out).expect("checks")[0].preconditions;
+        let (plain, dropped) =
+            apply_points(&parse(&src.replace("#[", "#[skip_")), "K").expect("drops");
+        assert_eq!(dropped.len(), 1);
+        let x = Value::from_f32s(&(0..n).map(|i| (i % 7) as f32 - 3.0).collect::<Vec<_>>());
+        let run = |p: &Program| run_kernel(p, "K", &[n as i64], std::slice::from_ref(&x));
+        let (a, b) = (run(&plain).expect("runs"), run(&out).expect("runs"));
+        assert_eq!(a.flatten(), b.flatten(), "{src}\n{pre:?}");
+    }
+}
+
+#[test]
+fn unsupported_and_unknown_points_warn() {
+    warns(SUM, "#[interchange_reduce]", [5, 0, 0], "not supported yet");
+    warns(MAP1, "#[kernel_fission]", [5, 0, 0], "not supported yet");
+    warns(
+        MAP1,
+        "#[no_such_point(4)]",
+        [5, 0, 0],
+        "unknown rewrite point",
+    );
+    let w = case(
+        MAP1,
+        "#[kernel_fission] #[split_join(_)]",
+        [12, 0, 0],
+        false,
+    );
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].name, "kernel_fission");
+}
