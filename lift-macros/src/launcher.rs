@@ -95,7 +95,7 @@ pub fn kernel_item(
     };
     let lift_text = lift_core::print::program(&standalone);
     let result_type = info.result.to_string();
-    let preconditions: Vec<String> = info.preconditions.iter().map(|p| p.to_string()).collect();
+    let preconditions: Vec<String> = gen.preconditions.iter().map(|p| p.to_string()).collect();
     let source = &gen.source;
     let lowered = &gen.lowered;
 
@@ -103,7 +103,7 @@ pub fn kernel_item(
     let size_params: Vec<_> = size_names.iter().map(|s| format_ident!("{}", s)).collect();
     let size_locals: Vec<_> = size_names.iter().map(|s| size_local(s)).collect();
     let n_sizes = size_names.len();
-    let checks = info.preconditions.iter().map(|p| {
+    let checks = gen.preconditions.iter().map(|p| {
         let origin = format!("{} ({})", p.origin, p.reason);
         match &p.cond {
             Cond::Divisible(n, d) => {

@@ -37,6 +37,30 @@ fn expand(
             generated.source = format!("{helpers}\n{}", generated.source);
         }
         items.push(launcher::kernel_item(&prog, k, info, &generated)?);
+        items.extend(
+            generated
+                .warnings
+                .iter()
+                .enumerate()
+                .map(|(i, w)| point_warning(&k.name, i, w)),
+        );
     }
     Ok(quote! { #(#items)* })
+}
+
+/// A warning for a dropped rewrite point: the use of a deprecated constant at the point's span
+/// (stable proc macros have no other way to warn).
+fn point_warning(
+    kernel: &str,
+    i: usize,
+    w: &lift_core::rewrite::points::PointWarning,
+) -> proc_macro2::TokenStream {
+    let msg = &w.message;
+    let id = quote::format_ident!("lift_rewrite_point_dropped_{}_{}", kernel, i, span = w.span);
+    quote::quote_spanned! {w.span=>
+        #[deprecated(note = #msg)]
+        #[allow(non_upper_case_globals)]
+        const #id: () = ();
+        const _: () = #id;
+    }
 }

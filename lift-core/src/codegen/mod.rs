@@ -37,6 +37,11 @@ pub struct Generated {
     pub temporaries: Vec<Temporary>,
     /// The low-level expression actually compiled, in `lift!` syntax.
     pub lowered: String,
+    /// Rewrite points that did not apply (dropped), for the macro to report as warnings.
+    pub warnings: Vec<crate::rewrite::points::PointWarning>,
+    /// The launch-time size conditions of the compiled program (those of the kernel as
+    /// written, plus those the applied rewrite points introduced).
+    pub preconditions: Vec<crate::typeck::Precondition>,
 }
 
 /// One OpenCL kernel function and how to launch it.
@@ -116,8 +121,24 @@ pub enum CodegenError {
 pub type GResult<T> = Result<T, CodegenError>;
 
 /// Compiles kernel `kernel` of the type-checked program `prog` (with its checker output
-/// `info`) to OpenCL C.
+/// `info`) to OpenCL C, after applying its rewrite points.
 pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
+    let (mut prog, warnings) = crate::rewrite::points::apply_points(prog, kernel)
+        .map_err(|e| CodegenError::Lowering(e.to_string()))?;
+    let infos = crate::typeck::check_program(&mut prog)
+        .map_err(|e| CodegenError::Lowering(e.to_string()))?;
+    let info = infos
+        .into_iter()
+        .find(|i| i.name == kernel)
+        .unwrap_or_else(|| info.clone());
+    let mut g = generate_checked(&prog, kernel, &info)?;
+    g.warnings = warnings;
+    g.preconditions = info.preconditions;
+    Ok(g)
+}
+
+/// [`generate`] for a program whose rewrite points have been applied.
+fn generate_checked(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
     let original = prog
         .kernel(kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
@@ -139,5 +160,7 @@ pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Gene
         kernels: vec![out.kernel],
         temporaries: out.temporaries,
         lowered: text,
+        warnings: Vec::new(),
+        preconditions: Vec::new(),
     })
 }

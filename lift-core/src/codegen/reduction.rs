@@ -242,6 +242,8 @@ pub(crate) fn compile(
         kernels: vec![out.kernel, kernel2],
         temporaries: out.temporaries,
         lowered: format!("two kernels: {lowered}"),
+        warnings: Vec::new(),
+        preconditions: Vec::new(),
     }))
 }
 
@@ -432,6 +434,8 @@ pub(crate) fn compile_rows(
         }],
         temporaries: Vec::new(),
         lowered: format!("one work-group per row: {}", crate::print::expr(&rk.body)),
+        warnings: Vec::new(),
+        preconditions: Vec::new(),
     }))
 }
 
