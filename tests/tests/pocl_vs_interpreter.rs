@@ -19,6 +19,10 @@ lift! {
         map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a
     }
 
+    kernel Gemm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        map(|row| map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, col)) o transpose $ b) $ a
+    }
+
     kernel Dot<N>(x: [f32; N], y: [f32; N]) -> f32 {
         reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(x, y)
     }
@@ -113,6 +117,28 @@ fn gemv_odd_sizes() {
             &[matrix(&a, n), Value::from_f32s(&x)],
         );
         assert_close(&got, &f32s(&want), 1e-4, &format!("Gemv {n}x{m}"));
+    }
+}
+
+#[test]
+fn gemm_is_a_two_dimensional_map() {
+    assert!(
+        Gemm::LOWERED.starts_with("map_glb(1, |row| map_glb(0, "),
+        "{}",
+        Gemm::LOWERED
+    );
+    let k = Gemm::new(ctx()).unwrap();
+    for (n, kk, m) in [(1, 1, 1), (3, 5, 7), (17, 31, 13), (64, 65, 66)] {
+        let a = random_f32(n * kk, 51);
+        let b = random_f32(kk * m, 52);
+        let got = k.run(n, kk, m, &a, &b).unwrap();
+        let want = interpret(
+            Gemm::LIFT,
+            "Gemm",
+            &[n, kk, m],
+            &[matrix(&a, n), matrix(&b, kk)],
+        );
+        assert_close(&got, &f32s(&want), 1e-4, &format!("Gemm {n}x{kk}x{m}"));
     }
 }
 

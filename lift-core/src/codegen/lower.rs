@@ -284,24 +284,75 @@ fn parallel_top(body: &mut Expr) {
     }
 }
 
-/// How many maps are directly nested at the top of `m` (`map(map(f))` is 2).
+/// How many maps are directly nested at the top of `m` (`map(map(f))` is 2; a map whose
+/// function is `|x| map(g) $ data` counts the inner map too, as in GEMM).
 fn map_depth(m: &Expr) -> i64 {
     match &m.kind {
-        ExprKind::Prim(Prim::Map, args) => 1 + fun_of(args).map_or(0, map_depth),
+        ExprKind::Prim(Prim::Map, args) => {
+            1 + fun_of(args).and_then(nested_map).map_or(0, map_depth)
+        }
         _ => 0,
     }
 }
 
-/// Makes `m` and the maps directly nested in it `map_glb`, the innermost in dimension 0:
-/// neighbouring work-items then touch neighbouring elements of row-major arrays (coalescing).
+/// The map nested directly in the function `f` of a map: `f` itself, or the single map of
+/// `|x| layout o map(g) o layout $ pure`.
+fn nested_map(f: &Expr) -> Option<&Expr> {
+    match &f.kind {
+        ExprKind::Prim(Prim::Map, _) => Some(f),
+        ExprKind::Lambda(_, body) => match &body.kind {
+            ExprKind::Apply(g, args) if args.iter().all(is_pure) => match &g.kind {
+                ExprKind::Compose(fs) => {
+                    let mut computing = fs.iter().filter(|x| !is_layout(x));
+                    match (computing.next(), computing.next()) {
+                        (Some(m), None) if is_prim(m, &[Prim::Map]) => Some(m),
+                        _ => None,
+                    }
+                }
+                _ if is_prim(g, &[Prim::Map]) => Some(g),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The mutable counterpart of [`nested_map`].
+fn nested_map_mut(f: &mut Expr) -> Option<&mut Expr> {
+    nested_map(f)?;
+    if is_prim(f, &[Prim::Map]) {
+        return Some(f);
+    }
+    let ExprKind::Lambda(_, body) = &mut f.kind else {
+        return None;
+    };
+    let ExprKind::Apply(g, _) = &mut body.kind else {
+        return None;
+    };
+    if is_prim(g, &[Prim::Map]) {
+        return Some(&mut **g);
+    }
+    match &mut g.kind {
+        ExprKind::Compose(fs) => fs.iter_mut().find(|x| !is_layout(x)),
+        _ => None,
+    }
+}
+
+/// Makes `m` and the maps nested in it (see [`nested_map`]) `map_glb`, the innermost in
+/// dimension 0: neighbouring work-items then touch neighbouring elements of row-major arrays
+/// (coalescing).
 fn make_glb(m: &mut Expr, d: i64) {
     let span = m.span;
     if let ExprKind::Prim(p @ Prim::Map, args) = &mut m.kind {
         *p = Prim::MapGlb;
         args.insert(0, PrimArg::Nat(Nat::cst(d), span));
         if d > 0 {
-            if let Some(PrimArg::Fun(f)) = args.last_mut() {
-                make_glb(f, d - 1);
+            if let Some(inner) = args.last_mut().and_then(|a| match a {
+                PrimArg::Fun(f) => nested_map_mut(f),
+                _ => None,
+            }) {
+                make_glb(inner, d - 1);
             }
         }
     }
