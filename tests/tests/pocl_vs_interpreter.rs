@@ -23,6 +23,13 @@ lift! {
         map(|row| map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, col)) o transpose $ b) $ a
     }
 
+    kernel IterateKeep<N>(x: [f32; N]) -> [f32; N] { iterate(5, map(|v| v * 0.5 + 1.0)) $ x }
+    kernel IterateShrink(x: [f32; 64]) -> [f32; 8] { iterate(3, map(reduce(+, 0.0)) o split(2)) $ x }
+    kernel ScatterStride<N>(x: [f32; N]) -> [f32; N] { map(|v| v + 1.0) o scatter(stride(4)) $ x }
+    kernel Zip2Unzip<N, M>(a: [[f32; M]; N], b: [[f32; M]; N]) -> [[f32; M]; N] {
+        map2(|p| p.0 - p.1) $ zip2(a, b)
+    }
+
     kernel Dot<N>(x: [f32; N], y: [f32; N]) -> f32 {
         reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(x, y)
     }
@@ -117,6 +124,62 @@ fn gemv_odd_sizes() {
             &[matrix(&a, n), Value::from_f32s(&x)],
         );
         assert_close(&got, &f32s(&want), 1e-4, &format!("Gemv {n}x{m}"));
+    }
+}
+
+#[test]
+fn high_level_iterate_scatter_and_zip2() {
+    let keep = IterateKeep::new(ctx()).unwrap();
+    for n in [1, 7, 1000] {
+        let x = random_f32(n, 61);
+        let want = interpret(
+            IterateKeep::LIFT,
+            "IterateKeep",
+            &[n],
+            &[Value::from_f32s(&x)],
+        );
+        assert_close(
+            &keep.run(n, &x).unwrap(),
+            &f32s(&want),
+            1e-6,
+            &format!("IterateKeep N={n}"),
+        );
+    }
+    let shrink = IterateShrink::new(ctx()).unwrap();
+    let x = random_f32(64, 62);
+    let want = interpret(
+        IterateShrink::LIFT,
+        "IterateShrink",
+        &[],
+        &[Value::from_f32s(&x)],
+    );
+    assert_close(
+        &shrink.run(&x).unwrap(),
+        &f32s(&want),
+        1e-5,
+        "IterateShrink",
+    );
+    let sc = ScatterStride::new(ctx()).unwrap();
+    for n in [4, 12, 400] {
+        let x = random_f32(n, 63);
+        let want = interpret(
+            ScatterStride::LIFT,
+            "ScatterStride",
+            &[n],
+            &[Value::from_f32s(&x)],
+        );
+        assert_eq!(sc.run(n, &x).unwrap(), f32s(&want), "ScatterStride N={n}");
+    }
+    let z = Zip2Unzip::new(ctx()).unwrap();
+    for (n, m) in [(1, 1), (5, 9)] {
+        let (a, b) = (random_f32(n * m, 64), random_f32(n * m, 65));
+        let want = interpret(
+            Zip2Unzip::LIFT,
+            "Zip2Unzip",
+            &[n, m],
+            &[matrix(&a, n), matrix(&b, n)],
+        );
+        assert_eq!(z.run(n, m, &a, &b).unwrap(), f32s(&want), "Zip2 {n}x{m}");
     }
 }
 

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""PyTorch (cuBLAS / cuDNN) references for lift-bench, timed with CUDA events.
+
+Same workloads and sizes as `lift-bench` (full, or --quick); fp32 throughout with TF32 off.
+Writes JSON that `lift-bench --torch FILE` (or `lift-bench --report DIR`, reading
+DIR/torch.json) merges into its table:
+
+    python3 bench/scripts/torch_ref.py [--quick] [--only WORKLOAD] --out torch.json
+
+Each result is checked once against float64 on the GPU (relative 2-norm error), then timed:
+warm-up, then >= 20 runs (fewer, at least 3, for runs over 0.3 s); median and p10/p90.
+Stencils use conv2d/conv3d (cuDNN) on a replicate-padded input (= clamped borders); the pad
+is part of the timed region, as a clamped stencil must do it.
+"""
+import argparse
+import json
+import sys
+
+import torch
+import torch.nn.functional as F
+
+W17 = [0.01234568, 0.02469136, 0.03703704, 0.04938272, 0.0617284, 0.07407407, 0.08641975, 0.09876543,
+       0.11111111, 0.09876543, 0.08641975, 0.07407407, 0.0617284, 0.04938272, 0.03703704, 0.02469136, 0.01234568]
+G5 = [1.0, 4.0, 6.0, 4.0, 1.0]
+
+
+def timed(fn, runs=20, warmup=3):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    total = 0.0
+    while len(times) < runs:
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        t = s.elapsed_time(e)
+        times.append(t)
+        total += t
+        if len(times) >= 3 and total > 6000.0:
+            break
+    times.sort()
+    q = lambda p: times[round((len(times) - 1) * p)]
+    return {"median_ms": q(0.5), "p10_ms": q(0.1), "p90_ms": q(0.9), "runs": len(times)}
+
+
+def rel_err(got, ref):
+    got, ref = got.double().flatten(), ref.double().flatten()
+    if not torch.isfinite(got).all():
+        return float("nan")
+    den = ref.norm().item()
+    num = (got - ref).norm().item()
+    return num / den if den else num
+
+
+def stencil2d(x, w, ry, rx):
+    """Clamped 2-D correlation of x (n x n) with weights w ((2ry+1) x (2rx+1))."""
+    xp = F.pad(x[None, None], (rx, rx, ry, ry), mode="replicate")
+    return F.conv2d(xp, w[None, None])[0, 0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only")
+    ap.add_argument("--out", default="torch.json")
+    a = ap.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = True
+    dev = torch.device("cuda")
+    vec, gemv, gemm, s2d, s3d = (1 << 18, 256, 128, 256, 32) if a.quick else (1 << 28, 8192, 4096, 8192, 512)
+    g = torch.Generator(device=dev).manual_seed(0)
+    rnd = lambda *shape: torch.rand(*shape, device=dev, generator=g) * 2 - 1
+    results = []
+    sel = lambda w: a.only is None or a.only == w
+
+    def add(workload, impl, fn, ref, tol=1e-5):
+        got = fn()
+        torch.cuda.synchronize()
+        err = rel_err(got, ref)
+        rec = {"workload": workload, "implementation": impl, "rel_err": err,
+               "status": "ok" if err <= tol else f"WRONG (rel err {err:.2e} > {tol:.0e})", "timing": "CUDA events"}
+        rec.update(timed(fn))
+        results.append(rec)
+        print(f"{workload:10} {impl:36} {rec['median_ms']:.4f} ms  rel err {err:.1e}", flush=True)
+
+    if sel("sum") or sel("asum") or sel("dot"):
+        x, y = rnd(vec), rnd(vec)
+        if sel("sum"):
+            add("sum", "PyTorch sum", lambda: x.sum(), x.double().sum(), 1e-3)
+        if sel("asum"):
+            add("asum", "PyTorch abs().sum()", lambda: x.abs().sum(), x.double().abs().sum(), 1e-3)
+        if sel("dot"):
+            add("dot", "PyTorch dot (cuBLAS)", lambda: torch.dot(x, y), torch.dot(x.double(), y.double()), 1e-3)
+        del x, y
+    if sel("gemv"):
+        A, v = rnd(gemv, gemv), rnd(gemv)
+        add("gemv", "PyTorch mv (cuBLAS)", lambda: torch.mv(A, v), torch.mv(A.double(), v.double()))
+        del A, v
+    if sel("gemm"):
+        A, B = rnd(gemm, gemm), rnd(gemm, gemm)
+        add("gemm", "PyTorch mm (cuBLAS, no TF32)", lambda: torch.mm(A, B), torch.mm(A.double(), B.double()))
+        del A, B
+    if sel("jacobi2d") or sel("gauss5") or sel("conv17"):
+        x = rnd(s2d, s2d)
+        xd = x.double()
+        if sel("jacobi2d"):
+            w = torch.tensor([[0, .2, 0], [.2, .2, .2], [0, .2, 0]], device=dev)
+            add("jacobi2d", "PyTorch pad + conv2d (cuDNN)", lambda: stencil2d(x, w, 1, 1), stencil2d(xd, w.double(), 1, 1))
+        if sel("gauss5"):
+            g5 = torch.tensor(G5, device=dev)
+            w = torch.outer(g5, g5) / 256.0
+            add("gauss5", "PyTorch pad + conv2d (cuDNN)", lambda: stencil2d(x, w, 2, 2), stencil2d(xd, w.double(), 2, 2))
+        if sel("conv17"):
+            w = torch.tensor(W17, device=dev)
+            row, col = w[None, :], w[:, None]
+            f = lambda x, r, c: stencil2d(stencil2d(x, r, 0, 8), c, 8, 0)
+            add("conv17", "PyTorch 2x (pad + conv2d) (cuDNN)", lambda: f(x, row, col), f(xd, row.double(), col.double()))
+        del x, xd
+    if sel("jacobi3d"):
+        x = rnd(s3d, s3d, s3d)
+        w = torch.zeros(3, 3, 3, device=dev)
+        for z, y_, x_ in [(0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1)]:
+            w[z, y_, x_] = 0.142857
+        f = lambda x, w: F.conv3d(F.pad(x[None, None], (1, 1, 1, 1, 1, 1), mode="replicate"), w[None, None])[0, 0]
+        add("jacobi3d", "PyTorch pad + conv3d (cuDNN)", lambda: f(x, w), f(x.double(), w.double()))
+    out = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+           "cudnn": torch.backends.cudnn.version(), "mode": "quick" if a.quick else "full", "results": results}
+    with open(a.out, "w") as fh:
+        json.dump(out, fh, indent=1)
+    print(f"wrote {a.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,313 @@
+//! Stencils with clamped borders: 2-D Jacobi (5 points), 5x5 Gaussian, 3-D Jacobi (7 points)
+//! and the separable 17x17 convolution (row pass then column pass).
+
+use super::lift_gate;
+use crate::common::{bench_one, par_map, random_vec, Config, Imp, Record, Reference, Work};
+use crate::lift_kernels::{ConvCol, ConvRow, Gauss5, Jacobi2d, Jacobi3d};
+use crate::opencl::{kernel, STENCIL_CL};
+use crate::timing::{Done, Ev, Gate, Res};
+use lift_runtime::{Buffer, Context, KernelHandle};
+
+/// The 17 weights of the separable convolution (triangle / 81), as written in the kernels.
+pub const W17: [f32; 17] = [
+    0.01234568, 0.02469136, 0.03703704, 0.04938272, 0.0617284, 0.07407407, 0.08641975, 0.09876543,
+    0.11111111, 0.09876543, 0.08641975, 0.07407407, 0.0617284, 0.04938272, 0.03703704, 0.02469136,
+    0.01234568,
+];
+
+/// Binomial 5-tap weights (the Gaussian is their outer product / 256).
+const G5: [f32; 5] = [1.0, 4.0, 6.0, 4.0, 1.0];
+
+/// CPU reference of a clamped 2-D stencil with `(2 ry + 1) x (2 rx + 1)` weights `w`.
+fn ref2d(x: &[f64], rows: usize, cols: usize, ry: usize, rx: usize, w: &[f64]) -> Vec<f64> {
+    let wx = 2 * rx + 1;
+    par_map(rows * cols, |p| {
+        let (i, j) = (p / cols, p % cols);
+        let mut acc = 0.0;
+        for dy in 0..=2 * ry {
+            let y = (i + dy).saturating_sub(ry).min(rows - 1);
+            for dx in 0..wx {
+                let wv = w[dy * wx + dx];
+                if wv != 0.0 {
+                    let xx = (j + dx).saturating_sub(rx).min(cols - 1);
+                    acc += wv * x[y * cols + xx];
+                }
+            }
+        }
+        acc
+    })
+}
+
+/// A tiled hand-written 2-D stencil: kernel, weights, radii.
+struct Tiled {
+    k: KernelHandle,
+    w: Buffer<f32>,
+}
+
+impl Tiled {
+    fn new(ctx: &Context, ry: usize, rx: usize, w: &[f32]) -> Res<Tiled> {
+        let k = kernel(
+            ctx,
+            STENCIL_CL,
+            &format!("-DRY={ry} -DRX={rx}"),
+            "stencil2d",
+        )?;
+        Ok(Tiled {
+            k,
+            w: ctx.upload(w)?,
+        })
+    }
+
+    fn enqueue(&self, ctx: &Context, n: usize, input: &Buffer<f32>, out: &Buffer<f32>) -> Res<Ev> {
+        self.k.set_buffer(0, input)?;
+        self.k.set_buffer(1, out)?;
+        self.k.set_buffer(2, &self.w)?;
+        self.k.set_scalar(3, i32::try_from(n)?)?;
+        self.k.set_scalar(4, i32::try_from(n)?)?;
+        let g = [n.div_ceil(32) * 32, n.div_ceil(8) * 8];
+        Ok(Ev::Lift(self.k.enqueue(ctx, &g, Some(&[32, 8]))?))
+    }
+}
+
+fn lift_done(gate: Gate, e: lift_runtime::Event) -> Done {
+    if gate == Gate::None {
+        Done::One(Ev::Lift(e))
+    } else {
+        Done::Last(Ev::Lift(e))
+    }
+}
+
+fn work2d(name: &'static str, n: usize, taps: usize) -> Work {
+    Work {
+        name,
+        size: format!("{n}^2"),
+        flops: 2.0 * taps as f64 * (n * n) as f64,
+        bytes: 8.0 * (n * n) as f64,
+        tol: 1e-5,
+    }
+}
+
+/// jacobi2d, gauss5 and conv17 on `n x n`.
+pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
+    let mut recs = Vec::new();
+    if !["jacobi2d", "gauss5", "conv17"]
+        .iter()
+        .any(|w| cfg.selected(w))
+    {
+        return Ok(recs);
+    }
+    let xv = random_vec(n * n, 8);
+    let xd: Vec<f64> = xv.iter().map(|&v| f64::from(v)).collect();
+    let x = ctx.upload(&xv)?;
+    let x = &x;
+    drop(xv);
+    let mut out = ctx.alloc::<f32>(n * n)?;
+    let tmp = ctx.alloc::<f32>(n * n)?;
+
+    if cfg.selected("jacobi2d") {
+        eprintln!("jacobi2d (n = {n})");
+        let w: Vec<f32> = vec![0.0, 0.2, 0.0, 0.2, 0.2, 0.2, 0.0, 0.2, 0.0];
+        let work = work2d("jacobi2d", n, 5);
+        let reference = Reference::full(ref2d(
+            &xd,
+            n,
+            n,
+            1,
+            1,
+            &w.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(),
+        ));
+        lift_and_tiled(
+            ctx,
+            cfg,
+            &work,
+            &mut out,
+            &reference,
+            &mut recs,
+            Jacobi2d::new(ctx).map(|k| {
+                let (gate, timing) = lift_gate(Jacobi2d::SOURCE);
+                (gate, timing, move |o: &Buffer<f32>| {
+                    Ok(lift_done(gate, k.launch(n, n, x, o)?))
+                })
+            }),
+            Tiled::new(ctx, 1, 1, &w)
+                .map(|t| move |o: &Buffer<f32>| Ok(Done::One(t.enqueue(ctx, n, x, o)?))),
+            "OpenCL tiled (local 32x8)",
+        );
+    }
+    if cfg.selected("gauss5") {
+        eprintln!("gauss5 (n = {n})");
+        let w: Vec<f32> = (0..25).map(|p| G5[p / 5] * G5[p % 5] / 256.0).collect();
+        let work = work2d("gauss5", n, 25);
+        let reference = Reference::full(ref2d(
+            &xd,
+            n,
+            n,
+            2,
+            2,
+            &w.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(),
+        ));
+        lift_and_tiled(
+            ctx,
+            cfg,
+            &work,
+            &mut out,
+            &reference,
+            &mut recs,
+            Gauss5::new(ctx).map(|k| {
+                let (gate, timing) = lift_gate(Gauss5::SOURCE);
+                (gate, timing, move |o: &Buffer<f32>| {
+                    Ok(lift_done(gate, k.launch(n, n, x, o)?))
+                })
+            }),
+            Tiled::new(ctx, 2, 2, &w)
+                .map(|t| move |o: &Buffer<f32>| Ok(Done::One(t.enqueue(ctx, n, x, o)?))),
+            "OpenCL tiled (local 32x8)",
+        );
+    }
+    if cfg.selected("conv17") {
+        eprintln!("conv17 (n = {n})");
+        let mut work = work2d("conv17", n, 34);
+        work.size = format!("{n}^2, 17x17 separable");
+        let w: Vec<f64> = W17.iter().map(|&v| f64::from(v)).collect();
+        let reference = Reference::full(ref2d(&ref2d(&xd, n, n, 0, 8, &w), n, n, 8, 0, &w));
+        let lift = ConvRow::new(ctx)
+            .and_then(|r| Ok((r, ConvCol::new(ctx)?)))
+            .map(|(r, c)| {
+                let tmp = &tmp;
+                (
+                    Gate::UserEvent,
+                    "gated span (2 passes)",
+                    move |o: &Buffer<f32>| {
+                        r.launch(n, n, x, tmp)?;
+                        Ok(Done::Last(Ev::Lift(c.launch(n, n, tmp, o)?)))
+                    },
+                )
+            });
+        let hand = Tiled::new(ctx, 0, 8, &W17)
+            .and_then(|r| Ok((r, Tiled::new(ctx, 8, 0, &W17)?)))
+            .map(|(r, c)| {
+                let tmp = &tmp;
+                move |o: &Buffer<f32>| {
+                    Ok(Done::Many(vec![
+                        r.enqueue(ctx, n, x, tmp)?,
+                        c.enqueue(ctx, n, tmp, o)?,
+                    ]))
+                }
+            });
+        lift_and_tiled(
+            ctx,
+            cfg,
+            &work,
+            &mut out,
+            &reference,
+            &mut recs,
+            lift,
+            hand,
+            "OpenCL tiled row + column",
+        );
+    }
+    Ok(recs)
+}
+
+/// Benches the default lift program and the hand-written tiled kernel of one 2-D workload.
+#[allow(clippy::too_many_arguments)]
+fn lift_and_tiled<E1: std::fmt::Display, E2: std::fmt::Display>(
+    ctx: &Context,
+    cfg: &Config,
+    work: &Work,
+    out: &mut Buffer<f32>,
+    reference: &Reference,
+    recs: &mut Vec<Record>,
+    lift: Result<(Gate, &'static str, impl FnMut(&Buffer<f32>) -> Res<Done>), E1>,
+    hand: Result<impl FnMut(&Buffer<f32>) -> Res<Done>, E2>,
+    hand_name: &str,
+) {
+    match lift {
+        Ok((gate, timing, mut f)) => {
+            let imp = Imp {
+                name: "lift-rs default",
+                class: "lift",
+                gate,
+                timing,
+            };
+            recs.push(bench_one(ctx, cfg, work, imp, out, reference, &mut f));
+        }
+        Err(e) => recs.push(work.unmeasured("lift-rs default", "lift", format!("error: {e}"))),
+    }
+    match hand {
+        Ok(mut f) => {
+            let imp = Imp {
+                name: hand_name,
+                class: "opencl",
+                gate: Gate::None,
+                timing: "kernel events",
+            };
+            recs.push(bench_one(ctx, cfg, work, imp, out, reference, &mut f));
+        }
+        Err(e) => recs.push(work.unmeasured(hand_name, "opencl", format!("error: {e}"))),
+    }
+}
+
+/// jacobi3d on `n^3`.
+pub fn run3d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
+    let mut recs = Vec::new();
+    eprintln!("jacobi3d (n = {n})");
+    let mut work = work2d("jacobi3d", n, 7);
+    work.size = format!("{n}^3");
+    work.flops = 7.0 * (n * n * n) as f64;
+    work.bytes = 8.0 * (n * n * n) as f64;
+    let xv = random_vec(n * n * n, 9);
+    let reference = Reference::full(par_map(n * n * n, |p| {
+        let (z, y, xx) = (p / (n * n), p / n % n, p % n);
+        let at = |z: usize, y: usize, xx: usize| f64::from(xv[(z * n + y) * n + xx]);
+        let (zm, zp) = (z.saturating_sub(1), (z + 1).min(n - 1));
+        let (ym, yp) = (y.saturating_sub(1), (y + 1).min(n - 1));
+        let (xm, xp) = (xx.saturating_sub(1), (xx + 1).min(n - 1));
+        f64::from(0.142857f32)
+            * (at(zm, y, xx)
+                + at(z, ym, xx)
+                + at(z, y, xm)
+                + at(z, y, xx)
+                + at(z, y, xp)
+                + at(z, yp, xx)
+                + at(zp, y, xx))
+    }));
+    let x = ctx.upload(&xv)?;
+    let x = &x;
+    drop(xv);
+    let mut out = ctx.alloc::<f32>(n * n * n)?;
+    let lift = Jacobi3d::new(ctx).map(|k| {
+        let (gate, timing) = lift_gate(Jacobi3d::SOURCE);
+        (gate, timing, move |o: &Buffer<f32>| {
+            Ok(lift_done(gate, k.launch(n, n, n, x, o)?))
+        })
+    });
+    let hand = kernel(ctx, STENCIL_CL, "-DRY=1 -DRX=1", "jacobi3d").map(|k| {
+        move |o: &Buffer<f32>| {
+            k.set_buffer(0, x)?;
+            k.set_buffer(1, o)?;
+            let ni = i32::try_from(n)?;
+            for i in 2..5 {
+                k.set_scalar(i, ni)?;
+            }
+            let local = n.is_multiple_of(32).then_some([32usize, 8, 1]);
+            Ok(Done::One(Ev::Lift(k.enqueue(
+                ctx,
+                &[n, n, n],
+                local.as_ref().map(|l| &l[..]),
+            )?)))
+        }
+    });
+    lift_and_tiled(
+        ctx,
+        cfg,
+        &work,
+        &mut out,
+        &reference,
+        &mut recs,
+        lift,
+        hand,
+        "OpenCL direct (cached)",
+    );
+    Ok(recs)
+}
