@@ -340,16 +340,7 @@ impl<'a> Gen<'a> {
             ExprKind::Point(_, _, inner) => self.call_value(inner, args, consumer),
             ExprKind::Compose(fs) => self.value_for(Arg::Chain(fs, args), consumer),
             ExprKind::Lambda(pats, body) => {
-                let depth = self.scope();
-                let mut bound = Vec::new();
-                for (p, a) in pats.iter().zip(args) {
-                    let t = Self::arg_ty(&a)?;
-                    let v = self.value(a)?;
-                    bound.push((p, self.share(v, &t, p_name(p))?));
-                }
-                for (p, v) in bound {
-                    self.bind(p, v);
-                }
+                let depth = self.bind_args(pats, args)?;
                 let r = self.expr_value(body, consumer);
                 self.unbind(depth);
                 r
@@ -398,22 +389,29 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Binds a lambda's patterns to the views of its arguments (each computed value shared in a
+    /// variable); gives the scope depth to restore with [`Gen::unbind`].
+    fn bind_args(&mut self, pats: &[Pat], args: Vec<Arg<'_>>) -> GResult<usize> {
+        let depth = self.scope();
+        let mut bound = Vec::new();
+        for (p, a) in pats.iter().zip(args) {
+            let t = Self::arg_ty(&a)?;
+            let v = self.value(a)?;
+            bound.push((p, self.share(v, &t, p_name(p))?));
+        }
+        for (p, v) in bound {
+            self.bind(p, v);
+        }
+        Ok(depth)
+    }
+
     /// Applies `f` to `args`, writing the result into `out`.
     pub(crate) fn call_acc(&mut self, f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
         match &f.kind {
             ExprKind::Point(_, _, inner) => self.call_acc(inner, args, out),
             ExprKind::Compose(fs) => self.acc(Arg::Chain(fs, args), out),
             ExprKind::Lambda(pats, body) => {
-                let depth = self.scope();
-                let mut bound = Vec::new();
-                for (p, a) in pats.iter().zip(args) {
-                    let t = Self::arg_ty(&a)?;
-                    let v = self.value(a)?;
-                    bound.push((p, self.share(v, &t, p_name(p))?));
-                }
-                for (p, v) in bound {
-                    self.bind(p, v);
-                }
+                let depth = self.bind_args(pats, args)?;
                 let r = self.expr_acc(body, out);
                 self.unbind(depth);
                 r

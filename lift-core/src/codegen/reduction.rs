@@ -122,15 +122,9 @@ pub(crate) fn compile(
         body: reduce_seq(fused_fold(&s, span), s.z.clone(), s.input.clone(), span),
         ..k.clone()
     };
-    let fin = op_kernel(k, elem, &s, span);
-    let mut sprog = Program {
-        funs: prog.funs.clone(),
-        kernels: vec![part, fin],
-        includes: Vec::new(),
-    };
-    if check_program(&mut sprog).is_err() {
+    let Some(sprog) = with_op_kernel(prog, part, k, elem, &s) else {
         return Ok(None);
-    }
+    };
     let (part, fin) = (&sprog.kernels[0], &sprog.kernels[1]);
     let (
         Some(Stage {
@@ -293,6 +287,25 @@ fn op_kernel(k: &Kernel, elem: ScalarType, s: &Shape, span: Span) -> Kernel {
     }
 }
 
+/// A program of the user functions, `main` and the [`op_kernel`] of `k`, type-checked;
+/// `None` if it does not check (the caller then falls back to the general lowering).
+fn with_op_kernel(
+    prog: &Program,
+    main: Kernel,
+    k: &Kernel,
+    elem: ScalarType,
+    s: &Shape,
+) -> Option<Program> {
+    let fin = op_kernel(k, elem, s, k.body.span);
+    let mut sprog = Program {
+        funs: prog.funs.clone(),
+        kernels: vec![main, fin],
+        includes: Vec::new(),
+    };
+    check_program(&mut sprog).ok()?;
+    Some(sprog)
+}
+
 /// The numeric scalar type a tree reduction supports.
 fn tree_scalar(t: &Type) -> Option<ScalarType> {
     match t {
@@ -357,15 +370,9 @@ pub(crate) fn compile_rows(
         body: node(ExprKind::Apply(Box::new(map), vec![x.clone()]), span),
         ..k.clone()
     };
-    let fin = op_kernel(k, elem, &s, span);
-    let mut sprog = Program {
-        funs: prog.funs.clone(),
-        kernels: vec![rows_kernel, fin],
-        includes: Vec::new(),
-    };
-    if check_program(&mut sprog).is_err() {
+    let Some(sprog) = with_op_kernel(prog, rows_kernel, k, elem, &s) else {
         return Ok(None);
-    }
+    };
     let (rk, fin) = (&sprog.kernels[0], &sprog.kernels[1]);
     let ExprKind::Apply(m, xs) = &rk.body.kind else {
         return Ok(None);

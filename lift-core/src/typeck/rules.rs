@@ -242,13 +242,7 @@ pub fn reduce(
     span: Span,
 ) -> CResult<Type> {
     let (a, _) = array(p, &inputs[0], span)?;
-    let z = value(args).ok_or_else(|| {
-        err(
-            ErrorKind::WrongArity,
-            span,
-            "reduce: missing initial value".into(),
-        )
-    })?;
+    let z = initial(args, p, span)?;
     let zspan = z.span;
     let tz = c.data(z, Some(&a))?;
     if !tz.equiv(&a, &c.facts) {
@@ -261,18 +255,7 @@ pub fn reduce(
             ),
         ));
     }
-    let r = c.apply(fun(args, p, span)?, &[a.clone(), a.clone()], span)?;
-    if !r.equiv(&a, &c.facts) {
-        return Err(err(
-            ErrorKind::TypeMismatch,
-            span,
-            format!(
-                "{}: the operator must give the element type {a}, found {r}",
-                p.name()
-            ),
-        ));
-    }
-    Ok(a)
+    fold(c, p, args, (a.clone(), a), "element", span)
 }
 
 /// `reduce_seq(f, z)`: `f: (b, a) -> b`, `z: b`.
@@ -284,22 +267,38 @@ pub fn reduce_seq(
     span: Span,
 ) -> CResult<Type> {
     let (a, _) = array(p, &inputs[0], span)?;
-    let z = value(args).ok_or_else(|| {
+    let hint = a.as_scalar().map(Type::Scalar);
+    let acc = c.data(initial(args, p, span)?, hint.as_ref())?;
+    fold(c, p, args, (acc, a), "accumulator", span)
+}
+
+/// The initial value of a reduction.
+fn initial(args: &mut [PrimArg], p: Prim, span: Span) -> CResult<&mut Expr> {
+    value(args).ok_or_else(|| {
         err(
             ErrorKind::WrongArity,
             span,
-            "reduce_seq: missing initial value".into(),
+            format!("{}: missing initial value", p.name()),
         )
-    })?;
-    let hint = a.as_scalar().map(Type::Scalar);
-    let acc = c.data(z, hint.as_ref())?;
-    let r = c.apply(fun(args, p, span)?, &[acc.clone(), a], span)?;
+    })
+}
+
+/// Checks the operator of a reduction: `f: (acc, elem) -> acc`; gives `acc`.
+fn fold(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    (acc, elem): (Type, Type),
+    what: &str,
+    span: Span,
+) -> CResult<Type> {
+    let r = c.apply(fun(args, p, span)?, &[acc.clone(), elem], span)?;
     if !r.equiv(&acc, &c.facts) {
         return Err(err(
             ErrorKind::TypeMismatch,
             span,
             format!(
-                "{}: the operator must give the accumulator type {acc}, found {r}",
+                "{}: the operator must give the {what} type {acc}, found {r}",
                 p.name()
             ),
         ));
