@@ -233,9 +233,18 @@ impl<'a> Gen<'a> {
         match ty {
             Type::Array(e, n) => {
                 let e = (**e).clone();
-                self.seq_loop(n, false, &mut |g, i| {
-                    g.copy(&src.at(i.clone()), &dst.at(i), &e)
-                })
+                let from = self.indentation();
+                let (lines, ()) = self.capture(|g| {
+                    g.seq_loop(n, false, &mut |g, i| {
+                        g.copy(&src.at(i.clone()), &dst.at(i), &e)
+                    })
+                })?;
+                // Loops left empty (an accumulator copied onto itself) are dropped.
+                let empty = |l: &str| l == "{" || l == "}" || l.starts_with("for (");
+                if !lines.iter().all(|(_, l)| empty(l)) {
+                    self.replay(lines, from);
+                }
+                Ok(())
             }
             Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..))) => {
                 for (k, t) in ts.iter().enumerate() {
@@ -247,7 +256,10 @@ impl<'a> Gen<'a> {
                 let code = self.read(src, t)?;
                 let loc = view::resolve(dst, &self.facts)?;
                 for l in view::write(&loc, &code, t, &mut self.ct, 0)? {
-                    self.line(l);
+                    // An accumulator updated in place starts from itself.
+                    if l != format!("{code} = {code};") {
+                        self.line(l);
+                    }
                 }
                 Ok(())
             }

@@ -46,6 +46,9 @@ pub(crate) struct Buffer {
     pub elem: Type,
     /// Elements are `f16` stored as `half` (read and written with `vload_half`/`vstore_half`).
     pub half: bool,
+    /// Private memory only: the dimensions (outermost first) written by parallel maps, which
+    /// each work-item holds one element of, so they take no space and their index is dropped.
+    pub per_item: Vec<bool>,
 }
 
 impl Buffer {
@@ -61,6 +64,7 @@ impl Buffer {
             space,
             elem,
             half,
+            per_item: Vec::new(),
         }
     }
 }
@@ -99,18 +103,34 @@ pub(crate) fn elem_decl(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
 
 impl Gen<'_> {
     /// Allocates memory for a value of type `ty` produced at this point, in `space`, and
-    /// gives the view to write it to (and read it back from).
-    pub(super) fn allocate(&mut self, ty: &Type, space: Space) -> GResult<View> {
-        let (buf, dims, reps) = self.allocate_raw(ty, space)?;
+    /// gives the view to write it to (and read it back from). In private memory, the outer
+    /// dimensions of `ty` marked in `per_item` are written by parallel maps: each work-item
+    /// holds only its own element of them, so they are left out of the allocation and index.
+    pub(super) fn allocate_per_item(
+        &mut self,
+        ty: &Type,
+        space: Space,
+        per_item: &[bool],
+    ) -> GResult<View> {
+        let (buf, dims, reps) = self.allocate_in(ty, space, per_item)?;
         Ok(reps.into_iter().fold(View::Mem(buf, dims), |v, i| v.at(i)))
     }
 
-    /// Allocates like [`Gen::allocate`]; gives the buffer, its dimensions and the indices of
+    /// Allocates like [`Gen::allocate_per_item`] (nothing per item); gives the buffer, its dimensions and the indices of
     /// the enclosing parallel loops it is replicated over.
     pub(super) fn allocate_raw(
         &mut self,
         ty: &Type,
         space: Space,
+    ) -> GResult<(Rc<Buffer>, Vec<Nat>, Vec<Nat>)> {
+        self.allocate_in(ty, space, &[])
+    }
+
+    fn allocate_in(
+        &mut self,
+        ty: &Type,
+        space: Space,
+        per_item: &[bool],
     ) -> GResult<(Rc<Buffer>, Vec<Nat>, Vec<Nat>)> {
         let elem = ty.base().clone();
         if matches!(elem, Type::Tuple(ref ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
@@ -130,9 +150,15 @@ impl Gen<'_> {
             .collect();
         let mut dims: Vec<Nat> = reps.iter().map(|(_, t)| t.clone()).collect();
         dims.extend(ty.dims());
+        let per_item: Vec<bool> = match space {
+            Space::Private => per_item.iter().copied().take(dims.len()).collect(),
+            _ => Vec::new(),
+        };
         let count = dims
             .iter()
-            .fold(Nat::cst(1), |a, d| a * d)
+            .enumerate()
+            .filter(|(k, _)| !per_item.get(*k).copied().unwrap_or(false))
+            .fold(Nat::cst(1), |a, (_, d)| a * d)
             .simplify_with(&self.facts);
         let prefix = match space {
             Space::Global => "tmp_g",
@@ -140,7 +166,9 @@ impl Gen<'_> {
             Space::Private => "tmp_p",
         };
         let name = self.fresh(prefix);
-        let buf = Rc::new(Buffer::new(name.clone(), space, elem.clone()));
+        let mut buf = Buffer::new(name.clone(), space, elem.clone());
+        buf.per_item = per_item;
+        let buf = Rc::new(buf);
         let decl = elem_decl(&buf, &mut self.ct)?;
         let bytes = elem_bytes(&elem, space)?;
         match space {

@@ -123,6 +123,54 @@ fn head_lcl(f: &Expr) -> Option<(usize, Nat)> {
     }
 }
 
+/// The outer dimensions of the result of `f` that parallel maps write (outermost first), for
+/// private memory (each work-item holds one element of those).
+fn per_item_dims(f: &Expr) -> Vec<bool> {
+    match &f.kind {
+        ExprKind::Point(_, _, inner) => per_item_dims(inner),
+        ExprKind::Compose(fs) => fs.first().map(per_item_dims).unwrap_or_default(),
+        ExprKind::Apply(g, _) => per_item_dims(g),
+        ExprKind::Lambda(_, body) => per_item_dims(body),
+        ExprKind::Prim(p, args) if space_of(*p).is_some() => {
+            fun_arg(args).map(per_item_dims).unwrap_or_default()
+        }
+        ExprKind::Prim(
+            p @ (Prim::MapLcl | Prim::MapGlb | Prim::MapSeq | Prim::MapSeqUnroll | Prim::Map),
+            args,
+        ) => {
+            let mut dims = vec![matches!(p, Prim::MapLcl | Prim::MapGlb)];
+            if let Ok(g) = fun_arg(args) {
+                dims.extend(per_item_dims(g));
+            }
+            dims
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Is `f` built only from data-layout primitives (and maps of them)? `write`: only those
+/// with an inverse on the write side.
+fn is_layout(f: &Expr, write: bool) -> bool {
+    match &f.kind {
+        ExprKind::Point(_, _, inner) => is_layout(inner, write),
+        ExprKind::Compose(fs) => fs.iter().all(|g| is_layout(g, write)),
+        ExprKind::Prim(Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll, args) => {
+            fun_arg(args).is_ok_and(|g| is_layout(g, write))
+        }
+        ExprKind::Prim(
+            Prim::Split
+            | Prim::Join
+            | Prim::Transpose
+            | Prim::Gather
+            | Prim::Scatter
+            | Prim::AsScalar,
+            _,
+        ) => true,
+        ExprKind::Prim(Prim::AsVector | Prim::Slide | Prim::Pad, _) => !write,
+        _ => false,
+    }
+}
+
 impl<'a> Gen<'a> {
     /// The view of a primitive applied to `args`.
     pub(crate) fn prim_value(
@@ -209,8 +257,23 @@ impl<'a> Gen<'a> {
                 vector_width(&in_ty()?)?,
             ),
             Prim::Id if !matches!(ty_of(f)?, Type::Array(..)) => self.value(first(args)?)?,
+            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll
+                if matches!(ty_of(f)?, Type::Array(..)) =>
+            {
+                self.reduce_array_value(p, pargs, f, args)?
+            }
             Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => {
                 self.reduce_value(p, pargs, f, args)?
+            }
+            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
+                let input = first(args)?;
+                let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
+                let input = self.value(input)?;
+                let name = self.fresh("j");
+                let j = Nat::index_var(&name, Nat::cst(0), n);
+                let inner =
+                    self.call_value(fun_arg(pargs)?, vec![Arg::View(input.at(j), elem)], None)?;
+                View::MapIdx(name, Box::new(inner))
             }
             Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate
                 if !matches!(ty_of(f)?, Type::Array(..)) =>
@@ -258,10 +321,10 @@ impl<'a> Gen<'a> {
     ) -> GResult<View> {
         let ty = ty_of(f)?;
         let space = space.or(self.write_to).unwrap_or(Space::Global);
-        let out = self.allocate(&ty, space)?;
+        let out = self.allocate_per_item(&ty, space, &per_item_dims(f))?;
         let before = self.lcl_loops;
         self.call_acc(f, args, &out)?;
-        if self.lcl_loops > before {
+        if self.lcl_loops > before && space != Space::Private {
             let same_thread = match (consumer, head_lcl(f)) {
                 (Some((d, n)), Some((hd, hn))) => *d == hd && self.facts.equal(n, &hn),
                 _ => false,
@@ -307,6 +370,93 @@ impl<'a> Gen<'a> {
         Ok(acc)
     }
 
+    /// A sequential fold with an array accumulator, in a new buffer (private unless an
+    /// enclosing `to_*` says otherwise); gives the accumulator.
+    fn reduce_array_value(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+    ) -> GResult<View> {
+        let space = self.write_to.unwrap_or(Space::Private);
+        let per_item = per_item_dims(value_arg(pargs)?);
+        let acc = self.allocate_per_item(&ty_of(f)?, space, &per_item)?;
+        self.reduce_acc(p, pargs, f, args, &acc)?;
+        Ok(acc)
+    }
+
+    /// A sequential fold with an array accumulator updated in place in `out`: the initial
+    /// value is written there, then each step reads and writes it. The operator must update
+    /// the accumulator element by element (each element from the same element), as LIFT's
+    /// array accumulators do; parallel maps in it may share the accumulator over work-items.
+    fn reduce_acc(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        out: &View,
+    ) -> GResult<()> {
+        let op = fun_arg(pargs)?;
+        let acc_ty = ty_of(f)?;
+        let input = first(args)?;
+        let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
+        let input = self.value(input)?;
+        self.acc(Arg::Expr(value_arg(pargs)?), out)?;
+        self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
+            let args = vec![
+                Arg::View(out.clone(), acc_ty.clone()),
+                Arg::View(input.at(i), elem.clone()),
+            ];
+            g.call_acc(op, args, out)
+        })
+    }
+
+    /// The view that the input of the layout function `g` (of type `in_ty`) is written to so
+    /// that `g`'s result lands in `out`.
+    fn write_view(&mut self, g: &Expr, in_ty: &Type, out: View) -> GResult<View> {
+        let boxed = Box::new(out.clone());
+        Ok(match &g.kind {
+            ExprKind::Point(_, _, inner) => self.write_view(inner, in_ty, out)?,
+            ExprKind::Compose(fs) => {
+                let mut cur = out;
+                for (k, h) in fs.iter().enumerate() {
+                    let t = match fs.get(k + 1) {
+                        Some(next) => ty_of(next)?,
+                        None => in_ty.clone(),
+                    };
+                    cur = self.write_view(h, &t, cur)?;
+                }
+                cur
+            }
+            ExprKind::Prim(Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll, pargs) => {
+                let (elem, n) = array_of(in_ty)?;
+                let name = self.fresh("j");
+                let j = Nat::index_var(&name, Nat::cst(0), n);
+                let inner = self.write_view(fun_arg(pargs)?, &elem, out.at(j))?;
+                View::MapIdx(name, Box::new(inner))
+            }
+            ExprKind::Prim(Prim::Join, _) => {
+                let (row, _) = array_of(in_ty)?;
+                View::Split(boxed, array_of(&row)?.1)
+            }
+            ExprKind::Prim(Prim::Split, pargs) => View::Join(boxed, nat(pargs, 0)?),
+            ExprKind::Prim(Prim::Transpose, _) => View::Transpose(boxed),
+            ExprKind::Prim(p @ (Prim::Gather | Prim::Scatter), pargs) => {
+                let r = reorder(pargs, &array_of(in_ty)?.1, *p == Prim::Gather)?;
+                View::Reorder(boxed, r)
+            }
+            ExprKind::Prim(Prim::AsScalar, _) => View::AsVector(boxed, vector_width(in_ty)?),
+            _ => {
+                return Err(CodegenError::Internal(format!(
+                    "not a layout function: {}",
+                    crate::print::expr(g)
+                )))
+            }
+        })
+    }
+
     /// Writes a primitive applied to `args` into `out`.
     pub(crate) fn prim_acc(
         &mut self,
@@ -329,7 +479,19 @@ impl<'a> Gen<'a> {
             | Prim::MapSeqUnroll
             | Prim::MapGlb
             | Prim::MapWrg
-            | Prim::MapLcl => self.map_acc(p, pargs, f, args, out),
+            | Prim::MapLcl
+                if !(matches!(p, Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll)
+                    && is_layout(fun_arg(pargs)?, true)) =>
+            {
+                self.map_acc(p, pargs, f, args, out)
+            }
+            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll => {
+                let view = self.write_view(f, &in_ty()?, out.clone())?;
+                self.acc(first(args)?, &view)
+            }
+            Prim::ReduceSeq | Prim::ReduceSeqUnroll if matches!(ty_of(f)?, Type::Array(..)) => {
+                self.reduce_acc(p, pargs, f, args, out)
+            }
             Prim::Join => {
                 let (row, _) = array_of(&in_ty()?)?;
                 let (_, m) = array_of(&row)?;

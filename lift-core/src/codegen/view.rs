@@ -75,6 +75,9 @@ pub(crate) enum View {
     AsVector(Box<View>, u32),
     /// `as_scalar` of vector values.
     AsScalar(Box<View>, u32),
+    /// A map of layout functions: element `j` is the inner view with the index variable of
+    /// this name replaced by `j` (`map(transpose)`, `map(join)`, ... as views).
+    MapIdx(String, Box<View>),
 }
 
 impl View {
@@ -88,6 +91,39 @@ impl View {
         match self {
             View::Tuple(vs) if i < vs.len() => vs[i].clone(),
             v => View::Get(Box::new(v.clone()), i),
+        }
+    }
+
+    /// The view with the index variable `name` replaced by `by`.
+    fn substitute(&self, name: &str, by: &Nat) -> View {
+        let s = |n: &Nat| n.substitute(name, by);
+        let b = |v: &View| Box::new(v.substitute(name, by));
+        match self {
+            View::Mem(..) | View::Value(_) => self.clone(),
+            View::Tuple(vs) => View::Tuple(vs.iter().map(|v| v.substitute(name, by)).collect()),
+            View::Access(v, i) => View::Access(b(v), s(i)),
+            View::Get(v, k) => View::Get(b(v), *k),
+            View::Split(v, m) => View::Split(b(v), s(m)),
+            View::Join(v, m) => View::Join(b(v), s(m)),
+            View::Transpose(v) => View::Transpose(b(v)),
+            View::Slide(v, steps) => View::Slide(b(v), steps.iter().map(s).collect()),
+            View::Pad(v, dims, k) => View::Pad(
+                b(v),
+                dims.iter().map(|(l, n)| (s(l), s(n))).collect(),
+                k.clone(),
+            ),
+            View::Reorder(v, f) => View::Reorder(
+                b(v),
+                match f {
+                    ReorderFn::Reverse(n) => ReorderFn::Reverse(s(n)),
+                    ReorderFn::Stride { s: st, n } => ReorderFn::Stride { s: s(st), n: s(n) },
+                    ReorderFn::StrideInv { s: st, n } => ReorderFn::StrideInv { s: s(st), n: s(n) },
+                },
+            ),
+            View::AsVector(v, w) => View::AsVector(b(v), *w),
+            View::AsScalar(v, w) => View::AsScalar(b(v), *w),
+            View::MapIdx(n, _) if n == name => self.clone(),
+            View::MapIdx(n, v) => View::MapIdx(n.clone(), b(v)),
         }
     }
 }
@@ -288,11 +324,17 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             p.lane = Some((&i % &wn, *w));
             walk(inner, p, facts)
         }
+        View::MapIdx(name, inner) => {
+            let j = p.pop("map of a layout function")?;
+            walk(&inner.substitute(name, &j), p, facts)
+        }
         View::Mem(buf, dims) => {
             let mut flat = Nat::cst(0);
-            for d in dims {
+            for (k, d) in dims.iter().enumerate() {
                 let i = p.pop("memory access")?;
-                flat = flat * d + i;
+                if !buf.per_item.get(k).copied().unwrap_or(false) {
+                    flat = flat * d + i;
+                }
             }
             if !p.idx.is_empty() {
                 return Err(CodegenError::Unsupported(
