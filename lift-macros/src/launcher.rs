@@ -12,12 +12,65 @@ use quote::{format_ident, quote};
 
 /// How a kernel parameter or the result crosses between host and device.
 struct HostType {
-    /// The host element type (`f32`, `half::f16`, ...).
-    elem: TokenStream,
+    /// The host element type (`f32`, `half::f16`, `bool`, `(f32, f32)`, ...).
+    host: TokenStream,
+    /// The element type of the device buffer (`u8` for `bool`, the field type for tuples).
+    device: TokenStream,
     /// For arrays: the number of host elements, as a size expression; `None` for scalars.
     len: Option<TokenStream>,
     /// The device scalar type.
     scalar: ScalarType,
+    /// How host elements map to device elements.
+    conv: Conv,
+}
+
+/// The element conversion between host slices and device buffers.
+enum Conv {
+    /// The same type on both sides.
+    Plain,
+    /// `bool` on the host, `uchar` on the device.
+    Bool,
+    /// A tuple of this many fields of one scalar type, stored field by field (as the
+    /// generated C structs are laid out).
+    Tuple(usize),
+}
+
+impl HostType {
+    /// Device elements per host element.
+    fn fields(&self) -> usize {
+        match self.conv {
+            Conv::Tuple(k) => k,
+            _ => 1,
+        }
+    }
+
+    /// Uploads the host slice `id` (in `run`).
+    fn upload(&self, id: &proc_macro2::Ident) -> TokenStream {
+        match self.conv {
+            Conv::Plain => quote!(self.ctx.upload(#id)?),
+            Conv::Bool => quote!(self.ctx.upload(
+                &#id.iter().map(|&b| u8::from(b)).collect::<::std::vec::Vec<u8>>()
+            )?),
+            Conv::Tuple(k) => {
+                let fields = (0..k).map(syn::Index::from);
+                quote!(self.ctx.upload(
+                    &#id.iter().flat_map(|t| [#(t.#fields),*]).collect::<::std::vec::Vec<_>>()
+                )?)
+            }
+        }
+    }
+
+    /// Converts the downloaded device elements `v` (a `Vec`) to host elements.
+    fn from_device(&self, v: TokenStream) -> TokenStream {
+        match self.conv {
+            Conv::Plain => v,
+            Conv::Bool => quote!(#v.into_iter().map(|b| b != 0).collect::<::std::vec::Vec<bool>>()),
+            Conv::Tuple(k) => {
+                let fields = (0..k).map(|i| quote!(c[#i]));
+                quote!(#v.chunks_exact(#k).map(|c| (#(#fields),*)).collect::<::std::vec::Vec<_>>())
+            }
+        }
+    }
 }
 
 fn unsupported(span: Span, msg: String) -> CompileError {
@@ -40,9 +93,22 @@ fn host_elem(s: ScalarType) -> TokenStream {
 /// The host view of a parameter or result type.
 fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError> {
     let dims = ty.dims();
-    let (scalar, width) = match ty.base() {
-        Type::Scalar(s) => (*s, 1i64),
-        Type::Vector(s, w) => (*s, i64::from(*w)),
+    let (scalar, width, conv) = match ty.base() {
+        Type::Scalar(ScalarType::Bool) => (ScalarType::Bool, 1i64, Conv::Bool),
+        Type::Scalar(s) => (*s, 1i64, Conv::Plain),
+        Type::Vector(s, w) => (*s, i64::from(*w), Conv::Plain),
+        Type::Tuple(ts) if !dims.is_empty() => match ts.first() {
+            Some(Type::Scalar(s))
+                if !matches!(s, ScalarType::Bool | ScalarType::F16)
+                    && ts.iter().all(|t| t == &Type::Scalar(*s)) =>
+            {
+                (*s, 1, Conv::Tuple(ts.len()))
+            }
+            _ => return Err(unsupported(
+                span,
+                format!("launcher: {what}: arrays of tuples need fields of one number type (not bool or f16), found {}; pass the components as separate arrays and zip them in the kernel", ty.base()),
+            )),
+        },
         t => {
             return Err(unsupported(
                 span,
@@ -50,22 +116,29 @@ fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError
             ))
         }
     };
-    if scalar == ScalarType::Bool && (!dims.is_empty() || width > 1) {
-        return Err(unsupported(
-            span,
-            format!("launcher: {what}: arrays of bool are not supported yet; use u32"),
-        ));
-    }
     let len = (!dims.is_empty()).then(|| {
         let n = dims
             .iter()
             .fold(lift_core::arith::Nat::cst(width), |acc, d| acc * d.clone());
         eval(&n)
     });
+    let device = match conv {
+        Conv::Bool => quote!(u8),
+        _ => host_elem(scalar),
+    };
+    let host = match conv {
+        Conv::Tuple(k) => {
+            let e = vec![host_elem(scalar); k];
+            quote!((#(#e),*))
+        }
+        _ => host_elem(scalar),
+    };
     Ok(HostType {
-        elem: host_elem(scalar),
+        host,
+        device,
         len,
         scalar,
+        conv,
     })
 }
 
@@ -148,51 +221,57 @@ pub fn kernel_item(
     for p in &k.params {
         let id = format_ident!("{}", p.name, span = p.span);
         let ht = host_type(&p.ty, &format!("parameter `{}`", p.name), p.span)?;
-        let elem = &ht.elem;
+        let (host, device) = (&ht.host, &ht.device);
         let pname = &p.name;
         match &ht.len {
             Some(len) => {
-                run_params.push(quote!(#id: &[#elem]));
-                launch_params.push(quote!(#id: &::lift_runtime::Buffer<#elem>));
-                for (checks, actual) in [
-                    (&mut run_checks, quote!(#id.len())),
-                    (&mut launch_checks, quote!(#id.len())),
-                ] {
+                run_params.push(quote!(#id: &[#host]));
+                launch_params.push(quote!(#id: &::lift_runtime::Buffer<#device>));
+                let fields = ht.fields();
+                for (checks, per) in [(&mut run_checks, 1usize), (&mut launch_checks, fields)] {
                     checks.push(quote! {
-                        let __lift_len = ::lift_runtime::__private::to_usize(#len)?;
-                        if #actual != __lift_len {
-                            return Err(::lift_runtime::Error::ArgLength { arg: #pname.into(), expected: __lift_len, actual: #actual });
+                        let __lift_len = ::lift_runtime::__private::to_usize(#len)? * #per;
+                        if #id.len() != __lift_len {
+                            return Err(::lift_runtime::Error::ArgLength { arg: #pname.into(), expected: __lift_len, actual: #id.len() });
                         }
                     });
                 }
-                uploads.push(quote!(let #id = self.ctx.upload(#id)?;));
+                let upload = ht.upload(&id);
+                uploads.push(quote!(let #id = #upload;));
                 forward.push(quote!(&#id));
             }
-            None => {
-                run_params.push(quote!(#id: #elem));
-                launch_params.push(quote!(#id: #elem));
+            None if !matches!(ht.conv, Conv::Tuple(_)) => {
+                run_params.push(quote!(#id: #host));
+                launch_params.push(quote!(#id: #host));
                 forward.push(quote!(#id));
+            }
+            None => {
+                return Err(unsupported(
+                    p.span,
+                    format!(
+                        "launcher: scalar parameter `{}` of type {} is not supported",
+                        p.name, p.ty
+                    ),
+                ))
             }
         }
         params.push((id, ht));
     }
 
     let out = host_type(&info.result, "the result", k.ret_span)?;
-    let out_elem = &out.elem;
+    let (out_host, out_elem) = (&out.host, &out.device);
+    let out_fields = out.fields();
     let out_len = out.len.clone().unwrap_or_else(|| quote!(1i64));
+    let converted = out.from_device(quote!(__lift_out.download()?));
     let (run_ret, download) = match out.len {
-        Some(_) => (
-            quote!(::std::vec::Vec<#out_elem>),
-            quote!(__lift_out.download()),
-        ),
+        Some(_) => (quote!(::std::vec::Vec<#out_host>), quote!(Ok(#converted))),
         None => (
-            quote!(#out_elem),
-            quote!(__lift_out
-                .download()?
-                .pop()
-                .ok_or(::lift_runtime::Error::Launch {
-                    reason: "empty result buffer".into()
-                })),
+            quote!(#out_host),
+            quote!(#converted
+            .pop()
+            .ok_or(::lift_runtime::Error::Launch {
+                reason: "empty result buffer".into()
+            })),
         ),
     };
 
@@ -326,7 +405,7 @@ pub fn kernel_item(
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #(#run_checks)*
                 #(#uploads)*
-                let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)?)?;
+                let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
                 #scratch_alloc
                 self.launch(#(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?.wait()?;
                 #download
@@ -338,7 +417,7 @@ pub fn kernel_item(
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
                 #(#launch_checks)*
-                let __lift_len = ::lift_runtime::__private::to_usize(#out_len)?;
+                let __lift_len = ::lift_runtime::__private::to_usize(#out_len)? * #out_fields;
                 if out.len() != __lift_len {
                     return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
                 }
