@@ -61,7 +61,7 @@ impl HostType {
     }
 
     /// Converts the downloaded device elements `v` (a `Vec`) to host elements.
-    fn from_device(&self, v: TokenStream) -> TokenStream {
+    fn to_host(&self, v: TokenStream) -> TokenStream {
         match self.conv {
             Conv::Plain => v,
             Conv::Bool => quote!(#v.into_iter().map(|b| b != 0).collect::<::std::vec::Vec<bool>>()),
@@ -262,7 +262,7 @@ pub fn kernel_item(
     let (out_host, out_elem) = (&out.host, &out.device);
     let out_fields = out.fields();
     let out_len = out.len.clone().unwrap_or_else(|| quote!(1i64));
-    let converted = out.from_device(quote!(__lift_out.download()?));
+    let converted = out.to_host(quote!(__lift_out.download()?));
     let (run_ret, download) = match out.len {
         Some(_) => (quote!(::std::vec::Vec<#out_host>), quote!(Ok(#converted))),
         None => (
