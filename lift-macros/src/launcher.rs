@@ -264,6 +264,10 @@ pub fn kernel_item(
     let out_len = out.len.clone().unwrap_or_else(|| quote!(1i64));
     let converted = out.to_host(quote!(__lift_out.download()?));
     let (run_ret, download) = match out.len {
+        Some(_) if matches!(out.conv, Conv::Plain) => (
+            quote!(::std::vec::Vec<#out_host>),
+            quote!(__lift_out.download()),
+        ),
         Some(_) => (quote!(::std::vec::Vec<#out_host>), quote!(Ok(#converted))),
         None => (
             quote!(#out_host),
