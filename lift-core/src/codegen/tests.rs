@@ -227,3 +227,27 @@ fn iterate_across_work_groups_needs_an_elementwise_step() {
     gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(3, map_glb(0, |v| v + 1.0)) o gather(reverse) $ x }");
     gen("kernel K<N>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, iterate(3, map_lcl(0, |v| v + 1.0) o gather(reverse))) o split(8) $ x }");
 }
+
+/// An array accumulator of a work-group-level `reduce_seq`, written by a `map_lcl` into
+/// private memory: each work-item keeps only its own elements (`float tmp_p_N[2]`, not
+/// `[8 * 2]`), updated in place.
+#[test]
+fn array_accumulator_in_private_memory_is_per_work_item() {
+    let g = gen(
+        "kernel R<N, G>(x: [[[[f32; 2]; 8]; N]; G]) -> [[[f32; 2]; 8]; G] {
+        map_wrg(0, |xs| map_lcl(0, map_seq(id)) o reduce_seq(|acc, t|
+            map_lcl(0, |(a, r)| map_seq(|p| p.0 + p.1) $ zip(a, r)) $ zip(acc, t),
+            to_private(map_lcl(0, map_seq(|v| 0.0f32))) $ xs[0]) $ xs) $ x }",
+    );
+    assert_has(&g, "float tmp_p_1[2];");
+    assert_has(&g, "tmp_p_1[i_4] = (tmp_p_1[i_4] + x[");
+}
+
+/// `map(f)` of layout primitives is a view on both sides: no loop, no temporary.
+#[test]
+fn map_of_layout_primitives_is_a_view() {
+    let g = gen("kernel T<N, M>(a: [[[f32; 4]; M]; N]) -> [[f32; 4 * N]; M] {
+        map(join) o transpose o map_glb(1, map_glb(0, map_seq(|v| v * 2.0))) o map(transpose) o map(transpose) $ a }");
+    assert!(!g.source.contains("tmp_"), "{}", g.source);
+    assert_has(&g, "out[");
+}
