@@ -71,6 +71,96 @@ lift! {
     pub kernel DotPartial<N>(x: [f32; N], y: [f32; N]) -> [f32; N / 65536 * 256] {
         join o map_wrg(0, map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32)) o transpose o split(256)) o split(65536) $ zip(x, y)
     }
+
+    // Tiled matrix multiplication in the low-level primitives (CGO'17 style), tested in
+    // tests/tests/gemm_tiled.rs.
+    /// 16x16 output tiles, one output per work-item; 16x16 tiles of A and B staged in local
+    /// memory per K-step. Requires N, M and K divisible by 16.
+    pub kernel GemmTiled<N, M, K>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        join o map_wrg(1, |arows|
+            transpose o join o map_wrg(0, |bcols|
+                map_lcl(0, map_lcl(1, id)) o
+                reduce_seq(|acc, t| (|(al, bl)|
+                    map_lcl(0, |(accc, bc)| map_lcl(1, |(e, ar)|
+                        reduce_seq(|s, p| s + p.0 * p.1, e) $ zip(ar, bc)
+                    ) $ zip(accc, al)) $ zip(acc, transpose $ bl)
+                ) $ (to_local(map_lcl(1, map_lcl(0, id))) o transpose $ t.0,
+                     to_local(map_lcl(1, map_lcl(0, id))) $ t.1),
+                    to_private(map_lcl(0, |c| map_lcl(1, |r| 0.0f32) $ arows)) $ bcols)
+                $ zip(split(16) o transpose $ arows, split(16) o transpose $ bcols)
+            ) o split(16) o transpose $ b
+        ) o split(16) $ a
+    }
+
+    /// 64x64 output tiles computed by 16x16 work-items, each a 4x4 register block (rows
+    /// and columns strided by 16); 64x16 and 16x64 tiles of A and B staged in local memory
+    /// per K-step, a column of A and a row of B copied to registers per k. Requires N and M
+    /// divisible by 64, K by 16.
+    pub kernel GemmBlocked<N, M, K>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        join o map_wrg(1, |arows|
+            transpose o join o map_wrg(0, |bcols|
+                map_seq(join o transpose) o join o transpose o map_seq(transpose)
+                o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
+                reduce_seq(|acc, t| (|(al, bl)|
+                    map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
+                        reduce_seq(|bk, ks| (|(bp, ap)|
+                            map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, av)| e + av * bv) $ zip(brow, ap)) $ zip(bk, bp)
+                        ) $ (to_private(map_seq_unroll(id)) $ ks.0, to_private(map_seq_unroll(id)) $ ks.1), blk)
+                        $ zip(transpose $ bb, transpose $ ab)
+                    ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o split(16) o transpose $ bl)
+                ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(16)) o transpose $ t.0,
+                     to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(16))) $ t.1),
+                    to_private(map_lcl(0, |c| map_lcl(1, |r| map_seq_unroll(|x| map_seq_unroll(|y| 0.0f32) $ r) $ c)
+                        $ (transpose o split(16) $ arows))) $ (transpose o split(16) $ bcols))
+                $ zip(split(16) o transpose $ arows, split(16) o transpose $ bcols)
+            ) o split(64) o transpose $ b
+        ) o split(64) $ a
+    }
+
+    /// The same with 128x128 output tiles and an 8x8 register block per work-item. Requires
+    /// N and M divisible by 128, K by 16.
+    pub kernel GemmBlocked8<N, M, K>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        join o map_wrg(1, |arows|
+            transpose o join o map_wrg(0, |bcols|
+                map_seq(join o transpose) o join o transpose o map_seq(transpose)
+                o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
+                reduce_seq(|acc, t| (|(al, bl)|
+                    map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
+                        reduce_seq(|bk, ks| (|(bp, ap)|
+                            map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, av)| e + av * bv) $ zip(brow, ap)) $ zip(bk, bp)
+                        ) $ (to_private(map_seq_unroll(id)) $ ks.0, to_private(map_seq_unroll(id)) $ ks.1), blk)
+                        $ zip(transpose $ bb, transpose $ ab)
+                    ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o split(16) o transpose $ bl)
+                ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(16)) o transpose $ t.0,
+                     to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(16))) $ t.1),
+                    to_private(map_lcl(0, |c| map_lcl(1, |r| map_seq_unroll(|x| map_seq_unroll(|y| 0.0f32) $ r) $ c)
+                        $ (transpose o split(16) $ arows))) $ (transpose o split(16) $ bcols))
+                $ zip(split(16) o transpose $ arows, split(16) o transpose $ bcols)
+            ) o split(128) o transpose $ b
+        ) o split(128) $ a
+    }
+
+    /// The 8x8 version with the loop over k inside a K-tile unrolled.
+    pub kernel GemmBlocked8U<N, M, K>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        join o map_wrg(1, |arows|
+            transpose o join o map_wrg(0, |bcols|
+                map_seq(join o transpose) o join o transpose o map_seq(transpose)
+                o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
+                reduce_seq(|acc, t| (|(al, bl)|
+                    map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
+                        reduce_seq_unroll(|bk, ks| (|(bp, ap)|
+                            map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, av)| e + av * bv) $ zip(brow, ap)) $ zip(bk, bp)
+                        ) $ (to_private(map_seq_unroll(id)) $ ks.0, to_private(map_seq_unroll(id)) $ ks.1), blk)
+                        $ zip(transpose $ bb, transpose $ ab)
+                    ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o split(16) o transpose $ bl)
+                ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(16)) o transpose $ t.0,
+                     to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(16))) $ t.1),
+                    to_private(map_lcl(0, |c| map_lcl(1, |r| map_seq_unroll(|x| map_seq_unroll(|y| 0.0f32) $ r) $ c)
+                        $ (transpose o split(16) $ arows))) $ (transpose o split(16) $ bcols))
+                $ zip(split(16) o transpose $ arows, split(16) o transpose $ bcols)
+            ) o split(128) o transpose $ b
+        ) o split(128) $ a
+    }
 }
 
 lift! {
