@@ -182,30 +182,12 @@ pub fn kernel_item(
             Cond::Divisible(n, d) => {
                 let (what, expected) = (n.to_string(), d.to_string());
                 let (n, d) = (eval(n), eval(d));
-                quote! {
-                    let (__lift_n, __lift_d) = (#n, #d);
-                    if __lift_d == 0 || __lift_n % __lift_d != 0 {
-                        return Err(::lift_runtime::Error::Precondition {
-                            what: #what.into(),
-                            expected: format!("a multiple of {} = {} [{}]", #expected, __lift_d, #origin),
-                            actual: __lift_n.to_string(),
-                        });
-                    }
-                }
+                quote!(::lift_runtime::__private::check_divisible(#what, #expected, #origin, #n, #d)?;)
             }
             Cond::Le(a, b) => {
                 let (what, bound) = (a.to_string(), b.to_string());
                 let (a, b) = (eval(a), eval(b));
-                quote! {
-                    let (__lift_a, __lift_b) = (#a, #b);
-                    if __lift_a > __lift_b {
-                        return Err(::lift_runtime::Error::Precondition {
-                            what: #what.into(),
-                            expected: format!("at most {} = {} [{}]", #bound, __lift_b, #origin),
-                            actual: __lift_a.to_string(),
-                        });
-                    }
-                }
+                quote!(::lift_runtime::__private::check_le(#what, #bound, #origin, #a, #b)?;)
             }
         }
     });
@@ -288,9 +270,179 @@ pub fn kernel_item(
     let scratch_alloc =
         has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
 
-    // One block per generated kernel: argument setting and one enqueue.
-    let last = gen.kernels.len().saturating_sub(1);
-    let enqueues = gen.kernels.iter().enumerate().map(|(ki, gk)| {
+    // The launch: argument setting and one enqueue per kernel, of the specialised program
+    // when its conditions hold.
+    let general = enqueue_block(&gen.kernels, quote!(self.kernels), &params);
+    let spec_conds: Vec<TokenStream> = gen
+        .specialised
+        .iter()
+        .flat_map(|g| g.preconditions.iter())
+        .map(|p| match &p.cond {
+            Cond::Divisible(n, d) => {
+                let (n, d) = (eval(n), eval(d));
+                quote!({ let __lift_d = #d; __lift_d != 0 && ::lift_runtime::__private::rem(#n, __lift_d)? == 0 })
+            }
+            Cond::Le(a, b) => {
+                let (a, b) = (eval(a), eval(b));
+                quote!((#a <= #b))
+            }
+        })
+        .collect();
+    let launch_body = match &gen.specialised {
+        Some(spec) => {
+            let special = enqueue_block(&spec.kernels, quote!(self.spec_kernels), &params);
+            quote! {
+                if Self::specialised_for(#(#size_params),*) { #special } else { #general }
+            }
+        }
+        None => general,
+    };
+    let has_spec = gen.specialised.is_some();
+    let spec_names: Vec<&String> = gen
+        .specialised
+        .iter()
+        .flat_map(|g| g.kernels.iter().map(|k| &k.name))
+        .collect();
+    let spec_source = match &gen.specialised {
+        Some(g) => {
+            let src = &g.source;
+            quote!(Some(#src))
+        }
+        None => quote!(None),
+    };
+    let spec_conditions: Vec<String> = gen
+        .specialised
+        .iter()
+        .flat_map(|g| g.preconditions.iter().map(|p| p.to_string()))
+        .collect();
+    let spec_build = gen.specialised.is_some().then(|| {
+        quote! {
+            if let Some(src) = Self::SPECIALISED_SOURCE {
+                let p = ctx.build(src, "")?;
+                spec_kernels = vec![#(p.kernel(#spec_names)?),*];
+            }
+        }
+    });
+    let knames: Vec<&String> = gen.kernels.iter().map(|g| &g.name).collect();
+    let unused_sizes = quote!(#(let _ = #size_locals;)*);
+
+    let scratch_item = has_scratch.then(|| {
+        let doc = format!(
+            "Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.",
+            k.name
+        );
+        quote! {
+            #[doc = #doc]
+            #vis struct #scratch_name {
+                bufs: ::std::vec::Vec<::lift_runtime::Buffer<u8>>,
+            }
+        }
+    });
+    let scratch_fn = has_scratch.then(|| {
+        quote! {
+            /// Allocates the global temporaries `launch` needs for these sizes.
+            pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #unused_sizes
+                Ok(#scratch_name { bufs: vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#temp_sizes)?)?),*] })
+            }
+        }
+    });
+
+    Ok(quote! {
+        #(#[doc = #docs])*
+        #vis struct #name {
+            ctx: ::lift_runtime::Context,
+            kernels: ::std::vec::Vec<::lift_runtime::KernelHandle>,
+            spec_kernels: ::std::vec::Vec<::lift_runtime::KernelHandle>,
+        }
+
+        #scratch_item
+
+        #[allow(non_snake_case, clippy::too_many_arguments, clippy::identity_op, unused_parens)]
+        impl #name {
+            /// The OpenCL C program (default configuration).
+            pub const SOURCE: &'static str = #source;
+            /// The low-level expression compiled into [`Self::SOURCE`].
+            pub const LOWERED: &'static str = #lowered;
+            /// The kernel with the user functions it calls, as written and type-checked.
+            pub const LIFT: &'static str = #lift_text;
+            /// The inferred result type.
+            pub const RESULT_TYPE: &'static str = #result_type;
+            /// Size conditions checked before every launch.
+            pub const PRECONDITIONS: &'static [&'static str] = &[#(#preconditions),*];
+            /// A faster program for this kernel, launched instead of [`Self::SOURCE`] when
+            /// [`Self::SPECIALISED_CONDITIONS`] hold for the sizes of a launch.
+            pub const SPECIALISED_SOURCE: Option<&'static str> = #spec_source;
+            /// When [`Self::SPECIALISED_SOURCE`] runs.
+            pub const SPECIALISED_CONDITIONS: &'static [&'static str] = &[#(#spec_conditions),*];
+
+            /// Builds the program(s) on `ctx`'s device (once per context: builds are cached).
+            pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
+                let program = ctx.build(Self::SOURCE, "")?;
+                #[allow(unused_mut)]
+                let mut spec_kernels = ::std::vec::Vec::new();
+                #spec_build
+                Ok(Self { ctx: ctx.clone(), kernels: vec![#(program.kernel(#knames)?),*], spec_kernels })
+            }
+
+            /// Checks every size variable and size precondition; gives the sizes as `i64`.
+            fn check_sizes(#(#size_params: usize),*) -> ::core::result::Result<[i64; #n_sizes], ::lift_runtime::Error> {
+                #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
+                #(#checks)*
+                Ok([#(#size_locals),*])
+            }
+
+            #scratch_fn
+
+            /// Whether a launch with these sizes runs [`Self::SPECIALISED_SOURCE`].
+            pub fn specialised_for(#(#size_params: usize),*) -> bool {
+                #has_spec && (|| -> ::core::result::Result<bool, ::lift_runtime::Error> {
+                    #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
+                    #unused_sizes
+                    Ok(true #(&& #spec_conds)*)
+                })()
+                .unwrap_or(false)
+            }
+
+            /// Uploads the arguments, launches, waits and downloads the result.
+            pub fn run(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<#run_ret, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #(#run_checks)*
+                #(#uploads)*
+                let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
+                #scratch_alloc
+                self.launch(#(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?.wait()?;
+                #download
+            }
+
+            /// Launches on device buffers: checks, argument setting and one enqueue per kernel
+            /// (of the specialised program when its conditions hold); no allocation,
+            /// formatting or compilation. Returns the last kernel's event.
+            pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #unused_sizes
+                #(#launch_checks)*
+                let __lift_len = ::lift_runtime::__private::to_usize(#out_len)? * #out_fields;
+                if out.len() != __lift_len {
+                    return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
+                }
+                let __lift_event = { #launch_body };
+                Ok(__lift_event)
+            }
+        }
+    })
+}
+
+/// Argument setting and one enqueue per kernel of `kernels` (held in `field`); the block's
+/// value is the last kernel's event.
+fn enqueue_block(
+    kernels: &[lift_core::codegen::GeneratedKernel],
+    field: TokenStream,
+    params: &[(proc_macro2::Ident, HostType)],
+) -> TokenStream {
+    let last = kernels.len().saturating_sub(1);
+    let blocks = kernels.iter().enumerate().map(|(ki, gk)| {
         let sets = gk.args.iter().enumerate().map(|(ai, a)| {
             let ai = ai as u32;
             match a {
@@ -327,12 +479,12 @@ pub fn kernel_item(
         };
         let lmem = eval(&gk.local_mem_bytes);
         let enqueue = if ki == last {
-            quote!(let __lift_event = __lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?;)
+            quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?)
         } else {
             quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?;)
         };
         quote! {
-            let __lift_k = &self.kernels[#ki];
+            let __lift_k = &#field[#ki];
             #(#sets)*
             let __lift_global = [#(#global),*];
             let __lift_local: Option<&[usize]> = #local;
@@ -341,93 +493,5 @@ pub fn kernel_item(
             #enqueue
         }
     });
-    let knames: Vec<&String> = gen.kernels.iter().map(|g| &g.name).collect();
-    let unused_sizes = quote!(#(let _ = #size_locals;)*);
-
-    let scratch_item = has_scratch.then(|| {
-        let doc = format!(
-            "Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.",
-            k.name
-        );
-        quote! {
-            #[doc = #doc]
-            #vis struct #scratch_name {
-                bufs: ::std::vec::Vec<::lift_runtime::Buffer<u8>>,
-            }
-        }
-    });
-    let scratch_fn = has_scratch.then(|| {
-        quote! {
-            /// Allocates the global temporaries `launch` needs for these sizes.
-            pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
-                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
-                #unused_sizes
-                Ok(#scratch_name { bufs: vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#temp_sizes)?)?),*] })
-            }
-        }
-    });
-
-    Ok(quote! {
-        #(#[doc = #docs])*
-        #vis struct #name {
-            ctx: ::lift_runtime::Context,
-            kernels: ::std::vec::Vec<::lift_runtime::KernelHandle>,
-        }
-
-        #scratch_item
-
-        #[allow(non_snake_case, clippy::too_many_arguments, clippy::identity_op, unused_parens)]
-        impl #name {
-            /// The OpenCL C program (default configuration).
-            pub const SOURCE: &'static str = #source;
-            /// The low-level expression compiled into [`Self::SOURCE`].
-            pub const LOWERED: &'static str = #lowered;
-            /// The kernel with the user functions it calls, as written and type-checked.
-            pub const LIFT: &'static str = #lift_text;
-            /// The inferred result type.
-            pub const RESULT_TYPE: &'static str = #result_type;
-            /// Size conditions checked before every launch.
-            pub const PRECONDITIONS: &'static [&'static str] = &[#(#preconditions),*];
-
-            /// Builds the program on `ctx`'s device (once per context: the build is cached).
-            pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
-                let program = ctx.build(Self::SOURCE, "")?;
-                Ok(Self { ctx: ctx.clone(), kernels: vec![#(program.kernel(#knames)?),*] })
-            }
-
-            /// Checks every size variable and size precondition; gives the sizes as `i64`.
-            fn check_sizes(#(#size_params: usize),*) -> ::core::result::Result<[i64; #n_sizes], ::lift_runtime::Error> {
-                #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
-                #(#checks)*
-                Ok([#(#size_locals),*])
-            }
-
-            #scratch_fn
-
-            /// Uploads the arguments, launches, waits and downloads the result.
-            pub fn run(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<#run_ret, ::lift_runtime::Error> {
-                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
-                #(#run_checks)*
-                #(#uploads)*
-                let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
-                #scratch_alloc
-                self.launch(#(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?.wait()?;
-                #download
-            }
-
-            /// Launches on device buffers: checks, argument setting and one enqueue per kernel;
-            /// no allocation, formatting or compilation. Returns the last kernel's event.
-            pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
-                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
-                #unused_sizes
-                #(#launch_checks)*
-                let __lift_len = ::lift_runtime::__private::to_usize(#out_len)? * #out_fields;
-                if out.len() != __lift_len {
-                    return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
-                }
-                #(#enqueues)*
-                Ok(__lift_event)
-            }
-        }
-    })
+    quote!(#(#blocks)*)
 }

@@ -190,8 +190,25 @@ fn gemm_is_a_two_dimensional_map() {
         "{}",
         Gemm::LOWERED
     );
+    assert!(Gemm::SPECIALISED_SOURCE.is_some_and(|s| s.contains("local float")));
+    assert_eq!(
+        Gemm::SPECIALISED_CONDITIONS.len(),
+        3,
+        "{:?}",
+        Gemm::SPECIALISED_CONDITIONS
+    );
+    assert!(Gemm::specialised_for(256, 48, 384) && !Gemm::specialised_for(64, 65, 66));
+    assert!(!Dot::specialised_for(1024) && Dot::SPECIALISED_SOURCE.is_none());
     let k = Gemm::new(ctx()).unwrap();
-    for (n, kk, m) in [(1, 1, 1), (3, 5, 7), (17, 31, 13), (64, 65, 66)] {
+    // The last two sizes satisfy the tiled variant's conditions (N, M % 128, K % 16).
+    for (n, kk, m) in [
+        (1, 1, 1),
+        (3, 5, 7),
+        (17, 31, 13),
+        (64, 65, 66),
+        (128, 16, 128),
+        (256, 48, 384),
+    ] {
         let a = random_f32(n * kk, 51);
         let b = random_f32(kk * m, 52);
         let got = k.run(n, kk, m, &a, &b).unwrap();

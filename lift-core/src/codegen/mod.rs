@@ -11,6 +11,7 @@
 
 mod ctypes;
 mod emit;
+mod gemm;
 mod launch;
 mod loops;
 pub mod lower;
@@ -42,6 +43,9 @@ pub struct Generated {
     /// The launch-time size conditions of the compiled program (those of the kernel as
     /// written, plus those the applied rewrite points introduced).
     pub preconditions: Vec<crate::typeck::Precondition>,
+    /// A faster program for the same kernel that applies only when its own `preconditions`
+    /// hold (checked at launch; otherwise this program runs). One kernel, no temporaries.
+    pub specialised: Option<Box<Generated>>,
 }
 
 /// One OpenCL kernel function and how to launch it.
@@ -134,6 +138,7 @@ pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Gene
     let mut g = generate_checked(&prog, kernel, &info)?;
     g.warnings = warnings;
     g.preconditions = info.preconditions;
+    g.specialised = gemm::specialise(&prog, kernel)?.map(Box::new);
     Ok(g)
 }
 
@@ -162,5 +167,6 @@ fn generate_checked(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<
         lowered: text,
         warnings: Vec::new(),
         preconditions: Vec::new(),
+        specialised: None,
     })
 }

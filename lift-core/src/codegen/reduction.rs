@@ -168,6 +168,9 @@ pub(crate) fn compile(
         &n,
         ("get_global_id(0)", "get_global_size(0)"),
     )?;
+    if needs_buffers(&g) {
+        return Ok(None);
+    }
     g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
     let body1 = g.take_text();
     let name1 = c_name(&part.name);
@@ -238,6 +241,7 @@ pub(crate) fn compile(
         lowered: format!("two kernels: {lowered}"),
         warnings: Vec::new(),
         preconditions: Vec::new(),
+        specialised: None,
     }))
 }
 
@@ -422,6 +426,9 @@ pub(crate) fn compile_rows(
         len,
         ("get_local_id(0)", &WG.to_string()),
     )?;
+    if needs_buffers(&g) {
+        return Ok(None);
+    }
     g.line("if (lift_l == 0) out[lift_wg] = lift_tmp[0];");
     let body = g.take_text();
     let name = c_name(&k.name);
@@ -443,7 +450,14 @@ pub(crate) fn compile_rows(
         lowered: format!("one work-group per row: {}", crate::print::expr(&rk.body)),
         warnings: Vec::new(),
         preconditions: Vec::new(),
+        specialised: None,
     }))
+}
+
+/// Whether the fused fold allocated a global or local temporary (an element function that
+/// computes an array): the tree kernels have no place for it, so the general lowering is used.
+fn needs_buffers(g: &Gen) -> bool {
+    !g.temporaries.is_empty() || !g.local_decls.is_empty()
 }
 
 /// Divisibility facts from the checker's preconditions.
