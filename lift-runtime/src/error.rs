@@ -66,6 +66,24 @@ pub enum Error {
         /// The length passed.
         actual: usize,
     },
+    /// An argument of a run-time compiled kernel ([`crate::dynamic::DynKernel`]) whose shape
+    /// or element type differs from its parameter's type.
+    #[error("argument `{arg}`: expected {expected}, got {actual}")]
+    ArgShape {
+        /// The argument's name, with the place inside it (`x[2]`) where they differ.
+        arg: String,
+        /// The declared type, sizes evaluated.
+        expected: String,
+        /// The shape of the value passed.
+        actual: String,
+    },
+    /// A program compiled at run time ([`crate::dynamic::DynKernel::compile`]) was rejected
+    /// by the lift-rs compiler (parse, type or code generation error).
+    #[error("lift compile error: {message}")]
+    Compile {
+        /// The compiler's message.
+        message: String,
+    },
     /// A size precondition (e.g. `N % 128 == 0`) does not hold.
     #[error("size precondition on `{what}` failed: expected {expected}, got {actual}")]
     Precondition {

@@ -2,7 +2,8 @@
 //!
 //! Re-exports the [`lift!`] macro and the pieces generated code refers to: device selection
 //! ([`Context`]), typed device buffers ([`Buffer`]), the program cache ([`Context::build`]),
-//! kernel launches ([`KernelHandle`], [`Event`]) and the [`Error`] type.
+//! kernel launches ([`KernelHandle`], [`Event`]), the [`Error`] type, and [`DynKernel`] for
+//! programs compiled at run time.
 
 #![warn(missing_docs)]
 
@@ -20,6 +21,7 @@ pub use opencl3;
 mod buffer;
 mod context;
 mod device;
+pub mod dynamic;
 mod error;
 mod launch;
 mod program;
@@ -27,6 +29,7 @@ mod program;
 pub use buffer::{Buffer, DeviceScalar};
 pub use context::{Context, DEVICE_ENV};
 pub use device::{devices, DeviceInfo, DeviceKind};
+pub use dynamic::DynKernel;
 pub use error::{Error, Result};
 pub use launch::{Event, KernelHandle};
 pub use program::BuiltProgram;

@@ -42,7 +42,7 @@ pub fn pow(a: i64, b: i64) -> Result<i64, Error> {
 }
 
 /// A size variable's value: positive and small enough for an OpenCL `int`.
-pub fn size(name: &'static str, value: usize) -> Result<i64, Error> {
+pub fn size(name: &str, value: usize) -> Result<i64, Error> {
     match i32::try_from(value) {
         Ok(v) if v > 0 => Ok(i64::from(v)),
         _ => Err(Error::Precondition {
@@ -65,14 +65,50 @@ pub fn to_usize(v: i64) -> Result<usize, Error> {
 /// Rounds each global size up to a multiple of the local size (kernels guard their maps).
 pub fn round_up<const D: usize>(global: [usize; D], local: Option<&[usize]>) -> [usize; D] {
     let mut out = global;
+    round_up_in_place(&mut out, local);
+    out
+}
+
+/// [`round_up`] on a slice.
+pub fn round_up_in_place(global: &mut [usize], local: Option<&[usize]>) {
     if let Some(local) = local {
-        for (g, l) in out.iter_mut().zip(local) {
+        for (g, l) in global.iter_mut().zip(local) {
             if *l > 0 {
                 *g = g.div_ceil(*l) * l;
             }
         }
     }
-    out
+}
+
+/// The precondition `n % d == 0` on size expression `what` (required by `origin`, whose
+/// divisor is written `expected`).
+pub fn check_divisible(
+    what: &str,
+    expected: &str,
+    origin: &str,
+    n: i64,
+    d: i64,
+) -> Result<(), Error> {
+    if d == 0 || n % d != 0 {
+        return Err(Error::Precondition {
+            what: what.into(),
+            expected: format!("a multiple of {expected} = {d} [{origin}]"),
+            actual: n.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The precondition `a <= b` on size expression `what` (the bound written `bound`).
+pub fn check_le(what: &str, bound: &str, origin: &str, a: i64, b: i64) -> Result<(), Error> {
+    if a > b {
+        return Err(Error::Precondition {
+            what: what.into(),
+            expected: format!("at most {bound} = {b} [{origin}]"),
+            actual: a.to_string(),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

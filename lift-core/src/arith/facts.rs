@@ -91,11 +91,16 @@ impl Facts {
         ops::decide(&sa, super::CmpOp::Le, &sb)
     }
 
-    /// Is `n` itself (structurally) a fact `(n, fd)` with `d | fd`?
+    /// Is there a fact `(f, fd)` with `d | fd` and `f - n` a polynomial multiple of `d`
+    /// (`N + 4` a multiple of 4 makes `N` one)?
     fn whole_fact(&self, n: &Nat, pd: &Poly) -> bool {
-        self.divisible
-            .iter()
-            .any(|(fnat, fd)| fnat == n && divides(pd, &Poly::from_nat(fd)))
+        self.divisible.iter().any(|(fnat, fd)| {
+            divides(pd, &Poly::from_nat(fd))
+                && (fnat == n
+                    || Poly::from_nat(fnat)
+                        .sub(&Poly::from_nat(n))
+                        .is_some_and(|diff| divides(pd, &diff)))
+        })
     }
 
     /// Is the term `k * m` divisible by `d`?
@@ -193,7 +198,15 @@ impl Facts {
             let pd = Poly::from_nat(d);
             let (dm, dk) = single_term(&pd)?;
             if k.checked_rem(dk)? != 0 {
-                continue;
+                // `k * (x / d)` with constant `d`: cancel `g = gcd(k, d)`, giving
+                // `(k / g) * (x / (d / g))` (still exact), so `8 * (N / 16)` is `N / 2`.
+                let g = poly::gcd(k, dk);
+                if !dm.is_empty() || dk <= 0 || g <= 1 {
+                    continue;
+                }
+                let q = divmod::div(x, &Nat::Cst(dk / g));
+                let t = Poly::term(rest, k / g);
+                return t.mul(&Poly::from_nat(&q));
             }
             let Some(rest2) = mono_div(&rest, &dm) else {
                 continue;

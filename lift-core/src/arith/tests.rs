@@ -99,6 +99,17 @@ fn divisibility_facts() {
     assert_eq!(Facts::new().divisible(&c(12), &c(4)), Some(true));
     assert_eq!(Facts::new().divisible(&c(13), &c(4)), Some(false));
     assert_eq!(Facts::new().divisible(&c(13), &c(0)), None);
+    // a fact on `N + 4` (split after pad) speaks about `N` too
+    let mut f3 = Facts::new();
+    f3.assume_divisible(&(n() + 4), &c(4));
+    assert_eq!(f3.divisible(&n(), &c(4)), Some(true));
+    assert!(f3.equal(&((n() + 4) / 4 * 4), &(n() + 4)));
+    assert_eq!(f3.divisible(&(n() + 2), &c(4)), Some(false));
+    // `8 * (N / 16)` is `N / 2` when 16 divides N
+    let mut f4 = Facts::new();
+    f4.assume_divisible(&n(), &c(16));
+    assert!(f4.equal(&(n() / 16 * 8), &(n() / 2)));
+    assert!(!f4.equal(&(n() / 16 * 8), &(n() / 4)));
 }
 
 #[test]

@@ -19,7 +19,7 @@ mod value;
 pub use value::{Scalar, Value};
 
 use crate::arith::Nat;
-use crate::ir::Program;
+use crate::ir::{Param, Program};
 use eval::{Env, Interp, Val};
 
 /// Why an evaluation failed.
@@ -157,6 +157,24 @@ pub(crate) fn eval_nat(n: &Nat, sizes: &dyn Fn(&str) -> Option<i64>) -> Result<u
     usize::try_from(v).map_err(|_| err(format!("negative value {v}")))
 }
 
+/// Checks that argument `arg` has the type of parameter `param` (sizes bound by `sizes`); the
+/// error names the argument, the expected and the actual shape.
+pub fn check_arg(
+    param: &Param,
+    arg: &Value,
+    sizes: &dyn Fn(&str) -> Option<i64>,
+) -> Result<(), InterpError> {
+    match value::conform(arg, &param.ty, sizes)? {
+        Some((path, expected, actual)) => Err(InterpError::ArgShape {
+            arg: param.name.clone(),
+            path,
+            expected,
+            actual,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Evaluates kernel `kernel` of a type-checked program, with its size variables bound to
 /// `sizes` in declaration order and its parameters to `args`. Arguments are checked against
 /// the parameter types first (an error names the argument, the expected and the actual shape).
@@ -202,14 +220,7 @@ pub fn run_kernel(
     let lookup = |name: &str| it.size(name);
     let mut env = Env::default();
     for (p, a) in k.params.iter().zip(args) {
-        if let Some((path, expected, actual)) = value::conform(a, &p.ty, &lookup)? {
-            return Err(InterpError::ArgShape {
-                arg: p.name.clone(),
-                path,
-                expected,
-                actual,
-            });
-        }
+        check_arg(p, a, &lookup)?;
         env = env.bind(&p.name, Val::Data(a.clone()));
     }
     let out = it.data(&k.body, &env)?;

@@ -1,0 +1,397 @@
+//! Programs compiled at run time: [`DynKernel`] parses, type-checks and generates a kernel
+//! from `lift!` source text, builds it (through the program cache) and runs it on
+//! interpreter [`Value`]s, with the checks of the generated `run`.
+
+use crate::private::{check_divisible, check_le, round_up_in_place, size, to_usize};
+use crate::{Buffer, Context, Error, KernelHandle, Result};
+use half::f16;
+use lift_core::arith::Nat;
+use lift_core::codegen::{self, Generated, KernelArg};
+use lift_core::interp::{check_arg, Scalar, Value};
+use lift_core::ir::{Kernel, Program};
+use lift_core::typeck::{self, Cond, KernelInfo};
+use lift_core::types::{ScalarType, Type};
+use lift_core::CompileError;
+use std::collections::HashMap;
+
+/// One kernel of a program compiled at run time, built on one context.
+#[derive(Debug)]
+pub struct DynKernel {
+    ctx: Context,
+    kernel: Kernel,
+    info: KernelInfo,
+    gen: Generated,
+    handles: Vec<KernelHandle>,
+}
+
+/// A device buffer of any scalar type (`bool` as `u8`).
+enum AnyBuffer {
+    F16(Buffer<f16>),
+    F32(Buffer<f32>),
+    F64(Buffer<f64>),
+    I32(Buffer<i32>),
+    U32(Buffer<u32>),
+    I64(Buffer<i64>),
+    U64(Buffer<u64>),
+    U8(Buffer<u8>),
+}
+
+/// Applies `$body` to the typed buffer inside an [`AnyBuffer`].
+macro_rules! with_buffer {
+    ($b:expr, $buf:ident => $body:expr) => {
+        match $b {
+            AnyBuffer::F16($buf) => $body,
+            AnyBuffer::F32($buf) => $body,
+            AnyBuffer::F64($buf) => $body,
+            AnyBuffer::I32($buf) => $body,
+            AnyBuffer::U32($buf) => $body,
+            AnyBuffer::I64($buf) => $body,
+            AnyBuffer::U64($buf) => $body,
+            AnyBuffer::U8($buf) => $body,
+        }
+    };
+}
+
+fn compile_error(e: &CompileError) -> Error {
+    let at = e.span.start();
+    Error::Compile {
+        message: format!("{}:{}: {}", at.line, at.column + 1, e.message),
+    }
+}
+
+/// The scalar type of the device buffer holding values of type `ty` (arrays of scalars,
+/// vectors, or tuples of one number type); `what` names the value in errors.
+fn buffer_scalar(ty: &Type, what: &str) -> Result<ScalarType> {
+    match ty.base() {
+        Type::Scalar(s) | Type::Vector(s, _) => Ok(*s),
+        Type::Tuple(ts) if !ty.dims().is_empty() => match ts.first() {
+            Some(Type::Scalar(s))
+                if !matches!(s, ScalarType::Bool | ScalarType::F16)
+                    && ts.iter().all(|t| t == &Type::Scalar(*s)) =>
+            {
+                Ok(*s)
+            }
+            _ => Err(unsupported(what, ty)),
+        },
+        _ => Err(unsupported(what, ty)),
+    }
+}
+
+fn unsupported(what: &str, ty: &Type) -> Error {
+    Error::Compile {
+        message: format!("{what} of type {ty} is not supported by the launcher; arrays of tuples need fields of one number type (not bool or f16)"),
+    }
+}
+
+/// The number of device scalars in a value of type `ty`.
+fn scalar_count(ty: &Type, env: &dyn Fn(&str) -> Option<i64>) -> Result<usize> {
+    let fields = match ty.base() {
+        Type::Vector(_, w) => i64::from(*w),
+        Type::Tuple(ts) => ts.len() as i64,
+        _ => 1,
+    };
+    let n = ty
+        .dims()
+        .into_iter()
+        .fold(Nat::cst(fields), |acc, d| acc * d);
+    to_usize(eval(&n, env)?)
+}
+
+/// Evaluates a size expression; an unbound variable, overflow or division by zero is an `Err`.
+fn eval(n: &Nat, env: &dyn Fn(&str) -> Option<i64>) -> Result<i64> {
+    n.eval(env).map_err(|e| Error::Precondition {
+        what: n.to_string(),
+        expected: "a size expression that evaluates".into(),
+        actual: e.to_string(),
+    })
+}
+
+/// Uploads the flat scalars `flat`, all of type `s`, as a buffer of `s`'s device type.
+fn upload(ctx: &Context, s: ScalarType, flat: &[Scalar]) -> Result<AnyBuffer> {
+    macro_rules! up {
+        ($v:ident, $t:ty, $conv:expr) => {{
+            let data: Vec<$t> = flat
+                .iter()
+                .map(|x| match *x {
+                    Scalar::$v(y) => Ok($conv(y)),
+                    other => Err(Error::ArgShape {
+                        arg: "array element".into(),
+                        expected: s.to_string(),
+                        actual: other.ty().to_string(),
+                    }),
+                })
+                .collect::<Result<_>>()?;
+            ctx.upload(&data)?
+        }};
+    }
+    Ok(match s {
+        ScalarType::F16 => AnyBuffer::F16(up!(F16, f16, |y| y)),
+        ScalarType::F32 => AnyBuffer::F32(up!(F32, f32, |y| y)),
+        ScalarType::F64 => AnyBuffer::F64(up!(F64, f64, |y| y)),
+        ScalarType::I32 => AnyBuffer::I32(up!(I32, i32, |y| y)),
+        ScalarType::U32 => AnyBuffer::U32(up!(U32, u32, |y| y)),
+        ScalarType::I64 => AnyBuffer::I64(up!(I64, i64, |y| y)),
+        ScalarType::U64 => AnyBuffer::U64(up!(U64, u64, |y| y)),
+        ScalarType::Bool => AnyBuffer::U8(up!(Bool, u8, u8::from)),
+    })
+}
+
+/// Allocates `len` elements of `s`'s device type.
+fn alloc(ctx: &Context, s: ScalarType, len: usize) -> Result<AnyBuffer> {
+    Ok(match s {
+        ScalarType::F16 => AnyBuffer::F16(ctx.alloc(len)?),
+        ScalarType::F32 => AnyBuffer::F32(ctx.alloc(len)?),
+        ScalarType::F64 => AnyBuffer::F64(ctx.alloc(len)?),
+        ScalarType::I32 => AnyBuffer::I32(ctx.alloc(len)?),
+        ScalarType::U32 => AnyBuffer::U32(ctx.alloc(len)?),
+        ScalarType::I64 => AnyBuffer::I64(ctx.alloc(len)?),
+        ScalarType::U64 => AnyBuffer::U64(ctx.alloc(len)?),
+        ScalarType::Bool => AnyBuffer::U8(ctx.alloc(len)?),
+    })
+}
+
+/// Downloads a buffer as interpreter scalars (`u8` as `bool`).
+fn download(b: &AnyBuffer) -> Result<Vec<Scalar>> {
+    fn all<T: crate::DeviceScalar>(b: &Buffer<T>, f: impl Fn(T) -> Scalar) -> Result<Vec<Scalar>> {
+        Ok(b.download()?.into_iter().map(f).collect())
+    }
+    match b {
+        AnyBuffer::F16(b) => all(b, Scalar::F16),
+        AnyBuffer::F32(b) => all(b, Scalar::F32),
+        AnyBuffer::F64(b) => all(b, Scalar::F64),
+        AnyBuffer::I32(b) => all(b, Scalar::I32),
+        AnyBuffer::U32(b) => all(b, Scalar::U32),
+        AnyBuffer::I64(b) => all(b, Scalar::I64),
+        AnyBuffer::U64(b) => all(b, Scalar::U64),
+        AnyBuffer::U8(b) => all(b, |x| Scalar::Bool(x != 0)),
+    }
+}
+
+/// Sets a by-value scalar argument (`f16` as `float`, `bool` as `uchar`).
+fn set_scalar(k: &KernelHandle, index: u32, v: Scalar) -> Result<()> {
+    match v {
+        Scalar::F16(x) => k.set_scalar(index, x.to_f32()),
+        Scalar::F32(x) => k.set_scalar(index, x),
+        Scalar::F64(x) => k.set_scalar(index, x),
+        Scalar::I32(x) => k.set_scalar(index, x),
+        Scalar::U32(x) => k.set_scalar(index, x),
+        Scalar::I64(x) => k.set_scalar(index, x),
+        Scalar::U64(x) => k.set_scalar(index, x),
+        Scalar::Bool(x) => k.set_scalar(index, u8::from(x)),
+    }
+}
+
+/// A kernel argument on the device: a buffer or a by-value scalar.
+enum DeviceArg {
+    Buffer(AnyBuffer),
+    Scalar(Scalar),
+}
+
+impl DynKernel {
+    /// Compiles kernel `kernel` of the `lift!` program `program_text` (user functions and
+    /// kernels, as inside `lift! { ... }`) and builds it on `ctx`'s device. Parse, type and
+    /// code generation errors are [`Error::Compile`]; an OpenCL build failure is
+    /// [`Error::Build`].
+    pub fn compile(ctx: &Context, program_text: &str, kernel: &str) -> Result<DynKernel> {
+        let (prog, info) = check(program_text, kernel)?;
+        if !prog.includes.is_empty() {
+            return Err(Error::Compile {
+                message: "`include!` is only supported inside `lift!`".into(),
+            });
+        }
+        let gen = codegen::generate(&prog, kernel, &info).map_err(|e| Error::Compile {
+            message: format!("kernel `{kernel}`: code generation: {e}"),
+        })?;
+        let k = prog.kernel(kernel).cloned().ok_or_else(|| Error::Compile {
+            message: format!("unknown kernel `{kernel}`"),
+        })?;
+        for p in &k.params {
+            buffer_scalar(&p.ty, &format!("parameter `{}`", p.name))?;
+        }
+        buffer_scalar(&info.result, "the result")?;
+        let program = ctx.build(&gen.source, "")?;
+        let handles = gen
+            .kernels
+            .iter()
+            .map(|g| program.kernel(&g.name))
+            .collect::<Result<_>>()?;
+        Ok(DynKernel {
+            ctx: ctx.clone(),
+            kernel: k,
+            info,
+            gen,
+            handles,
+        })
+    }
+
+    /// The OpenCL C program.
+    pub fn source(&self) -> &str {
+        &self.gen.source
+    }
+
+    /// The low-level expression compiled into [`Self::source`].
+    pub fn lowered(&self) -> &str {
+        &self.gen.lowered
+    }
+
+    /// The inferred result type.
+    pub fn result_type(&self) -> &Type {
+        &self.info.result
+    }
+
+    /// Checks the sizes (one per size variable, in declaration order) and every size
+    /// precondition; gives the size bindings.
+    fn check_sizes(&self, sizes: &[usize]) -> Result<HashMap<String, i64>> {
+        let names = &self.kernel.sizes;
+        if sizes.len() != names.len() {
+            return Err(Error::ArgLength {
+                arg: "sizes".into(),
+                expected: names.len(),
+                actual: sizes.len(),
+            });
+        }
+        let env: HashMap<String, i64> = names
+            .iter()
+            .zip(sizes)
+            .map(|((n, _), &v)| Ok((n.clone(), size(n, v)?)))
+            .collect::<Result<_>>()?;
+        let lookup = |n: &str| env.get(n).copied();
+        for p in &self.gen.preconditions {
+            let origin = format!("{} ({})", p.origin, p.reason);
+            match &p.cond {
+                Cond::Divisible(n, d) => check_divisible(
+                    &n.to_string(),
+                    &d.to_string(),
+                    &origin,
+                    eval(n, &lookup)?,
+                    eval(d, &lookup)?,
+                )?,
+                Cond::Le(a, b) => check_le(
+                    &a.to_string(),
+                    &b.to_string(),
+                    &origin,
+                    eval(a, &lookup)?,
+                    eval(b, &lookup)?,
+                )?,
+            }
+        }
+        Ok(env)
+    }
+
+    /// Runs the kernel with `sizes` (one per size variable) on `args` (one per parameter):
+    /// checks sizes, preconditions and argument shapes, uploads, launches every generated
+    /// kernel, waits and downloads the result.
+    pub fn run(&self, sizes: &[usize], args: &[Value]) -> Result<Value> {
+        let env = self.check_sizes(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        let params = &self.kernel.params;
+        if args.len() != params.len() {
+            return Err(Error::ArgLength {
+                arg: "args".into(),
+                expected: params.len(),
+                actual: args.len(),
+            });
+        }
+        let mut device = Vec::with_capacity(args.len());
+        for (p, a) in params.iter().zip(args) {
+            check_arg(p, a, &lookup).map_err(|e| match e {
+                lift_core::interp::InterpError::ArgShape {
+                    arg,
+                    path,
+                    expected,
+                    actual,
+                } => Error::ArgShape {
+                    arg: arg + &path,
+                    expected,
+                    actual,
+                },
+                e => Error::Precondition {
+                    what: format!("argument `{}`", p.name),
+                    expected: p.ty.to_string(),
+                    actual: e.to_string(),
+                },
+            })?;
+            device.push(match a {
+                Value::Scalar(s) => DeviceArg::Scalar(*s),
+                a => {
+                    let s = buffer_scalar(&p.ty, &p.name)?;
+                    DeviceArg::Buffer(upload(&self.ctx, s, &a.flatten())?)
+                }
+            });
+        }
+        let out_scalar = buffer_scalar(&self.info.result, "the result")?;
+        let out = alloc(
+            &self.ctx,
+            out_scalar,
+            scalar_count(&self.info.result, &lookup)?,
+        )?;
+        let temps = self
+            .gen
+            .temporaries
+            .iter()
+            .map(|t| self.ctx.alloc::<u8>(to_usize(eval(&t.bytes, &lookup)?)?))
+            .collect::<Result<Vec<_>>>()?;
+        let mut last = None;
+        for (gk, k) in self.gen.kernels.iter().zip(&self.handles) {
+            for (i, a) in gk.args.iter().enumerate() {
+                let i = i as u32;
+                match a {
+                    KernelArg::Input { param } | KernelArg::Scalar { param } => {
+                        match device.get(*param) {
+                            Some(DeviceArg::Buffer(b)) => with_buffer!(b, b => k.set_buffer(i, b))?,
+                            Some(DeviceArg::Scalar(s)) => set_scalar(k, i, *s)?,
+                            None => return Err(Error::launch("kernel argument out of range")),
+                        }
+                    }
+                    KernelArg::Output => with_buffer!(&out, b => k.set_buffer(i, b))?,
+                    KernelArg::Temporary(t) => match temps.get(*t) {
+                        Some(b) => k.set_buffer(i, b)?,
+                        None => return Err(Error::launch("temporary out of range")),
+                    },
+                    KernelArg::Size(s) => {
+                        let v = lookup(s)
+                            .ok_or_else(|| Error::launch(format!("unbound size variable `{s}`")))?;
+                        k.set_scalar(i, v as i32)?;
+                    }
+                }
+            }
+            let mut global = gk
+                .global
+                .iter()
+                .map(|g| to_usize(eval(g, &lookup)?))
+                .collect::<Result<Vec<_>>>()?;
+            let local = match &gk.local {
+                Some(l) => Some(
+                    l.iter()
+                        .map(|x| to_usize(eval(x, &lookup)?))
+                        .collect::<Result<Vec<_>>>()?,
+                ),
+                None => None,
+            };
+            round_up_in_place(&mut global, local.as_deref());
+            let lmem = to_usize(eval(&gk.local_mem_bytes, &lookup)?)?;
+            self.ctx.check_launch(&global, local.as_deref(), lmem)?;
+            last = Some(k.enqueue(&self.ctx, &global, local.as_deref())?);
+        }
+        if let Some(e) = last {
+            e.wait()?;
+        }
+        let flat = download(&out)?;
+        Value::from_flat(&self.info.result, &lookup, &flat).map_err(|e| Error::Launch {
+            reason: format!("result: {e}"),
+        })
+    }
+}
+
+/// Parses and type-checks `text`; gives the program and the checker's output for `kernel`.
+fn check(text: &str, kernel: &str) -> Result<(Program, KernelInfo)> {
+    let mut prog = lift_core::parse::parse_program_str(text).map_err(|e| compile_error(&e))?;
+    let infos = typeck::check_program(&mut prog).map_err(|e| compile_error(&e))?;
+    let info = infos
+        .into_iter()
+        .find(|i| i.name == kernel)
+        .ok_or_else(|| Error::Compile {
+            message: format!("unknown kernel `{kernel}`"),
+        })?;
+    Ok((prog, info))
+}
