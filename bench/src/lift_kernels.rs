@@ -116,51 +116,6 @@ lift! {
             ) o split(64) o transpose $ b
         ) o split(64) $ a
     }
-
-    /// The same with 128x128 output tiles and an 8x8 register block per work-item. Requires
-    /// N and M divisible by 128, K by 16.
-    pub kernel GemmBlocked8<N, M, K>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
-        join o map_wrg(1, |arows|
-            transpose o join o map_wrg(0, |bcols|
-                map_seq(join o transpose) o join o transpose o map_seq(transpose)
-                o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
-                reduce_seq(|acc, t| (|(al, bl)|
-                    map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
-                        reduce_seq(|bk, ks| (|(bp, ap)|
-                            map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, av)| e + av * bv) $ zip(brow, ap)) $ zip(bk, bp)
-                        ) $ (to_private(map_seq_unroll(id)) $ ks.0, to_private(map_seq_unroll(id)) $ ks.1), blk)
-                        $ zip(transpose $ bb, transpose $ ab)
-                    ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o split(16) o transpose $ bl)
-                ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(16)) o transpose $ t.0,
-                     to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(16))) $ t.1),
-                    to_private(map_lcl(0, |c| map_lcl(1, |r| map_seq_unroll(|x| map_seq_unroll(|y| 0.0f32) $ r) $ c)
-                        $ (transpose o split(16) $ arows))) $ (transpose o split(16) $ bcols))
-                $ zip(split(16) o transpose $ arows, split(16) o transpose $ bcols)
-            ) o split(128) o transpose $ b
-        ) o split(128) $ a
-    }
-
-    /// The 8x8 version with the loop over k inside a K-tile unrolled.
-    pub kernel GemmBlocked8U<N, M, K>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
-        join o map_wrg(1, |arows|
-            transpose o join o map_wrg(0, |bcols|
-                map_seq(join o transpose) o join o transpose o map_seq(transpose)
-                o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
-                reduce_seq(|acc, t| (|(al, bl)|
-                    map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
-                        reduce_seq_unroll(|bk, ks| (|(bp, ap)|
-                            map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, av)| e + av * bv) $ zip(brow, ap)) $ zip(bk, bp)
-                        ) $ (to_private(map_seq_unroll(id)) $ ks.0, to_private(map_seq_unroll(id)) $ ks.1), blk)
-                        $ zip(transpose $ bb, transpose $ ab)
-                    ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o split(16) o transpose $ bl)
-                ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(16)) o transpose $ t.0,
-                     to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(16))) $ t.1),
-                    to_private(map_lcl(0, |c| map_lcl(1, |r| map_seq_unroll(|x| map_seq_unroll(|y| 0.0f32) $ r) $ c)
-                        $ (transpose o split(16) $ arows))) $ (transpose o split(16) $ bcols))
-                $ zip(split(16) o transpose $ arows, split(16) o transpose $ bcols)
-            ) o split(128) o transpose $ b
-        ) o split(128) $ a
-    }
 }
 
 lift! {

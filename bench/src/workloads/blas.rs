@@ -2,7 +2,7 @@
 
 use super::{lift_gate, Blas};
 use crate::common::{bench_one, par_map, random_vec, Config, Imp, Record, Reference, Work};
-use crate::lift_kernels::{Gemm, GemmBlocked8, GemmGlb, Gemv};
+use crate::lift_kernels::{Gemm, GemmGlb, Gemv};
 use crate::opencl::{kernel, GEMM_CL, REDUCE_CL, WG};
 use crate::timing::{Done, Ev, Gate, Res};
 use lift_runtime::Context;
@@ -195,29 +195,6 @@ pub fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
             ));
         }
         Err(e) => recs.push(work.unmeasured(low, "lift-low", format!("error: {e}"))),
-    }
-    let blocked = "lift-rs low-level (128x128 tiles, 8x8 register blocks)";
-    match GemmBlocked8::new(ctx) {
-        Ok(k) if n.is_multiple_of(128) => {
-            let (gate, timing) = lift_gate(GemmBlocked8::SOURCE);
-            let imp = Imp {
-                name: blocked,
-                class: "lift-low",
-                gate,
-                timing,
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| Ok(lift_done(gate, k.launch(n, n, n, &a, &b, o)?)),
-            ));
-        }
-        Ok(_) => recs.push(work.unmeasured(blocked, "lift-low", "needs n % 128 == 0".into())),
-        Err(e) => recs.push(work.unmeasured(blocked, "lift-low", format!("error: {e}"))),
     }
     let tiled = "OpenCL tiled 64x64, 4x4 reg";
     if n.is_multiple_of(64) {
