@@ -112,6 +112,39 @@ impl Expr {
             ty: None,
         }
     }
+
+    /// The primitive and its static arguments, if this is a primitive.
+    pub fn as_prim(&self) -> Option<(Prim, &[PrimArg])> {
+        match &self.kind {
+            ExprKind::Prim(p, a) => Some((*p, a.as_slice())),
+            _ => None,
+        }
+    }
+
+    /// The static arguments, if this is primitive `p`.
+    fn args_of(&self, p: Prim) -> Option<&[PrimArg]> {
+        self.as_prim().filter(|(q, _)| *q == p).map(|(_, a)| a)
+    }
+
+    /// The function argument, if this is primitive `p` (`f` of `map(f)`).
+    pub fn prim_fun(&self, p: Prim) -> Option<&Expr> {
+        self.args_of(p)?.iter().rev().find_map(PrimArg::as_fun)
+    }
+
+    /// The size arguments in order, if this is primitive `p`.
+    pub fn prim_nats(&self, p: Prim) -> Option<Vec<Nat>> {
+        Some(PrimArg::nats(self.args_of(p)?))
+    }
+
+    /// The scalar value argument, if this is primitive `p` (`z` of `reduce(f, z)`).
+    pub fn prim_value(&self, p: Prim) -> Option<&Expr> {
+        self.args_of(p)?.iter().find_map(PrimArg::as_value)
+    }
+
+    /// The index function, if this is `gather`/`scatter` `p`.
+    pub fn prim_reorder(&self, p: Prim) -> Option<&Reorder> {
+        self.args_of(p)?.iter().find_map(PrimArg::as_reorder)
+    }
 }
 
 /// A literal value as written.
@@ -256,6 +289,61 @@ pub enum PrimArg {
     Boundary(Boundary, Span),
     /// A gather/scatter index function.
     Reorder(Reorder, Span),
+}
+
+impl PrimArg {
+    /// The function, if this is one.
+    pub fn as_fun(&self) -> Option<&Expr> {
+        match self {
+            PrimArg::Fun(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The function, mutably, if this is one.
+    pub fn as_fun_mut(&mut self) -> Option<&mut Expr> {
+        match self {
+            PrimArg::Fun(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The scalar value, if this is one.
+    pub fn as_value(&self) -> Option<&Expr> {
+        match self {
+            PrimArg::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The size, if this is one.
+    pub fn as_nat(&self) -> Option<&Nat> {
+        match self {
+            PrimArg::Nat(n, _) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The index function, if this is one.
+    pub fn as_reorder(&self) -> Option<&Reorder> {
+        match self {
+            PrimArg::Reorder(r, _) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The size arguments among `args`, in order.
+    pub fn nats(args: &[PrimArg]) -> Vec<Nat> {
+        args.iter().filter_map(PrimArg::as_nat).cloned().collect()
+    }
+
+    /// The dimension argument of a low-level map among `args` (`map_glb(f)` is dimension 0).
+    pub fn dim(args: &[PrimArg]) -> usize {
+        args.iter()
+            .find_map(|a| a.as_nat()?.as_cst())
+            .and_then(|d| usize::try_from(d).ok())
+            .unwrap_or(0)
+    }
 }
 
 /// The kinds of expression.

@@ -47,7 +47,7 @@ fn matrices(k: &Kernel) -> Option<(String, String)> {
     else {
         return None;
     };
-    let (r, row_body) = lambda1(map_fun(outer)?)?;
+    let (r, row_body) = lambda1(outer.prim_fun(Prim::Map)?)?;
     let ExprKind::Apply(inner, ys) = &row_body.kind else {
         return None;
     };
@@ -65,7 +65,7 @@ fn matrices(k: &Kernel) -> Option<(String, String)> {
     if !matches!(&t.kind, ExprKind::Prim(Prim::Transpose, args) if args.is_empty()) {
         return None;
     }
-    let (c, dot) = lambda1(map_fun(m)?)?;
+    let (c, dot) = lambda1(m.prim_fun(Prim::Map)?)?;
     is_dot(dot, r, c).then(|| (a.clone(), b.clone()))
 }
 
@@ -100,7 +100,7 @@ fn is_dot(e: &Expr, r: &str, c: &str) -> bool {
         )
     });
     let zero = rargs.iter().any(|a| matches!(a, PrimArg::Value(Expr { kind: ExprKind::Lit(v, _), .. }) if matches!(v, crate::ir::LitValue::Float(x) if *x == 0.0) || matches!(v, crate::ir::LitValue::Int(0))));
-    let Some((p, prod)) = map_fun(mul).and_then(lambda1) else {
+    let Some((p, prod)) = mul.prim_fun(Prim::Map).and_then(lambda1) else {
         return false;
     };
     let ExprKind::Binary(crate::ir::BinOp::Mul, x, y) = &prod.kind else {
@@ -112,17 +112,6 @@ fn is_dot(e: &Expr, r: &str, c: &str) -> bool {
     };
     let fields = (field(x), field(y));
     zipped && add && zero && matches!(fields, (Some(0), Some(1)) | (Some(1), Some(0)))
-}
-
-/// The function of a `map(f)`.
-fn map_fun(e: &Expr) -> Option<&Expr> {
-    match &e.kind {
-        ExprKind::Prim(Prim::Map, args) => args.iter().find_map(|a| match a {
-            PrimArg::Fun(f) => Some(f),
-            _ => None,
-        }),
-        _ => None,
-    }
 }
 
 /// `|x| body` with a single named parameter.

@@ -42,17 +42,6 @@ impl Launch {
     }
 }
 
-/// The dimension argument of a parallel map (`map_glb(f)` is dimension 0).
-pub(crate) fn dim(args: &[PrimArg]) -> usize {
-    args.iter()
-        .find_map(|a| match a {
-            PrimArg::Nat(n, _) => n.as_cst(),
-            _ => None,
-        })
-        .and_then(|d| usize::try_from(d).ok())
-        .unwrap_or(0)
-}
-
 /// The trip count of a map: the outer length of its (result) type.
 pub(crate) fn trip(f: &Expr) -> GResult<Nat> {
     match &f.ty {
@@ -83,7 +72,7 @@ fn set<T: Clone>(v: &mut Vec<Option<T>>, d: usize, x: T, merge: impl Fn(&T, &T) 
 fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
     match &e.kind {
         ExprKind::Prim(p, args) => {
-            let d = dim(args);
+            let d = PrimArg::dim(args);
             let merge = |a: &Nat, b: &Nat| {
                 if facts.equal(a, b) {
                     a.clone()

@@ -156,12 +156,9 @@ fn unroll_shrinking(e: Expr, input: Option<&crate::types::Type>) -> Expr {
             }
         }
         ExprKind::Prim(Prim::Iterate, args) => {
-            let k = args.iter().find_map(|a| match a {
-                PrimArg::Nat(n, _) => n.as_cst(),
-                _ => None,
-            });
+            let k = args.iter().find_map(|a| a.as_nat()?.as_cst());
             let shrinking = matches!((input, &e.ty), (Some(i), Some(o)) if i != o);
-            match (k, fun_of(&args)) {
+            match (k, args.iter().rev().find_map(PrimArg::as_fun)) {
                 (Some(k), Some(f)) if shrinking && (1..=MAX_UNROLL).contains(&k) => {
                     let f = unroll_shrinking(f.clone(), None);
                     Expr::new(ExprKind::Compose(vec![f; k as usize]), span)
@@ -201,13 +198,6 @@ fn expand_nd(e: Expr) -> Expr {
         }
         kind => Expr { kind, ..e },
     }
-}
-
-fn fun_of(args: &[PrimArg]) -> Option<&Expr> {
-    args.iter().rev().find_map(|a| match a {
-        PrimArg::Fun(f) => Some(f),
-        _ => None,
-    })
 }
 
 fn is_prim(e: &Expr, ps: &[Prim]) -> bool {
@@ -289,7 +279,12 @@ fn parallel_top(body: &mut Expr) {
 fn map_depth(m: &Expr) -> i64 {
     match &m.kind {
         ExprKind::Prim(Prim::Map, args) => {
-            1 + fun_of(args).and_then(nested_map).map_or(0, map_depth)
+            1 + args
+                .iter()
+                .rev()
+                .find_map(PrimArg::as_fun)
+                .and_then(nested_map)
+                .map_or(0, map_depth)
         }
         _ => 0,
     }
@@ -348,10 +343,11 @@ fn make_glb(m: &mut Expr, d: i64) {
         *p = Prim::MapGlb;
         args.insert(0, PrimArg::Nat(Nat::cst(d), span));
         if d > 0 {
-            if let Some(inner) = args.last_mut().and_then(|a| match a {
-                PrimArg::Fun(f) => nested_map_mut(f),
-                _ => None,
-            }) {
+            if let Some(inner) = args
+                .last_mut()
+                .and_then(PrimArg::as_fun_mut)
+                .and_then(nested_map_mut)
+            {
                 make_glb(inner, d - 1);
             }
         }

@@ -2,7 +2,7 @@
 //! loops, reductions with a private accumulator, `iterate` with double buffering.
 
 use super::emit::{array_of, ty_of, Arg, Gen, Par};
-use super::launch::{self, dim};
+use super::launch;
 use super::loops::LoopKind;
 use super::memory::{Buffer, Space};
 use super::view::{PadKind, ReorderFn, View};
@@ -17,25 +17,12 @@ fn fun_arg(pargs: &[PrimArg]) -> GResult<&Expr> {
     pargs
         .iter()
         .rev()
-        .find_map(|a| match a {
-            PrimArg::Fun(f) => Some(f),
-            _ => None,
-        })
+        .find_map(PrimArg::as_fun)
         .ok_or_else(|| CodegenError::Internal("missing function argument".into()))
 }
 
-fn nats(pargs: &[PrimArg]) -> Vec<Nat> {
-    pargs
-        .iter()
-        .filter_map(|a| match a {
-            PrimArg::Nat(n, _) => Some(n.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn nat(pargs: &[PrimArg], i: usize) -> GResult<Nat> {
-    nats(pargs)
+    PrimArg::nats(pargs)
         .get(i)
         .cloned()
         .ok_or_else(|| CodegenError::Internal("missing size argument".into()))
@@ -44,19 +31,12 @@ fn nat(pargs: &[PrimArg], i: usize) -> GResult<Nat> {
 fn value_arg(pargs: &[PrimArg]) -> GResult<&Expr> {
     pargs
         .iter()
-        .find_map(|a| match a {
-            PrimArg::Value(v) => Some(v),
-            _ => None,
-        })
+        .find_map(PrimArg::as_value)
         .ok_or_else(|| CodegenError::Internal("missing initial value".into()))
 }
 
 fn reorder(pargs: &[PrimArg], n: &Nat, inverse: bool) -> GResult<ReorderFn> {
-    let r = pargs.iter().find_map(|a| match a {
-        PrimArg::Reorder(r, _) => Some(r),
-        _ => None,
-    });
-    match r {
+    match pargs.iter().find_map(PrimArg::as_reorder) {
         Some(Reorder::Reverse) => Ok(ReorderFn::Reverse(n.clone())),
         Some(Reorder::Stride(s, _)) if inverse => Ok(ReorderFn::StrideInv {
             s: s.clone(),
@@ -117,7 +97,7 @@ fn head_lcl(f: &Expr) -> Option<(usize, Nat)> {
         ExprKind::Compose(fs) => head_lcl(fs.first()?),
         ExprKind::Prim(p, args) if space_of(*p).is_some() => head_lcl(fun_arg(args).ok()?),
         ExprKind::Prim(Prim::MapLcl, args) if !contains_lcl(fun_arg(args).ok()?) => {
-            Some((dim(args), launch::trip(f).ok()?))
+            Some((PrimArg::dim(args), launch::trip(f).ok()?))
         }
         _ => None,
     }
@@ -206,7 +186,7 @@ impl<'a> Gen<'a> {
             }
             Prim::Transpose => View::Transpose(Box::new(self.value(first(args)?)?)),
             Prim::Slide | Prim::Slide2 | Prim::Slide3 => {
-                let ns = nats(pargs);
+                let ns = PrimArg::nats(pargs);
                 let steps = if ns.len() == 2 {
                     vec![ns[1].clone(); depth]
                 } else {
@@ -215,7 +195,7 @@ impl<'a> Gen<'a> {
                 View::Slide(Box::new(self.value(first(args)?)?), steps)
             }
             Prim::Pad | Prim::Pad2 | Prim::Pad3 => {
-                let ns = nats(pargs);
+                let ns = PrimArg::nats(pargs);
                 let lefts: Vec<Nat> = if p != Prim::Pad && ns.len() == 1 {
                     vec![ns[0].clone(); depth]
                 } else {
@@ -266,9 +246,7 @@ impl<'a> Gen<'a> {
                 self.reduce_value(p, pargs, f, args)?
             }
             Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
-                let input = first(args)?;
-                let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
-                let input = self.value(input)?;
+                let (input, elem, n) = self.array_input(args)?;
                 let name = self.fresh("j");
                 let j = Nat::index_var(&name, Nat::cst(0), n);
                 let inner =
@@ -292,6 +270,13 @@ impl<'a> Gen<'a> {
             }
             _ => self.materialize(f, args, consumer, space_of(p))?,
         })
+    }
+
+    /// The view of the single array input, with its element type and length.
+    fn array_input(&mut self, args: Vec<Arg<'_>>) -> GResult<(View, Type, Nat)> {
+        let input = first(args)?;
+        let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
+        Ok((self.value(input)?, elem, n))
     }
 
     fn pad_kind(&mut self, pargs: &[PrimArg], elem: &Type) -> GResult<PadKind> {
@@ -346,9 +331,7 @@ impl<'a> Gen<'a> {
     ) -> GResult<View> {
         let op = fun_arg(pargs)?;
         let acc_ty = ty_of(f)?;
-        let input = first(args)?;
-        let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
-        let input = self.value(input)?;
+        let (input, elem, n) = self.array_input(args)?;
         let z = self.value(Arg::Expr(value_arg(pargs)?))?;
         let z = self.read(&z, &acc_ty)?;
         let name = self.fresh("acc");
@@ -400,9 +383,7 @@ impl<'a> Gen<'a> {
     ) -> GResult<()> {
         let op = fun_arg(pargs)?;
         let acc_ty = ty_of(f)?;
-        let input = first(args)?;
-        let (elem, n) = array_of(&Self::arg_ty(&input)?)?;
-        let input = self.value(input)?;
+        let (input, elem, n) = self.array_input(args)?;
         self.acc(Arg::Expr(value_arg(pargs)?), out)?;
         self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
             let args = vec![
@@ -539,7 +520,7 @@ impl<'a> Gen<'a> {
         let n = launch::trip(f)?;
         let input = first(args)?;
         let (elem, _) = array_of(&Self::arg_ty(&input)?)?;
-        let d = dim(pargs);
+        let d = PrimArg::dim(pargs);
         let kind = match p {
             Prim::MapGlb => LoopKind::Par(Par::Glb, d),
             Prim::MapWrg => LoopKind::Par(Par::Wrg, d),

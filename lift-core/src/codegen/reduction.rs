@@ -52,18 +52,8 @@ fn shape(body: &Expr) -> Option<Shape<'_>> {
         _ => vec![&**f],
     };
     let (head, rest) = chain.split_first()?;
-    let ExprKind::Prim(Prim::Reduce, rargs) = &head.kind else {
-        return None;
-    };
-    let op = rargs.iter().find_map(|a| match a {
-        PrimArg::Fun(e) => Some(e),
-        _ => None,
-    })?;
-    let z = rargs.iter().find_map(|a| match a {
-        PrimArg::Value(e) => Some(e),
-        _ => None,
-    })?;
-    let maps: Vec<&Expr> = rest.iter().map_while(|m| map_fun(m)).collect();
+    let (op, z) = (head.prim_fun(Prim::Reduce)?, head.prim_value(Prim::Reduce)?);
+    let maps: Vec<&Expr> = rest.iter().map_while(|m| m.prim_fun(Prim::Map)).collect();
     let layout: Vec<Expr> = rest[maps.len()..].iter().map(|e| (*e).clone()).collect();
     let input = if layout.is_empty() {
         x.clone()
@@ -72,17 +62,6 @@ fn shape(body: &Expr) -> Option<Shape<'_>> {
         Expr::new(ExprKind::Apply(Box::new(f), vec![x.clone()]), x.span)
     };
     super::lower::is_pure(&input).then_some(Shape { op, z, maps, input })
-}
-
-/// The function of a `map(f)`.
-fn map_fun(m: &Expr) -> Option<&Expr> {
-    match &m.kind {
-        ExprKind::Prim(Prim::Map, margs) => margs.iter().find_map(|a| match a {
-            PrimArg::Fun(e) => Some(e),
-            _ => None,
-        }),
-        _ => None,
-    }
 }
 
 /// A new untyped expression at `span`.
@@ -329,7 +308,7 @@ pub(crate) fn compile_rows(
     let ExprKind::Apply(f, xs) = &k.body.kind else {
         return Ok(None);
     };
-    let ([x], Some(lambda)) = (&xs[..], map_fun(f)) else {
+    let ([x], Some(lambda)) = (&xs[..], f.prim_fun(Prim::Map)) else {
         return Ok(None);
     };
     let span = k.body.span;
@@ -381,7 +360,8 @@ pub(crate) fn compile_rows(
     let ExprKind::Apply(m, xs) = &rk.body.kind else {
         return Ok(None);
     };
-    let (Some(lambda), Some(Stage { f: op, .. })) = (map_fun(m), stage(&fin.body)) else {
+    let (Some(lambda), Some(Stage { f: op, .. })) = (m.prim_fun(Prim::Map), stage(&fin.body))
+    else {
         return Ok(None);
     };
     let ExprKind::Lambda(pats, inner) = &lambda.kind else {
@@ -525,20 +505,9 @@ fn stage(body: &Expr) -> Option<Stage<'_>> {
     let ExprKind::Apply(r, xs) = &body.kind else {
         return None;
     };
-    let ExprKind::Prim(Prim::ReduceSeq, rargs) = &r.kind else {
-        return None;
-    };
-    let f = rargs.iter().find_map(|a| match a {
-        PrimArg::Fun(e) => Some(e),
-        _ => None,
-    })?;
-    let z = rargs.iter().find_map(|a| match a {
-        PrimArg::Value(e) => Some(e),
-        _ => None,
-    })?;
     Some(Stage {
-        f,
-        z,
+        f: r.prim_fun(Prim::ReduceSeq)?,
+        z: r.prim_value(Prim::ReduceSeq)?,
         x: xs.first()?,
     })
 }

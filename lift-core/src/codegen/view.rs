@@ -402,9 +402,18 @@ fn scalar_cast(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
     Ok(format!("(({q}{st}*){})", buf.name))
 }
 
-/// The C expression reading `loc`, a value of type `ty`.
-pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
-    match loc {
+/// How a buffer element or private value is accessed in C.
+enum Access {
+    /// `vload{suffix}(offset, ptr)`, `vstore{suffix}(value, offset, ptr)`: suffix, offset, ptr.
+    Call(String, String, String),
+    /// An lvalue, read as itself and assigned to.
+    Lvalue(String),
+}
+
+/// The access to `loc`, a buffer element or a private value.
+fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
+    let call = Access::Call;
+    Ok(match loc {
         Loc::Mem {
             buf,
             idx,
@@ -413,23 +422,25 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
             lane,
         } => {
             let name = &buf.name;
-            Ok(match (vec, lane) {
-                (Some(w), _) if buf.half => format!("vload_half{w}(0, {name} + {idx})"),
-                (Some(w), _) => format!("vload{w}(0, {name} + {idx})"),
+            match (vec, lane) {
+                (Some(w), _) if buf.half => {
+                    call(format!("_half{w}"), "0".into(), format!("{name} + {idx}"))
+                }
+                (Some(w), _) => call(format!("{w}"), "0".into(), format!("{name} + {idx}")),
                 (None, Some((l, w))) => {
                     let s = idx * i64::from(*w) + l;
                     if buf.half {
-                        format!("vload_half({s}, {name})")
+                        call("_half".into(), s.to_string(), name.clone())
                     } else {
-                        format!("{}[{s}]", scalar_cast(buf, ct)?)
+                        Access::Lvalue(format!("{}[{s}]", scalar_cast(buf, ct)?))
                     }
                 }
-                (None, None) if buf.half => match vector_of(&buf.elem) {
-                    Some((_, w)) => format!("vload_half{w}({idx}, {name})"),
-                    None => format!("vload_half({idx}, {name})"),
-                },
-                (None, None) => format!("{name}[{idx}]{}", fields(fs)),
-            })
+                (None, None) if buf.half => {
+                    let w = vector_of(&buf.elem).map_or(String::new(), |(_, w)| w.to_string());
+                    call(format!("_half{w}"), idx.to_string(), name.clone())
+                }
+                (None, None) => Access::Lvalue(format!("{name}[{idx}]{}", fields(fs))),
+            }
         }
         Loc::Value {
             code,
@@ -440,8 +451,23 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
             for l in lanes {
                 s.push_str(&lane_name(l, None)?);
             }
-            Ok(s)
+            Access::Lvalue(s)
         }
+        Loc::Tuple(_) | Loc::Select { .. } => {
+            return Err(CodegenError::Internal(
+                "a tuple or padded view accessed whole".into(),
+            ))
+        }
+    })
+}
+
+/// The C expression reading `loc`, a value of type `ty`.
+pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
+    match loc {
+        Loc::Mem { .. } | Loc::Value { .. } => Ok(match access(loc, ct)? {
+            Access::Call(suffix, offset, ptr) => format!("vload{suffix}({offset}, {ptr})"),
+            Access::Lvalue(l) => l,
+        }),
         Loc::Tuple(locs) => {
             let Type::Tuple(ts) = ty else {
                 return Err(CodegenError::Internal(format!("a tuple view read as {ty}")));
@@ -469,43 +495,12 @@ pub(crate) fn write(
     depth: usize,
 ) -> GResult<Vec<String>> {
     Ok(match loc {
-        Loc::Mem {
-            buf,
-            idx,
-            fields: fs,
-            vec,
-            lane,
-        } => {
-            let name = &buf.name;
-            vec![match (vec, lane) {
-                (Some(w), _) if buf.half => format!("vstore_half{w}({value}, 0, {name} + {idx});"),
-                (Some(w), _) => format!("vstore{w}({value}, 0, {name} + {idx});"),
-                (None, Some((l, w))) => {
-                    let s = idx * i64::from(*w) + l;
-                    if buf.half {
-                        format!("vstore_half({value}, {s}, {name});")
-                    } else {
-                        format!("{}[{s}] = {value};", scalar_cast(buf, ct)?)
-                    }
-                }
-                (None, None) if buf.half => match vector_of(&buf.elem) {
-                    Some((_, w)) => format!("vstore_half{w}({value}, {idx}, {name});"),
-                    None => format!("vstore_half({value}, {idx}, {name});"),
-                },
-                (None, None) => format!("{name}[{idx}]{} = {value};", fields(fs)),
-            }]
-        }
-        Loc::Value {
-            code,
-            fields: fs,
-            lanes,
-        } => {
-            let mut s = format!("{code}{}", fields(fs));
-            for l in lanes {
-                s.push_str(&lane_name(l, None)?);
+        Loc::Mem { .. } | Loc::Value { .. } => vec![match access(loc, ct)? {
+            Access::Call(suffix, offset, ptr) => {
+                format!("vstore{suffix}({value}, {offset}, {ptr});")
             }
-            vec![format!("{s} = {value};")]
-        }
+            Access::Lvalue(l) => format!("{l} = {value};"),
+        }],
         Loc::Tuple(locs) => {
             let Type::Tuple(ts) = ty else {
                 return Err(CodegenError::Internal(format!(

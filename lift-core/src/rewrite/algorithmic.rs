@@ -1,7 +1,7 @@
 //! Algorithmic rules: split-join, map fusion and fission, reduce-map fusion, map-join
 //! reorder, and the structural rules around composition and `id`.
 
-use super::build::{self, as_prim, compose, fun_of, pin_literal, prim, with_fun};
+use super::build::{self, compose, pin_literal, prim, with_fun};
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::{BinOp, Expr, ExprKind, Pat, PrimArg, Section};
@@ -9,10 +9,9 @@ use crate::prim::Prim;
 
 /// Are `f` and `g` the same kind of map (same primitive, same dimension)?
 fn same_map(f: &Expr, g: &Expr) -> Option<(Prim, Vec<PrimArg>)> {
-    let (p, fa) = as_prim(f)?;
-    let (q, ga) = as_prim(g)?;
-    (p.is_map() && p == q && build::non_fun_args(fa) == build::non_fun_args(ga))
-        .then(|| (p, fa.to_vec()))
+    let (p, fa) = f.as_prim()?;
+    let (q, ga) = g.as_prim()?;
+    (p.is_map() && p == q && PrimArg::nats(fa) == PrimArg::nats(ga)).then(|| (p, fa.to_vec()))
 }
 
 /// `map(f) ⇒ join o map(map(f)) o split(n)`, if `n` divides the input length when it is known
@@ -22,7 +21,7 @@ pub fn split_join(n: Nat) -> Rule {
         "split_join",
         "map(f) ⇒ join o map(map(f)) o split(n)   if n | length (else a launch-time precondition)",
         move |e, ctx| {
-            let f = fun_of(e, Prim::Map)?;
+            let f = e.prim_fun(Prim::Map)?;
             if n.max_value().is_some_and(|m| m < 1) {
                 return None;
             }
@@ -51,7 +50,7 @@ pub fn map_fusion() -> Rule {
         "m(f) o m(g) ⇒ m(f o g)   for one map kind m (same dimension)",
         |f, g, _| {
             let (p, args) = same_map(f, g)?;
-            let (ff, gf) = (fun_of(f, p)?, fun_of(g, p)?);
+            let (ff, gf) = (f.prim_fun(p)?, g.prim_fun(p)?);
             let fused = compose(vec![ff.clone(), gf.clone()], f.span);
             Some(vec![build::replace_fun(p, &args, fused, f.span)])
         },
@@ -64,11 +63,11 @@ pub fn map_fission() -> Rule {
         "map_fission",
         "m(f o g) ⇒ m(f) o m(g)   for any map kind m",
         |e, _| {
-            let (p, args) = as_prim(e)?;
+            let (p, args) = e.as_prim()?;
             if !p.is_map() {
                 return None;
             }
-            let ExprKind::Compose(fs) = &fun_of(e, p)?.kind else {
+            let ExprKind::Compose(fs) = &e.prim_fun(p)?.kind else {
                 return None;
             };
             let fs = build::flatten(fs);
@@ -117,15 +116,15 @@ pub fn map_reduce_fusion() -> Rule {
         "map_reduce_fusion",
         "reduce_seq(f, z) o map(g) ⇒ reduce_seq(|acc, x| f(acc, g(x)), z)   (also reduce; map or map_seq)",
         |r, m, ctx: &RewriteCtx| {
-            let (rp, _) = as_prim(r)?;
+            let (rp, _) = r.as_prim()?;
             if !matches!(rp, Prim::Reduce | Prim::ReduceSeq) {
                 return None;
             }
-            let (mp, _) = as_prim(m)?;
+            let (mp, _) = m.as_prim()?;
             if !matches!(mp, Prim::Map | Prim::MapSeq) {
                 return None;
             }
-            let (f, z, g) = (fun_of(r, rp)?, build::value_of(r, rp)?, fun_of(m, mp)?);
+            let (f, z, g) = (r.prim_fun(rp)?, r.prim_value(rp)?, m.prim_fun(mp)?);
             let s = r.span;
             let acc = ctx.fresh("acc", &[f, g, z]);
             let x = ctx.fresh("x", &[f, g, z]);
@@ -148,7 +147,7 @@ pub fn map_join_reorder() -> Rule {
         "map_join_reorder",
         "map(f) o join ⇒ join o map(map(f))",
         |m, j, _| {
-            let f = fun_of(m, Prim::Map)?;
+            let f = m.prim_fun(Prim::Map)?;
             if !build::is_bare(j, Prim::Join) {
                 return None;
             }

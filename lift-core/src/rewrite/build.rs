@@ -60,65 +60,9 @@ pub(crate) fn compose(fs: Vec<Expr>, span: Span) -> Expr {
     }
 }
 
-/// The primitive and its static arguments, if `e` is a primitive.
-pub(crate) fn as_prim(e: &Expr) -> Option<(Prim, &[PrimArg])> {
-    match &e.kind {
-        ExprKind::Prim(p, a) => Some((*p, a.as_slice())),
-        _ => None,
-    }
-}
-
-/// The primitive's function argument, if `e` is primitive `p`.
-pub(crate) fn fun_of(e: &Expr, p: Prim) -> Option<&Expr> {
-    match as_prim(e)? {
-        (q, args) if q == p => args.iter().rev().find_map(|a| match a {
-            PrimArg::Fun(f) => Some(f),
-            _ => None,
-        }),
-        _ => None,
-    }
-}
-
-/// The size arguments of primitive `p`, if `e` is it.
-pub(crate) fn nats_of(e: &Expr, p: Prim) -> Option<Vec<Nat>> {
-    match as_prim(e)? {
-        (q, args) if q == p => Some(
-            args.iter()
-                .filter_map(|a| match a {
-                    PrimArg::Nat(n, _) => Some(n.clone()),
-                    _ => None,
-                })
-                .collect(),
-        ),
-        _ => None,
-    }
-}
-
-/// The initial value of a reduction `p(f, z)`.
-pub(crate) fn value_of(e: &Expr, p: Prim) -> Option<&Expr> {
-    match as_prim(e)? {
-        (q, args) if q == p => args.iter().find_map(|a| match a {
-            PrimArg::Value(v) => Some(v),
-            _ => None,
-        }),
-        _ => None,
-    }
-}
-
-/// The index function of `gather`/`scatter` `p`.
-pub(crate) fn reorder_of(e: &Expr, p: Prim) -> Option<&Reorder> {
-    match as_prim(e)? {
-        (q, args) if q == p => args.iter().find_map(|a| match a {
-            PrimArg::Reorder(r, _) => Some(r),
-            _ => None,
-        }),
-        _ => None,
-    }
-}
-
 /// Is `e` primitive `p` with no static arguments (`join`, `transpose`)?
 pub(crate) fn is_bare(e: &Expr, p: Prim) -> bool {
-    matches!(as_prim(e), Some((q, [])) if q == p)
+    matches!(e.as_prim(), Some((q, [])) if q == p)
 }
 
 /// Structural equality (compared as printed source, which ignores spans and types).
@@ -189,23 +133,10 @@ pub(crate) fn section_of(e: &Expr) -> Option<Section> {
 /// `p(args)` with its function argument replaced by `f`.
 pub(crate) fn replace_fun(p: Prim, args: &[PrimArg], f: Expr, span: Span) -> Expr {
     let mut args = args.to_vec();
-    if let Some(slot) = args.iter_mut().rev().find_map(|a| match a {
-        PrimArg::Fun(g) => Some(g),
-        _ => None,
-    }) {
+    if let Some(slot) = args.iter_mut().rev().find_map(PrimArg::as_fun_mut) {
         *slot = f;
     }
     prim(p, args, span)
-}
-
-/// The static arguments other than the function (a map's dimension), for comparing maps.
-pub(crate) fn non_fun_args(args: &[PrimArg]) -> Vec<Nat> {
-    args.iter()
-        .filter_map(|a| match a {
-            PrimArg::Nat(n, _) => Some(n.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// An unsuffixed literal given the suffix of its checked type, so that it keeps that type in a

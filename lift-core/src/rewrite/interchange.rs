@@ -1,6 +1,6 @@
 //! Interchange rules: swapping the two outer dimensions of a nested map through transposes.
 
-use super::build::{self, compose, fun_of, prim};
+use super::build::{self, compose, prim};
 use super::Rule;
 use crate::ir::ExprKind;
 use crate::prim::Prim;
@@ -12,9 +12,9 @@ pub fn map_interchange() -> Rule {
         "map_interchange",
         "map(map(f)) ⇒ transpose o map(map(f)) o transpose   (also map2(f))",
         |e, _| {
-            let nested = match fun_of(e, Prim::Map) {
-                Some(inner) => fun_of(inner, Prim::Map).is_some(),
-                None => fun_of(e, Prim::Map2).is_some(),
+            let nested = match e.prim_fun(Prim::Map) {
+                Some(inner) => inner.prim_fun(Prim::Map).is_some(),
+                None => e.prim_fun(Prim::Map2).is_some(),
             };
             if !nested {
                 return None;

@@ -1,6 +1,6 @@
 //! Iterate rules: splitting, fusing and unfolding `iterate(k, f)`.
 
-use super::build::{self, compose, fun_of, nats_of, prim};
+use super::build::{self, compose, prim};
 use super::Rule;
 use crate::arith::Nat;
 use crate::ir::PrimArg;
@@ -21,8 +21,8 @@ pub fn iterate_split(k: Nat) -> Rule {
         "iterate_split",
         "iterate(m + k, f) ⇒ iterate(m, f) o iterate(k, f)   if 1 <= k < m + k",
         move |e, ctx| {
-            let f = fun_of(e, Prim::Iterate)?;
-            let total = nats_of(e, Prim::Iterate)?.first()?.clone();
+            let f = e.prim_fun(Prim::Iterate)?;
+            let total = e.prim_nats(Prim::Iterate)?.first()?.clone();
             let ok = ctx.facts.le(&Nat::cst(1), &k) == Some(true)
                 && ctx.facts.le(&(&k + 1), &total) == Some(true);
             ok.then(|| {
@@ -39,12 +39,12 @@ pub fn iterate_fusion() -> Rule {
         "iterate_fusion",
         "iterate(m, f) o iterate(k, f) ⇒ iterate(m + k, f)",
         |a, b, _| {
-            let (fa, fb) = (fun_of(a, Prim::Iterate)?, fun_of(b, Prim::Iterate)?);
+            let (fa, fb) = (a.prim_fun(Prim::Iterate)?, b.prim_fun(Prim::Iterate)?);
             if !build::same(fa, fb) {
                 return None;
             }
-            let m = nats_of(a, Prim::Iterate)?.first()?.clone();
-            let k = nats_of(b, Prim::Iterate)?.first()?.clone();
+            let m = a.prim_nats(Prim::Iterate)?.first()?.clone();
+            let k = b.prim_nats(Prim::Iterate)?.first()?.clone();
             Some(vec![iterate(&(m + k), fa, a.span)])
         },
     )
@@ -56,8 +56,8 @@ pub fn iterate_unfold() -> Rule {
         "iterate_unfold",
         "iterate(1, f) ⇒ f;  iterate(0, f) ⇒ id",
         |e, _| {
-            let f = fun_of(e, Prim::Iterate)?;
-            match nats_of(e, Prim::Iterate)?.first()?.as_cst()? {
+            let f = e.prim_fun(Prim::Iterate)?;
+            match e.prim_nats(Prim::Iterate)?.first()?.as_cst()? {
                 1 => Some(build::untyped(f)),
                 0 => Some(prim(Prim::Id, Vec::new(), e.span)),
                 _ => None,

@@ -4,11 +4,11 @@
 //! Local side conditions only: the rule "no `map_glb` together with `map_wrg`/`map_lcl` in one
 //! kernel" spans the whole kernel and is left to the re-check.
 
-use super::build::{self, as_prim, fun_of, with_fun};
-use super::walk::{children, dim};
+use super::build::{self, with_fun};
+use super::walk::children;
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
-use crate::ir::{Expr, ExprKind};
+use crate::ir::{Expr, ExprKind, PrimArg};
 use crate::prim::Prim;
 
 /// Where a `map` goes.
@@ -38,7 +38,7 @@ pub enum AddressSpace {
 /// Does `e` contain a primitive satisfying `pred` (with its dimension)?
 fn contains(e: &Expr, pred: &dyn Fn(Prim, usize) -> bool) -> bool {
     if let ExprKind::Prim(p, args) = &e.kind {
-        if pred(*p, dim(args)) {
+        if pred(*p, PrimArg::dim(args)) {
             return true;
         }
     }
@@ -87,7 +87,7 @@ pub fn lower_map(level: MapLevel) -> Rule {
         "lower_map",
         "map(f) ⇒ map_glb(d, f) | map_wrg(d, f) | map_lcl(d, f) | map_seq(f)   respecting the nesting rules",
         move |e, ctx| {
-            let f = fun_of(e, Prim::Map)?;
+            let f = e.prim_fun(Prim::Map)?;
             if !may_lower(level, f, ctx) {
                 return None;
             }
@@ -109,7 +109,7 @@ pub fn lower_reduce() -> Rule {
         "lower_reduce",
         "reduce(f, z) ⇒ reduce_seq(f, z)",
         |e, _| {
-            let (p, args) = as_prim(e)?;
+            let (p, args) = e.as_prim()?;
             (p == Prim::Reduce).then(|| build::prim(Prim::ReduceSeq, args.to_vec(), e.span))
         },
     )
@@ -127,7 +127,7 @@ pub fn unroll() -> Rule {
         "unroll",
         "map_seq(f) ⇒ map_seq_unroll(f);  reduce_seq(f, z) ⇒ reduce_seq_unroll(f, z)   if the length is constant",
         |e, ctx| {
-            let (p, args) = as_prim(e)?;
+            let (p, args) = e.as_prim()?;
             let q = match p {
                 Prim::MapSeq => Prim::MapSeqUnroll,
                 Prim::ReduceSeq => Prim::ReduceSeqUnroll,
@@ -148,7 +148,7 @@ pub fn to_address_space(space: AddressSpace) -> Rule {
         "f ⇒ to_global(f) | to_local(f) (inside map_wrg) | to_private(f) (inside map_glb/map_lcl)   for a low-level map or reduce_seq f",
         move |e, ctx| {
             use Prim::*;
-            let (p, _) = as_prim(e)?;
+            let (p, _) = e.as_prim()?;
             let wrapped = matches!(ctx.enclosing.last(), Some((ToGlobal | ToLocal | ToPrivate, _)));
             let seq = matches!(p, MapSeq | MapSeqUnroll | ReduceSeq | ReduceSeqUnroll);
             let writes = seq || matches!(p, MapGlb | MapWrg | MapLcl);

@@ -5,7 +5,7 @@
 //! exactly one (`|a, b| a + b`); its initial value must be `0` for `+`, `1` for `*`, and may be
 //! any value for `min`/`max` (they are idempotent). Other lambdas never qualify.
 
-use super::build::{self, compose, fun_of, prim, value_of, with_fun};
+use super::build::{self, compose, prim, with_fun};
 use super::Rule;
 use crate::arith::Nat;
 use crate::ir::{Expr, PrimArg, Reorder, Section};
@@ -13,7 +13,7 @@ use crate::prim::Prim;
 
 /// Is `reduce(f, z)` an associative, commutative reduction with a neutral `z`?
 fn monoid(e: &Expr) -> bool {
-    let (Some(f), Some(z)) = (fun_of(e, Prim::Reduce), value_of(e, Prim::Reduce)) else {
+    let (Some(f), Some(z)) = (e.prim_fun(Prim::Reduce), e.prim_value(Prim::Reduce)) else {
         return false;
     };
     match build::section_of(f) {

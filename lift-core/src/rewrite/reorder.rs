@@ -16,7 +16,7 @@ pub fn reorder_map(r: Reorder) -> Rule {
         "reorder_map",
         "map(f) ⇒ scatter(r) o map(f) o gather(r)   (stride(s): s | length)",
         move |e, ctx| {
-            build::fun_of(e, Prim::Map)?;
+            e.prim_fun(Prim::Map)?;
             if let (Reorder::Stride(st, _), Some((_, len))) = (&r, build::array(ctx.input.as_ref()))
             {
                 if ctx.facts.divisible(len, st) == Some(false) {
@@ -39,8 +39,8 @@ pub fn map_reorder_commute() -> Rule {
         "map_reorder_commute",
         "map(f) o gather(r) ⇒ gather(r) o map(f);  map(f) o scatter(r) ⇒ scatter(r) o map(f)",
         |m, g, _| {
-            build::fun_of(m, Prim::Map)?;
-            let (p, _) = build::as_prim(g)?;
+            m.prim_fun(Prim::Map)?;
+            let (p, _) = g.as_prim()?;
             if !matches!(p, Prim::Gather | Prim::Scatter) {
                 return None;
             }

@@ -1,6 +1,6 @@
 //! Simplification rules: adjacent layout primitives that cancel, and `id` removal.
 
-use super::build::{self, as_prim, is_bare, nats_of, reorder_of};
+use super::build::{self, is_bare};
 use super::Rule;
 use crate::ir::{Expr, Reorder};
 use crate::prim::Prim;
@@ -8,7 +8,7 @@ use crate::prim::Prim;
 /// `join o split(n) ⇒ ε`.
 pub fn join_split() -> Rule {
     Rule::chain("join_split", "join o split(n) ⇒ ε", |j, sp, _| {
-        (is_bare(j, Prim::Join) && nats_of(sp, Prim::Split).is_some()).then(Vec::new)
+        (is_bare(j, Prim::Join) && sp.prim_nats(Prim::Split).is_some()).then(Vec::new)
     })
 }
 
@@ -18,7 +18,7 @@ pub fn split_join_elim() -> Rule {
         "split_join_elim",
         "split(n) o join ⇒ ε   if join's input is [[a; n]; m]",
         |sp, j, ctx| {
-            let n = nats_of(sp, Prim::Split)?.first()?.clone();
+            let n = sp.prim_nats(Prim::Split)?.first()?.clone();
             if !is_bare(j, Prim::Join) {
                 return None;
             }
@@ -44,15 +44,15 @@ pub fn as_scalar_as_vector() -> Rule {
         "as_scalar_as_vector",
         "as_scalar o as_vector(w) ⇒ ε",
         |a, b, _| {
-            (is_bare(a, Prim::AsScalar) && nats_of(b, Prim::AsVector).is_some()).then(Vec::new)
+            (is_bare(a, Prim::AsScalar) && b.prim_nats(Prim::AsVector).is_some()).then(Vec::new)
         },
     )
 }
 
 /// The index function of a `gather` or `scatter`.
 fn reorder(e: &Expr) -> Option<(Prim, &Reorder)> {
-    let (p, _) = as_prim(e)?;
-    Some((p, reorder_of(e, p)?))
+    let (p, _) = e.as_prim()?;
+    Some((p, e.prim_reorder(p)?))
 }
 
 /// `scatter(r) o gather(r) ⇒ ε`, `gather(r) o scatter(r) ⇒ ε`, and for `reverse` (its own

@@ -6,7 +6,7 @@
 //! computed from the tile size `u`; `(u - n) % s == 0` makes every tile hold `v / s` whole
 //! windows, and `(len - u) % v == 0` (a slide precondition) makes the tiles cover the input.
 
-use super::build::{self, compose, nats_of, prim, with_fun};
+use super::build::{self, compose, prim, with_fun};
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::Expr;
@@ -45,7 +45,7 @@ pub fn overlapped_tiling(u: Nat) -> Rule {
         "overlapped_tiling",
         "slide(n, s) ⇒ join o map(slide(n, s)) o slide(u, v)   if u - v = n - s, s | u - n, v | len - u",
         move |e, ctx| {
-            let ns = nats_of(e, Prim::Slide)?;
+            let ns = e.prim_nats(Prim::Slide)?;
             let [n, s] = ns.as_slice() else {
                 return None;
             };
@@ -72,7 +72,7 @@ pub fn overlapped_tiling_2d(uy: Nat, ux: Nat) -> Rule {
         "overlapped_tiling_2d",
         "slide2(ny, sy, nx, sx) ⇒ map(join) o join o map(transpose) o map(map(slide2(ny, sy, nx, sx))) o slide2(uy, vy, ux, vx)   if the 1-D conditions hold per dimension",
         move |e, ctx| {
-            let ns = nats_of(e, Prim::Slide2)?;
+            let ns = e.prim_nats(Prim::Slide2)?;
             let (ny, sy, nx, sx) = match ns.as_slice() {
                 [n, s] => (n, s, n, s),
                 [ny, sy, nx, sx] => (ny, sy, nx, sx),
@@ -106,7 +106,7 @@ pub fn slide2_expand() -> Rule {
         "slide2_expand",
         "slide2(sy, ty, sx, tx) ⇒ map(map(transpose) o slide(sx, tx) o transpose) o slide(sy, ty)",
         |e, _| {
-            let ns = nats_of(e, Prim::Slide2)?;
+            let ns = e.prim_nats(Prim::Slide2)?;
             let (sy, ty, sx, tx) = match ns.as_slice() {
                 [s, t] => (s, t, s, t),
                 [sy, ty, sx, tx] => (sy, ty, sx, tx),

@@ -1,6 +1,6 @@
 //! Vectorisation: a scalar map over floats as a map over OpenCL vectors.
 
-use super::build::{self, compose, fun_of, prim};
+use super::build::{self, compose, prim};
 use super::Rule;
 use crate::arith::Nat;
 use crate::ir::PrimArg;
@@ -14,7 +14,7 @@ pub fn vectorize_map(w: u32) -> Rule {
         "vectorize_map",
         "map(f) ⇒ as_scalar o map(vectorize(w, f)) o as_vector(w)   if f: float -> scalar, w ∈ {2,3,4,8,16}, w | length",
         move |e, ctx| {
-            let f = fun_of(e, Prim::Map)?;
+            let f = e.prim_fun(Prim::Map)?;
             if !VECTOR_WIDTHS.contains(&w) {
                 return None;
             }

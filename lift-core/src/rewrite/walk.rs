@@ -85,17 +85,6 @@ fn element(t: Option<&Type>, depth: usize) -> Option<Type> {
     Some(t.clone())
 }
 
-/// The dimension argument of a low-level map (0 when absent).
-pub(crate) fn dim(args: &[PrimArg]) -> usize {
-    args.iter()
-        .find_map(|a| match a {
-            PrimArg::Nat(n, _) => n.as_cst(),
-            _ => None,
-        })
-        .and_then(|d| usize::try_from(d).ok())
-        .unwrap_or(0)
-}
-
 /// The input type of the function argument of `p` applied to `input`.
 fn fun_input(p: Prim, input: Option<&Type>) -> Option<Type> {
     use Prim::*;
@@ -115,7 +104,7 @@ pub(crate) fn child_ctx(e: &Expr, i: usize, ctx: &RewriteCtx) -> RewriteCtx {
             let arg = args.iter().filter(|a| arg_child(a).is_some()).nth(i);
             if let Some(PrimArg::Fun(_)) = arg {
                 let mut c = ctx.with_input(fun_input(*p, ctx.input.as_ref()));
-                c.enclosing.push((*p, dim(args)));
+                c.enclosing.push((*p, PrimArg::dim(args)));
                 c
             } else {
                 ctx.with_input(None)

@@ -39,17 +39,6 @@ fn nesting(span: Span, msg: String) -> CompileError {
     CompileError::new(ErrorKind::Nesting, span, msg)
 }
 
-fn dim(args: &[PrimArg]) -> usize {
-    args.iter()
-        .find_map(|a| match a {
-            PrimArg::Nat(n, _) => n.as_cst(),
-            _ => None,
-        })
-        .and_then(|d| usize::try_from(d).ok())
-        .filter(|d| *d < 3)
-        .unwrap_or(0)
-}
-
 fn walk(e: &Expr, scope: Scope, usage: &mut Usage) -> CResult<()> {
     match &e.kind {
         ExprKind::Prim(p, args) => {
@@ -90,7 +79,7 @@ fn walk(e: &Expr, scope: Scope, usage: &mut Usage) -> CResult<()> {
 
 /// Checks entering primitive `p` in `scope`; gives the scope of its function argument.
 fn enter(p: Prim, args: &[PrimArg], scope: Scope, span: Span, usage: &mut Usage) -> CResult<Scope> {
-    let d = dim(args);
+    let d = Some(PrimArg::dim(args)).filter(|d| *d < 3).unwrap_or(0);
     let mut inner = scope;
     match p {
         Prim::MapGlb => {

@@ -29,14 +29,28 @@ fn array(p: Prim, t: &Type, span: Span) -> CResult<(Type, Nat)> {
     }
 }
 
-/// The `i`-th static argument as a function.
+/// The element type under `depth` levels of arrays of `t`, and their lengths (outermost first).
+fn peel(p: Prim, t: &Type, depth: usize, span: Span) -> CResult<(Type, Vec<Nat>)> {
+    let mut t = t.clone();
+    let mut dims = Vec::new();
+    for _ in 0..depth {
+        let (e, n) = array(p, &t, span)?;
+        dims.push(n);
+        t = e;
+    }
+    Ok((t, dims))
+}
+
+/// `t` nested in arrays of lengths `dims` (outermost first).
+fn nest(t: Type, dims: Vec<Nat>) -> Type {
+    dims.into_iter().rev().fold(t, Type::array)
+}
+
+/// The function argument.
 fn fun(args: &mut [PrimArg], p: Prim, span: Span) -> CResult<&mut Expr> {
     args.iter_mut()
         .rev()
-        .find_map(|a| match a {
-            PrimArg::Fun(e) => Some(e),
-            _ => None,
-        })
+        .find_map(PrimArg::as_fun_mut)
         .ok_or_else(|| {
             err(
                 ErrorKind::WrongArity,
@@ -103,6 +117,34 @@ impl Checker<'_> {
             span,
             ErrorKind::OutOfBounds,
         )
+    }
+
+    /// Rejects `got` unless it is equivalent to `want`, with the message `msg`.
+    fn expect(
+        &self,
+        got: &Type,
+        want: &Type,
+        span: Span,
+        msg: impl FnOnce() -> String,
+    ) -> CResult<()> {
+        if got.equiv(want, &self.facts) {
+            Ok(())
+        } else {
+            Err(err(ErrorKind::TypeMismatch, span, msg()))
+        }
+    }
+
+    /// Arrays `ts` of provably equal lengths: their element types and the length.
+    fn same_lengths(&self, p: Prim, ts: &[Type], span: Span) -> CResult<(Vec<Type>, Nat)> {
+        let arrays = ts
+            .iter()
+            .map(|t| array(p, t, span))
+            .collect::<CResult<Vec<_>>>()?;
+        let n = arrays[0].1.clone();
+        for (_, m) in &arrays[1..] {
+            self.same_length(p, &n, m, span)?;
+        }
+        Ok((arrays.into_iter().map(|(e, _)| e).collect(), n))
     }
 
     /// Checks that two lengths are provably equal.
@@ -182,16 +224,12 @@ impl Checker<'_> {
         };
         if let Boundary::Constant(v) = b {
             let t = self.data(v, Some(elem))?;
-            if !t.equiv(elem, &self.facts) {
-                return Err(err(
-                    ErrorKind::TypeMismatch,
-                    span,
-                    format!(
-                        "{}: constant boundary has type {t}, expected {elem}",
-                        p.name()
-                    ),
-                ));
-            }
+            self.expect(&t, elem, span, || {
+                format!(
+                    "{}: constant boundary has type {t}, expected {elem}",
+                    p.name()
+                )
+            })?;
         }
         Ok(b.clone())
     }
@@ -219,18 +257,9 @@ pub fn map_nd(
     span: Span,
 ) -> CResult<Type> {
     let depth = if p == Prim::Map2 { 2 } else { 3 };
-    let mut dims = Vec::new();
-    let mut t = inputs[0].clone();
-    for _ in 0..depth {
-        let (e, n) = array(p, &t, span)?;
-        dims.push(n);
-        t = e;
-    }
-    let mut out = c.apply(fun(args, p, span)?, &[t], span)?;
-    for n in dims.into_iter().rev() {
-        out = Type::array(out, n);
-    }
-    Ok(out)
+    let (t, dims) = peel(p, &inputs[0], depth, span)?;
+    let out = c.apply(fun(args, p, span)?, &[t], span)?;
+    Ok(nest(out, dims))
 }
 
 /// `reduce(f, z)`: `f: (a, a) -> a`, `z: a`.
@@ -245,16 +274,12 @@ pub fn reduce(
     let z = initial(args, p, span)?;
     let zspan = z.span;
     let tz = c.data(z, Some(&a))?;
-    if !tz.equiv(&a, &c.facts) {
-        return Err(err(
-            ErrorKind::TypeMismatch,
-            zspan,
-            format!(
-                "{}: initial value has type {tz}, expected the element type {a}",
-                p.name()
-            ),
-        ));
-    }
+    c.expect(&tz, &a, zspan, || {
+        format!(
+            "{}: initial value has type {tz}, expected the element type {a}",
+            p.name()
+        )
+    })?;
     fold(c, p, args, (a.clone(), a), "element", span)
 }
 
@@ -293,16 +318,12 @@ fn fold(
     span: Span,
 ) -> CResult<Type> {
     let r = c.apply(fun(args, p, span)?, &[acc.clone(), elem], span)?;
-    if !r.equiv(&acc, &c.facts) {
-        return Err(err(
-            ErrorKind::TypeMismatch,
-            span,
-            format!(
-                "{}: the operator must give the {what} type {acc}, found {r}",
-                p.name()
-            ),
-        ));
-    }
+    c.expect(&r, &acc, span, || {
+        format!(
+            "{}: the operator must give the {what} type {acc}, found {r}",
+            p.name()
+        )
+    })?;
     Ok(acc)
 }
 
@@ -314,18 +335,8 @@ pub fn zip(
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let arrays = inputs
-        .iter()
-        .map(|t| array(p, t, span))
-        .collect::<CResult<Vec<_>>>()?;
-    let n = arrays[0].1.clone();
-    for (_, m) in &arrays[1..] {
-        c.same_length(p, &n, m, span)?;
-    }
-    Ok(Type::array(
-        Type::Tuple(arrays.into_iter().map(|(e, _)| e).collect()),
-        n,
-    ))
+    let (elems, n) = c.same_lengths(p, inputs, span)?;
+    Ok(Type::array(Type::Tuple(elems), n))
 }
 
 /// `zip2`, `zip3`: zips at every one of the outer 2 or 3 levels.
@@ -340,21 +351,11 @@ pub fn zip_nd(
     let mut elems: Vec<Type> = inputs.to_vec();
     let mut dims = Vec::new();
     for _ in 0..depth {
-        let arrays = elems
-            .iter()
-            .map(|t| array(p, t, span))
-            .collect::<CResult<Vec<_>>>()?;
-        for (_, m) in &arrays[1..] {
-            c.same_length(p, &arrays[0].1, m, span)?;
-        }
-        dims.push(arrays[0].1.clone());
-        elems = arrays.into_iter().map(|(e, _)| e).collect();
+        let (es, n) = c.same_lengths(p, &elems, span)?;
+        dims.push(n);
+        elems = es;
     }
-    let mut out = Type::Tuple(elems);
-    for n in dims.into_iter().rev() {
-        out = Type::array(out, n);
-    }
-    Ok(out)
+    Ok(nest(Type::Tuple(elems), dims))
 }
 
 /// `unzip`.
@@ -585,13 +586,8 @@ pub fn slide_nd(
         counts.push(c.windows(p, &n, size, step)?);
         t = e;
     }
-    for (size, _) in pairs.iter().rev() {
-        t = Type::array(t, size.0.clone());
-    }
-    for n in counts.into_iter().rev() {
-        t = Type::array(t, n);
-    }
-    Ok(t)
+    let sizes = pairs.iter().map(|(size, _)| size.0.clone()).collect();
+    Ok(nest(nest(t, sizes), counts))
 }
 
 /// `pad2`, `pad3`: one padding for all sides, or `(before, after)` per dimension.
@@ -609,13 +605,7 @@ pub fn pad_nd(
     } else {
         ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect()
     };
-    let mut t = inputs[0].clone();
-    let mut dims = Vec::new();
-    for _ in 0..depth {
-        let (e, n) = array(p, &t, span)?;
-        dims.push(n);
-        t = e;
-    }
+    let (t, dims) = peel(p, &inputs[0], depth, span)?;
     let b = c.boundary(p, args, &t)?;
     let mut out = t;
     for (n, (l, r)) in dims.iter().zip(&pairs).rev() {

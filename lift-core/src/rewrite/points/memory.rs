@@ -8,7 +8,7 @@ use super::{Nested, PointResult, Site};
 use crate::arith::Nat;
 use crate::ir::{Expr, ExprKind};
 use crate::prim::Prim;
-use crate::rewrite::build::{self, as_prim, compose, fun_of, prim, with_fun};
+use crate::rewrite::build::{self, compose, prim, with_fun};
 use crate::rewrite::strategy::{rule, top_down};
 use crate::rewrite::{algorithmic, interchange, lowering, reduction, RewriteCtx, Rule};
 use crate::types::Type;
@@ -30,7 +30,7 @@ fn partial(r: &Expr, t: &Option<Nat>, ctx: &RewriteCtx) -> Option<[Expr; 3]> {
     match &out.kind {
         ExprKind::Compose(fs) => match fs.as_slice() {
             [outer, m, split] => {
-                Some([outer.clone(), fun_of(m, Prim::Map)?.clone(), split.clone()])
+                Some([outer.clone(), m.prim_fun(Prim::Map)?.clone(), split.clone()])
             }
             _ => None,
         },
@@ -48,7 +48,7 @@ fn reduce_tiling(t: Option<Nat>, nested: Vec<Nested>) -> Rule {
         "reduce_map_tiling",
         "reduce(f, z) o map(g) ⇒ reduce(f, z) o map(reduce(f, z) o map(g)) o split(t)   if f is an associative operator with neutral z and t | length",
         move |r, m, ctx| {
-            fun_of(m, Prim::Map)?;
+            m.prim_fun(Prim::Map)?;
             let [outer, per_tile, split] = partial(r, &t, ctx)?;
             let p = compose(vec![per_tile, build::untyped(m)], r.span);
             Some(vec![outer, with_fun(Prim::Map, &rewrap(&nested, p), r.span), split])
@@ -117,7 +117,7 @@ pub(crate) fn interchange_maps(core: &Expr, site: &Site<'_>) -> PointResult {
 /// `reduce(f, z) | reduce_seq(f, z)` as `reduce_seq(f, z)` (rule [`lowering::lower_reduce`];
 /// the same left fold), `reduce_seq_unroll` as it is.
 fn sequential(r: &Expr, ctx: &RewriteCtx) -> Option<Expr> {
-    match as_prim(r)?.0 {
+    match r.as_prim()?.0 {
         Prim::Reduce => lowering::lower_reduce().apply(r, ctx),
         Prim::ReduceSeq | Prim::ReduceSeqUnroll => Some(build::untyped(r)),
         _ => None,
@@ -144,7 +144,7 @@ pub(crate) fn privatise_accumulator(core: &Expr, site: &Site<'_>) -> PointResult
         let fs = build::flatten(fs);
         let acc = fs.first().and_then(|r| r.ty.clone());
         let (head, rest) = match fs.as_slice() {
-            [r, m, rest @ ..] if fun_of(m, Prim::Map).is_some() => {
+            [r, m, rest @ ..] if m.prim_fun(Prim::Map).is_some() => {
                 let input = rest
                     .first()
                     .map_or_else(|| ctx.input.clone(), |e| e.ty.clone());

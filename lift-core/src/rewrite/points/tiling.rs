@@ -5,7 +5,7 @@ use super::{default_divisor, input_len, on_function, refuted, PointResult, Site}
 use crate::arith::Nat;
 use crate::ir::{Boundary, Expr, ExprKind, Pat, PrimArg};
 use crate::prim::Prim;
-use crate::rewrite::build::{self, compose, fun_of, nats_of, prim, with_fun};
+use crate::rewrite::build::{self, compose, prim, with_fun};
 use crate::rewrite::{algorithmic, stencil};
 use proc_macro2::Span;
 
@@ -35,7 +35,7 @@ pub(super) fn map_elem(e: Expr, i: usize, f: impl FnOnce(Expr) -> Expr) -> Expr 
 /// length; default: its largest divisor `<= 64`, or 32 for a symbolic length.
 pub(crate) fn split_join(core: &Expr, site: &Site<'_>) -> PointResult {
     on_function(core, site.ctx, &|f, ctx| {
-        fun_of(f, Prim::Map).ok_or("expects `map(f)`")?;
+        f.prim_fun(Prim::Map).ok_or("expects `map(f)`")?;
         let len = input_len(ctx);
         let n = site.arg(0, default_divisor(len, MAX_TILE_1D, SYMBOLIC_TILE_1D))?;
         let r = algorithmic::split_join(n.clone())
@@ -50,9 +50,11 @@ pub(crate) fn split_join(core: &Expr, site: &Site<'_>) -> PointResult {
 /// `splitND(N) o map(f) o joinND`). Nested points go around the flat `map(f)`.
 pub(crate) fn join_split(core: &Expr, site: &Site<'_>) -> PointResult {
     on_function(core, site.ctx, &|e, ctx| {
-        let mut f = fun_of(e, Prim::Map).ok_or("expects a map nest `map(map(f))`")?;
+        let mut f = e
+            .prim_fun(Prim::Map)
+            .ok_or("expects a map nest `map(map(f))`")?;
         let mut depth = 1;
-        while let Some(g) = fun_of(f, Prim::Map) {
+        while let Some(g) = f.prim_fun(Prim::Map) {
             f = g;
             depth += 1;
         }
@@ -88,7 +90,7 @@ pub(super) fn pat_names(p: &Pat) -> Vec<&str> {
 /// The pattern `map(|x| map(|y| body) $ b)` applied to `a`: gives `(x, y, body, b)` if `b`
 /// does not mention `x` (the thesis' `(a, b) => map(map(f) << b) << a`).
 pub(super) fn ab_pattern(f: &Expr) -> Option<(&Pat, &Pat, &Expr, &Expr)> {
-    let ExprKind::Lambda(ps, body) = &fun_of(f, Prim::Map)?.kind else {
+    let ExprKind::Lambda(ps, body) = &f.prim_fun(Prim::Map)?.kind else {
         return None;
     };
     let [x] = ps.as_slice() else { return None };
@@ -96,7 +98,7 @@ pub(super) fn ab_pattern(f: &Expr) -> Option<(&Pat, &Pat, &Expr, &Expr)> {
         return None;
     };
     let [b] = bs.as_slice() else { return None };
-    let ExprKind::Lambda(qs, inner) = &fun_of(g, Prim::Map)?.kind else {
+    let ExprKind::Lambda(qs, inner) = &g.prim_fun(Prim::Map)?.kind else {
         return None;
     };
     let [y] = qs.as_slice() else { return None };
@@ -191,7 +193,7 @@ fn default_tile(n: &Nat, s: &Nat, len: Option<&Nat>) -> Nat {
 pub(crate) fn tile_stencil(core: &Expr, site: &Site<'_>) -> PointResult {
     on_function(core, site.ctx, &|e, ctx| {
         let bad = |u: &str| format!("the tile size {u} is not valid for this stencil");
-        if let Some(ns) = nats_of(e, Prim::Slide) {
+        if let Some(ns) = e.prim_nats(Prim::Slide) {
             if site.args.len() > 1 {
                 return Err("a 1-D slide takes one tile size".into());
             }
@@ -204,7 +206,9 @@ pub(crate) fn tile_stencil(core: &Expr, site: &Site<'_>) -> PointResult {
                 .ok_or_else(|| bad(&u.to_string()))?;
             return Ok(map_elem(r, 1, |m| inner_rewrap(m, site)));
         }
-        let ns = nats_of(e, Prim::Slide2).ok_or("expects `slide(n, s)` or `slide2(...)`")?;
+        let ns = e
+            .prim_nats(Prim::Slide2)
+            .ok_or("expects `slide(n, s)` or `slide2(...)`")?;
         let (ny, sy, nx, sx) = match ns.as_slice() {
             [n, s] => (n, s, n, s),
             [ny, sy, nx, sx] => (ny, sy, nx, sx),
@@ -221,7 +225,7 @@ pub(crate) fn tile_stencil(core: &Expr, site: &Site<'_>) -> PointResult {
         let r = stencil::overlapped_tiling_2d(uy.clone(), ux.clone())
             .apply(e, ctx)
             .ok_or_else(|| bad(&format!("{uy} x {ux}")))?;
-        Ok(map_elem(r, 3, |m| match fun_of(&m, Prim::Map) {
+        Ok(map_elem(r, 3, |m| match m.prim_fun(Prim::Map) {
             Some(inner) => with_fun(Prim::Map, &inner_rewrap(inner.clone(), site), m.span),
             None => m,
         }))
@@ -230,7 +234,7 @@ pub(crate) fn tile_stencil(core: &Expr, site: &Site<'_>) -> PointResult {
 
 /// `map(g)` with `g` wrapped in the nested points.
 fn inner_rewrap(m: Expr, site: &Site<'_>) -> Expr {
-    match fun_of(&m, Prim::Map) {
+    match m.prim_fun(Prim::Map) {
         Some(g) => with_fun(Prim::Map, &site.rewrap(g.clone()), m.span),
         None => m,
     }
@@ -255,7 +259,8 @@ fn split_sizes(e: &Expr) -> Vec<i64> {
     match &e.kind {
         ExprKind::Compose(fs) => fs.iter().flat_map(split_sizes).collect(),
         ExprKind::Point(_, _, x) => split_sizes(x),
-        _ => nats_of(e, Prim::Split)
+        _ => e
+            .prim_nats(Prim::Split)
             .and_then(|n| n.first().and_then(Nat::as_cst))
             .into_iter()
             .collect(),
