@@ -112,16 +112,19 @@ impl ClBlast {
         })
     }
 
-    fn sym<T>(&self, name: &[u8]) -> Res<Symbol<'_, T>> {
+    /// Calls routine `symbol` of C type `F` as `call(f, queue, event)`, checks the status
+    /// (named `label` in the error) and returns the event of its last kernel.
+    fn call<F: Copy>(
+        &self,
+        ctx: &Context,
+        label: &str,
+        symbol: &[u8],
+        call: impl FnOnce(F, *mut cl_command_queue, *mut cl_event) -> Status,
+    ) -> Res<Ev> {
         // SAFETY: each caller names the C signature of CLBlast 1.5 for that symbol.
-        Ok(unsafe { self.lib.get(name) }?)
-    }
-
-    fn q(ctx: &Context) -> cl_command_queue {
-        ctx.cl_queue().get()
-    }
-
-    fn ev(e: cl_event) -> Res<Ev> {
+        let f: Symbol<F> = unsafe { self.lib.get(symbol) }?;
+        let (mut q, mut e) = (ctx.cl_queue().get(), ptr::null_mut());
+        check(label, call(*f, &mut q, &mut e))?;
         if e.is_null() {
             return Err("CLBlast returned no event".into());
         }
@@ -135,22 +138,11 @@ impl ClBlast {
         } else {
             b"CLBlastSsum\0"
         };
-        let f: Symbol<Reduce1> = self.sym(name)?;
-        let (mut q, mut e) = (Self::q(ctx), ptr::null_mut());
+        let (x, n, out) = (x.raw().get(), x.len(), out.raw().get());
         // SAFETY: live buffers of the stated lengths on `ctx`'s context and queue.
-        check("CLBlastS(a)sum", unsafe {
-            f(
-                x.len(),
-                out.raw().get(),
-                0,
-                x.raw().get(),
-                0,
-                1,
-                &mut q,
-                &mut e,
-            )
-        })?;
-        Self::ev(e)
+        self.call(ctx, "CLBlastS(a)sum", name, |f: Reduce1, q, e| unsafe {
+            f(n, out, 0, x, 0, 1, q, e)
+        })
     }
 
     /// `out[0] = x . y` (`CLBlastSdot`).
@@ -161,25 +153,15 @@ impl ClBlast {
         y: &Buffer<f32>,
         out: &Buffer<f32>,
     ) -> Res<Ev> {
-        let f: Symbol<Reduce2> = self.sym(b"CLBlastSdot\0")?;
-        let (mut q, mut e) = (Self::q(ctx), ptr::null_mut());
+        let (n, out) = (x.len(), out.raw().get());
+        let (x, y) = (x.raw().get(), y.raw().get());
         // SAFETY: as in `sum`.
-        check("CLBlastSdot", unsafe {
-            f(
-                x.len(),
-                out.raw().get(),
-                0,
-                x.raw().get(),
-                0,
-                1,
-                y.raw().get(),
-                0,
-                1,
-                &mut q,
-                &mut e,
-            )
-        })?;
-        Self::ev(e)
+        self.call(
+            ctx,
+            "CLBlastSdot",
+            b"CLBlastSdot\0",
+            |f: Reduce2, q, e| unsafe { f(n, out, 0, x, 0, 1, y, 0, 1, q, e) },
+        )
     }
 
     /// `y = A x`, A row-major `n x m` (`CLBlastSgemv`).
@@ -192,31 +174,18 @@ impl ClBlast {
         x: &Buffer<f32>,
         y: &Buffer<f32>,
     ) -> Res<Ev> {
-        let f: Symbol<Gemv> = self.sym(b"CLBlastSgemv\0")?;
-        let (mut q, mut e) = (Self::q(ctx), ptr::null_mut());
+        let (a, x, y) = (a.raw().get(), x.raw().get(), y.raw().get());
         // SAFETY: as in `sum`; a is n*m, x is m, y is n.
-        check("CLBlastSgemv", unsafe {
-            f(
-                ROW_MAJOR,
-                NO_TRANS,
-                n,
-                m,
-                1.0,
-                a.raw().get(),
-                0,
-                m,
-                x.raw().get(),
-                0,
-                1,
-                0.0,
-                y.raw().get(),
-                0,
-                1,
-                &mut q,
-                &mut e,
-            )
-        })?;
-        Self::ev(e)
+        self.call(
+            ctx,
+            "CLBlastSgemv",
+            b"CLBlastSgemv\0",
+            |f: Gemv, q, e| unsafe {
+                f(
+                    ROW_MAJOR, NO_TRANS, n, m, 1.0, a, 0, m, x, 0, 1, 0.0, y, 0, 1, q, e,
+                )
+            },
+        )
     }
 
     /// `C = A B`, row-major, square `n` (`CLBlastSgemm`).
@@ -228,32 +197,18 @@ impl ClBlast {
         b: &Buffer<f32>,
         c: &Buffer<f32>,
     ) -> Res<Ev> {
-        let f: Symbol<Gemm> = self.sym(b"CLBlastSgemm\0")?;
-        let (mut q, mut e) = (Self::q(ctx), ptr::null_mut());
+        let (a, b, c) = (a.raw().get(), b.raw().get(), c.raw().get());
         // SAFETY: as in `sum`; all three are n*n.
-        check("CLBlastSgemm", unsafe {
-            f(
-                ROW_MAJOR,
-                NO_TRANS,
-                NO_TRANS,
-                n,
-                n,
-                n,
-                1.0,
-                a.raw().get(),
-                0,
-                n,
-                b.raw().get(),
-                0,
-                n,
-                0.0,
-                c.raw().get(),
-                0,
-                n,
-                &mut q,
-                &mut e,
-            )
-        })?;
-        Self::ev(e)
+        self.call(
+            ctx,
+            "CLBlastSgemm",
+            b"CLBlastSgemm\0",
+            |f: Gemm, q, e| unsafe {
+                f(
+                    ROW_MAJOR, NO_TRANS, NO_TRANS, n, n, n, 1.0, a, 0, n, b, 0, n, 0.0, c, 0, n, q,
+                    e,
+                )
+            },
+        )
     }
 }

@@ -228,6 +228,18 @@ pub struct Imp<'a> {
     pub timing: &'a str,
 }
 
+impl<'a> Imp<'a> {
+    /// An implementation `name` of `class`, gated by `gate`, its timing described by `timing`.
+    pub fn new(name: &'a str, class: &'a str, gate: Gate, timing: &'a str) -> Imp<'a> {
+        Imp {
+            name,
+            class,
+            gate,
+            timing,
+        }
+    }
+}
+
 /// The usual poison: NaN.
 pub const NAN_POISON: f32 = f32::NAN;
 /// The poison for BLAS calls with `beta = 0`, which CLBlast still multiplies into the output

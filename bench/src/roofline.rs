@@ -1,9 +1,9 @@
 //! The measured roofline: stream copy and read-only bandwidth, fp32 FMA throughput.
 
 use crate::common::Config;
-use crate::opencl::{kernel, ROOFLINE_CL};
-use crate::timing::{measure, Done, Ev, Gate, Res};
-use lift_runtime::Context;
+use crate::opencl::{enqueue, kernel, ROOFLINE_CL};
+use crate::timing::{measure, Done, Gate, Res};
+use lift_runtime::{Context, KernelHandle};
 
 /// Measured ceilings of the device.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +30,13 @@ impl Roofline {
     }
 }
 
+/// Median time in ms of `k` over `global` work-items in groups of 256.
+fn median_ms(ctx: &Context, cfg: &Config, k: &KernelHandle, global: usize) -> Res<f64> {
+    let run = &mut || Ok(Done::One(enqueue(ctx, k, &[global], Some(&[256]))?));
+    let t = measure(ctx, Gate::None, cfg.warmup, cfg.runs, cfg.budget_s, run)?;
+    Ok(t.median_ms)
+}
+
 /// Measures the three ceilings with `bench/kernels/roofline.cl`.
 pub fn measure_roofline(ctx: &Context, cfg: &Config) -> Res<Roofline> {
     let n: usize = if cfg.quick { 1 << 22 } else { 1 << 28 };
@@ -44,41 +51,15 @@ pub fn measure_roofline(ctx: &Context, cfg: &Config) -> Res<Roofline> {
     copy.set_buffer(0, &src)?;
     copy.set_buffer(1, &dst)?;
     copy.set_scalar(2, u32::try_from(n4)?)?;
-    let t = measure(
-        ctx,
-        Gate::None,
-        cfg.warmup,
-        cfg.runs,
-        cfg.budget_s,
-        &mut || {
-            Ok(Done::One(Ev::Lift(copy.enqueue(
-                ctx,
-                &[global],
-                Some(&[256]),
-            )?)))
-        },
-    )?;
-    let copy_gbs = 2.0 * (n * 4) as f64 / (t.median_ms * 1e6);
+    let ms = median_ms(ctx, cfg, &copy, global)?;
+    let copy_gbs = 2.0 * (n * 4) as f64 / (ms * 1e6);
 
     let read = kernel(ctx, ROOFLINE_CL, "", "read4")?;
     read.set_buffer(0, &src)?;
     read.set_buffer(1, &part)?;
     read.set_scalar(2, u32::try_from(n4)?)?;
-    let t = measure(
-        ctx,
-        Gate::None,
-        cfg.warmup,
-        cfg.runs,
-        cfg.budget_s,
-        &mut || {
-            Ok(Done::One(Ev::Lift(read.enqueue(
-                ctx,
-                &[global],
-                Some(&[256]),
-            )?)))
-        },
-    )?;
-    let read_gbs = (n * 4) as f64 / (t.median_ms * 1e6);
+    let ms = median_ms(ctx, cfg, &read, global)?;
+    let read_gbs = (n * 4) as f64 / (ms * 1e6);
 
     let iters: i32 = if cfg.quick { 256 } else { 4096 };
     let items = global * 4;
@@ -88,21 +69,8 @@ pub fn measure_roofline(ctx: &Context, cfg: &Config) -> Res<Roofline> {
     fma.set_scalar(1, 0.999_f32)?;
     fma.set_scalar(2, 1e-4_f32)?;
     fma.set_scalar(3, iters)?;
-    let t = measure(
-        ctx,
-        Gate::None,
-        cfg.warmup,
-        cfg.runs,
-        cfg.budget_s,
-        &mut || {
-            Ok(Done::One(Ev::Lift(fma.enqueue(
-                ctx,
-                &[items],
-                Some(&[256]),
-            )?)))
-        },
-    )?;
-    let fma_gflops = 32.0 * f64::from(iters) * items as f64 / (t.median_ms * 1e6);
+    let ms = median_ms(ctx, cfg, &fma, items)?;
+    let fma_gflops = 32.0 * f64::from(iters) * items as f64 / (ms * 1e6);
     Ok(Roofline {
         copy_gbs,
         read_gbs,

@@ -1,19 +1,11 @@
 //! GEMV (n x n) and GEMM (n x n x n), row-major.
 
-use super::{lift_gate, Blas};
-use crate::common::{bench_one, par_map, random_vec, Config, Imp, Record, Reference, Work};
+use super::{Bench, Blas};
+use crate::common::{par_map, random_vec, Config, Record, Reference, Work};
 use crate::lift_kernels::{Gemm, GemmGlb, Gemv};
-use crate::opencl::{kernel, GEMM_CL, REDUCE_CL, WG};
-use crate::timing::{Done, Ev, Gate, Res};
-use lift_runtime::Context;
-
-fn lift_done(gate: Gate, e: lift_runtime::Event) -> Done {
-    if gate == Gate::None {
-        Done::One(Ev::Lift(e))
-    } else {
-        Done::Last(Ev::Lift(e))
-    }
-}
+use crate::opencl::{enqueue, kernel, GEMM_CL, REDUCE_CL, WG};
+use crate::timing::{Done, Res};
+use lift_runtime::{Buffer, Context};
 
 /// GEMV `y = A x` with A `n x n`.
 pub fn gemv(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Record>> {
@@ -38,83 +30,22 @@ pub fn gemv(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
     let x = ctx.upload(&xv)?;
     let mut out = ctx.alloc::<f32>(n)?;
 
-    match Gemv::new(ctx) {
-        Ok(k) => {
-            let (gate, timing) = lift_gate(Gemv::SOURCE);
-            let imp = Imp {
-                name: "lift-rs default",
-                class: "lift",
-                gate,
-                timing,
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| Ok(lift_done(gate, k.launch(n, n, &a, &x, o)?)),
-            ));
+    let (a, x) = (&a, &x);
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    b.default_lift(Gemv::SOURCE, Gemv::new(ctx), |k, o| {
+        Ok(k.launch(n, n, a, x, o)?)
+    });
+    let row = kernel(ctx, REDUCE_CL, "", "gemv_row").map(|k| {
+        move |o: &Buffer<f32>| {
+            k.set_buffer(0, a)?;
+            k.set_buffer(1, x)?;
+            k.set_buffer(2, o)?;
+            k.set_scalar(3, u32::try_from(n)?)?;
+            Ok(Done::One(enqueue(ctx, &k, &[n * WG], Some(&[WG]))?))
         }
-        Err(e) => recs.push(work.unmeasured("lift-rs default", "lift", format!("error: {e}"))),
-    }
-    match kernel(ctx, REDUCE_CL, "", "gemv_row") {
-        Ok(k) => {
-            let imp = Imp {
-                name: "OpenCL GEMV (group per row)",
-                class: "opencl",
-                gate: Gate::None,
-                timing: "kernel event",
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| {
-                    k.set_buffer(0, &a)?;
-                    k.set_buffer(1, &x)?;
-                    k.set_buffer(2, o)?;
-                    k.set_scalar(3, u32::try_from(n)?)?;
-                    Ok(Done::One(Ev::Lift(k.enqueue(
-                        ctx,
-                        &[n * WG],
-                        Some(&[WG]),
-                    )?)))
-                },
-            ));
-        }
-        Err(e) => recs.push(work.unmeasured(
-            "OpenCL GEMV (group per row)",
-            "opencl",
-            format!("error: {e}"),
-        )),
-    }
-    match blas {
-        Ok(b) => {
-            let imp = Imp {
-                name: "CLBlast Sgemv",
-                class: "clblast",
-                gate: Gate::Marker,
-                timing: "marker span",
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| Ok(Done::Last(b.gemv(ctx, n, n, &a, &x, o)?)),
-            ));
-        }
-        Err(why) => {
-            recs.push(work.unmeasured("CLBlast Sgemv", "clblast", format!("not available ({why})")))
-        }
-    }
+    });
+    b.events("OpenCL GEMV (group per row)", "opencl", "kernel event", row);
+    b.clblast("CLBlast Sgemv", blas, |bl, o| bl.gemv(ctx, n, n, a, x, o));
     Ok(recs)
 }
 
@@ -153,109 +84,38 @@ pub fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
     drop((av, bv));
     let mut out = ctx.alloc::<f32>(n * n)?;
 
-    match Gemm::new(ctx) {
-        Ok(k) => {
-            let (gate, timing) = lift_gate(Gemm::SOURCE);
-            let imp = Imp {
-                name: "lift-rs default",
-                class: "lift",
-                gate,
-                timing,
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| Ok(lift_done(gate, k.launch(n, n, n, &a, &b, o)?)),
-            ));
-        }
-        Err(e) => recs.push(work.unmeasured("lift-rs default", "lift", format!("error: {e}"))),
-    }
+    let (a, bm) = (&a, &b);
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    b.default_lift(Gemm::SOURCE, Gemm::new(ctx), |k, o| {
+        Ok(k.launch(n, n, n, a, bm, o)?)
+    });
     let low = "lift-rs low-level (map_glb(1)/map_glb(0))";
-    match GemmGlb::new(ctx) {
-        Ok(k) => {
-            let (gate, timing) = lift_gate(GemmGlb::SOURCE);
-            let imp = Imp {
-                name: low,
-                class: "lift-low",
-                gate,
-                timing,
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| Ok(lift_done(gate, k.launch(n, n, n, &a, &b, o)?)),
-            ));
-        }
-        Err(e) => recs.push(work.unmeasured(low, "lift-low", format!("error: {e}"))),
-    }
+    b.lift(
+        low,
+        "lift-low",
+        GemmGlb::SOURCE,
+        GemmGlb::new(ctx),
+        |k, o| Ok(k.launch(n, n, n, a, bm, o)?),
+    );
     let tiled = "OpenCL tiled 64x64, 4x4 reg";
     if n.is_multiple_of(64) {
-        match kernel(ctx, GEMM_CL, "", "gemm_tiled") {
-            Ok(k) => {
-                let imp = Imp {
-                    name: tiled,
-                    class: "opencl",
-                    gate: Gate::None,
-                    timing: "kernel event",
-                };
-                recs.push(bench_one(
-                    ctx,
-                    cfg,
-                    &work,
-                    imp,
-                    &mut out,
-                    &reference,
-                    &mut |o| {
-                        let ni = i32::try_from(n)?;
-                        k.set_scalar(0, ni)?;
-                        k.set_scalar(1, ni)?;
-                        k.set_scalar(2, ni)?;
-                        k.set_buffer(3, &a)?;
-                        k.set_buffer(4, &b)?;
-                        k.set_buffer(5, o)?;
-                        let g = n / 64 * 16;
-                        Ok(Done::One(Ev::Lift(k.enqueue(
-                            ctx,
-                            &[g, g],
-                            Some(&[16, 16]),
-                        )?)))
-                    },
-                ));
+        let run = kernel(ctx, GEMM_CL, "", "gemm_tiled").map(|k| {
+            move |o: &Buffer<f32>| {
+                let ni = i32::try_from(n)?;
+                k.set_scalar(0, ni)?;
+                k.set_scalar(1, ni)?;
+                k.set_scalar(2, ni)?;
+                k.set_buffer(3, a)?;
+                k.set_buffer(4, bm)?;
+                k.set_buffer(5, o)?;
+                let g = n / 64 * 16;
+                Ok(Done::One(enqueue(ctx, &k, &[g, g], Some(&[16, 16]))?))
             }
-            Err(e) => recs.push(work.unmeasured(tiled, "opencl", format!("error: {e}"))),
-        }
+        });
+        b.events(tiled, "opencl", "kernel event", run);
     } else {
-        recs.push(work.unmeasured(tiled, "opencl", "not available (n % 64 != 0)".into()));
+        b.unavailable(tiled, "opencl", "n % 64 != 0");
     }
-    match blas {
-        Ok(bl) => {
-            let imp = Imp {
-                name: "CLBlast Sgemm",
-                class: "clblast",
-                gate: Gate::Marker,
-                timing: "marker span",
-            };
-            recs.push(bench_one(
-                ctx,
-                cfg,
-                &work,
-                imp,
-                &mut out,
-                &reference,
-                &mut |o| Ok(Done::Last(bl.gemm(ctx, n, &a, &b, o)?)),
-            ));
-        }
-        Err(why) => {
-            recs.push(work.unmeasured("CLBlast Sgemm", "clblast", format!("not available ({why})")))
-        }
-    }
+    b.clblast("CLBlast Sgemm", blas, |bl, o| bl.gemm(ctx, n, a, bm, o));
     Ok(recs)
 }

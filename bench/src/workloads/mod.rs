@@ -5,10 +5,16 @@ pub mod reduce;
 pub mod stencil;
 
 use crate::clblast::ClBlast;
-use crate::timing::Gate;
+use crate::common::{bench_one, Config, Imp, Record, Reference, Work};
+use crate::timing::{Done, Ev, Gate, Res};
+use lift_runtime::{Buffer, Context};
+use std::fmt::Display;
 
 /// CLBlast if it loaded, else why not.
 pub type Blas<'a> = Result<&'a ClBlast, &'a str>;
+
+/// Name of the default-lowered lift-rs implementation.
+pub const LIFT_DEFAULT: &str = "lift-rs default";
 
 /// The gate and timing note for a generated launcher: its own event when the program has
 /// one kernel, else the user-event gate (see [`Gate`]).
@@ -24,5 +30,130 @@ pub fn lift_gate(source: &str) -> (Gate, &'static str) {
         (Gate::None, "kernel event")
     } else {
         (Gate::UserEvent, "gated span (multi-kernel)")
+    }
+}
+
+/// The implementations of one workload: each is checked against `reference` and timed on
+/// `out`, or recorded with why it could not run; records go to `recs`.
+pub struct Bench<'a> {
+    pub ctx: &'a Context,
+    pub cfg: &'a Config,
+    pub work: &'a Work,
+    pub reference: &'a Reference,
+    pub out: &'a mut Buffer<f32>,
+    pub recs: &'a mut Vec<Record>,
+}
+
+impl<'a> Bench<'a> {
+    /// The implementations of `work`, checked against `reference`, recorded in `recs`.
+    pub fn new(
+        ctx: &'a Context,
+        cfg: &'a Config,
+        work: &'a Work,
+        reference: &'a Reference,
+        out: &'a mut Buffer<f32>,
+        recs: &'a mut Vec<Record>,
+    ) -> Bench<'a> {
+        Bench {
+            ctx,
+            cfg,
+            work,
+            reference,
+            out,
+            recs,
+        }
+    }
+
+    fn push(&mut self, imp: Imp<'_>, run: &mut dyn FnMut(&Buffer<f32>) -> Res<Done>) {
+        let (ctx, cfg, work, reference) = (self.ctx, self.cfg, self.work, self.reference);
+        self.recs
+            .push(bench_one(ctx, cfg, work, imp, self.out, reference, run));
+    }
+
+    /// Benches `imp` with `run`, or records `error: {e}` when it could not be built.
+    pub fn run<E: Display>(
+        &mut self,
+        imp: Imp<'_>,
+        run: Result<impl FnMut(&Buffer<f32>) -> Res<Done>, E>,
+    ) {
+        match run {
+            Ok(mut f) => self.push(imp, &mut f),
+            Err(e) => self.error(imp.name, imp.class, e),
+        }
+    }
+
+    /// An implementation timed by its own events ([`Gate::None`]).
+    pub fn events<E: Display>(
+        &mut self,
+        name: &str,
+        class: &str,
+        timing: &str,
+        run: Result<impl FnMut(&Buffer<f32>) -> Res<Done>, E>,
+    ) {
+        self.run(Imp::new(name, class, Gate::None, timing), run);
+    }
+
+    /// A `lift!` program built as `kernel` from `source`, run by `launch`, gated as
+    /// [`lift_gate`] says.
+    pub fn lift<K, E: Display>(
+        &mut self,
+        name: &str,
+        class: &str,
+        source: &str,
+        kernel: Result<K, E>,
+        launch: impl Fn(&K, &Buffer<f32>) -> Res<lift_runtime::Event>,
+    ) {
+        let (gate, timing) = lift_gate(source);
+        let run = kernel.map(|k| {
+            move |o: &Buffer<f32>| {
+                let e = Ev::Lift(launch(&k, o)?);
+                Ok(if gate == Gate::None {
+                    Done::One(e)
+                } else {
+                    Done::Last(e)
+                })
+            }
+        });
+        self.run(Imp::new(name, class, gate, timing), run);
+    }
+
+    /// [`Bench::lift`] for the default-lowered program ([`LIFT_DEFAULT`], class `lift`).
+    pub fn default_lift<K, E: Display>(
+        &mut self,
+        source: &str,
+        kernel: Result<K, E>,
+        launch: impl Fn(&K, &Buffer<f32>) -> Res<lift_runtime::Event>,
+    ) {
+        self.lift(LIFT_DEFAULT, "lift", source, kernel, launch);
+    }
+
+    /// The CLBlast routine `call`, timed from a marker gate; `not available` without CLBlast.
+    pub fn clblast(
+        &mut self,
+        name: &str,
+        blas: Blas<'_>,
+        call: impl Fn(&ClBlast, &Buffer<f32>) -> Res<Ev>,
+    ) {
+        match blas {
+            Ok(b) => {
+                let imp = Imp::new(name, "clblast", Gate::Marker, "marker span");
+                self.push(imp, &mut |o| Ok(Done::Last(call(b, o)?)));
+            }
+            Err(why) => self.unavailable(name, "clblast", why),
+        }
+    }
+
+    /// Records `error: {e}`.
+    pub fn error(&mut self, name: &str, class: &str, e: impl Display) {
+        let rec = self.work.unmeasured(name, class, format!("error: {e}"));
+        self.recs.push(rec);
+    }
+
+    /// Records `not available ({why})`.
+    pub fn unavailable(&mut self, name: &str, class: &str, why: impl Display) {
+        let rec = self
+            .work
+            .unmeasured(name, class, format!("not available ({why})"));
+        self.recs.push(rec);
     }
 }

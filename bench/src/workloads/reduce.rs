@@ -1,10 +1,10 @@
 //! sum, asum and dot of `n` f32.
 
-use super::{lift_gate, Blas};
-use crate::common::{bench_one, par_sum, random_vec, Config, Imp, Record, Reference, Work};
+use super::{Bench, Blas};
+use crate::common::{par_sum, random_vec, Config, Record, Reference, Work};
 use crate::lift_kernels::{Asum, AsumPartial, Dot, DotPartial, Sum, SumPartial};
 use crate::opencl::{kernel, reduce7, reduce7_groups, REDUCE_CL};
-use crate::timing::{Done, Ev, Gate, Res};
+use crate::timing::{Done, Ev, Res};
 use lift_runtime::{Buffer, Context};
 
 /// Elements one work-group of the low-level lift passes reduces.
@@ -121,99 +121,36 @@ pub fn run(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Rec
         };
         let reference = Reference::full(vec![r]);
 
+        let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+        let (x, y) = (&x, &y);
+
         // (a) lift-rs, default lowering.
-        let rec = match op {
-            Op::Sum => Sum::new(ctx)
-                .and_then(|k| Ok((k.scratch(n)?, k)))
-                .map_err(Into::into)
-                .map(|(sc, k)| {
-                    let (gate, timing) = lift_gate(Sum::SOURCE);
-                    let imp = Imp {
-                        name: "lift-rs default",
-                        class: "lift",
-                        gate,
-                        timing,
-                    };
-                    bench_one(ctx, cfg, &work, imp, &mut out, &reference, &mut |o| {
-                        let e = Ev::Lift(k.launch(n, &x, o, &sc)?);
-                        Ok(if gate == Gate::None {
-                            Done::One(e)
-                        } else {
-                            Done::Last(e)
-                        })
-                    })
-                }),
-            Op::Asum => Asum::new(ctx)
-                .and_then(|k| Ok((k.scratch(n)?, k)))
-                .map_err(Into::into)
-                .map(|(sc, k)| {
-                    let (gate, timing) = lift_gate(Asum::SOURCE);
-                    let imp = Imp {
-                        name: "lift-rs default",
-                        class: "lift",
-                        gate,
-                        timing,
-                    };
-                    bench_one(ctx, cfg, &work, imp, &mut out, &reference, &mut |o| {
-                        let e = Ev::Lift(k.launch(n, &x, o, &sc)?);
-                        Ok(if gate == Gate::None {
-                            Done::One(e)
-                        } else {
-                            Done::Last(e)
-                        })
-                    })
-                }),
-            Op::Dot => Dot::new(ctx)
-                .and_then(|k| Ok((k.scratch(n)?, k)))
-                .map_err(Into::into)
-                .map(|(sc, k)| {
-                    let (gate, timing) = lift_gate(Dot::SOURCE);
-                    let imp = Imp {
-                        name: "lift-rs default",
-                        class: "lift",
-                        gate,
-                        timing,
-                    };
-                    bench_one(ctx, cfg, &work, imp, &mut out, &reference, &mut |o| {
-                        let e = Ev::Lift(k.launch(n, &x, &y, o, &sc)?);
-                        Ok(if gate == Gate::None {
-                            Done::One(e)
-                        } else {
-                            Done::Last(e)
-                        })
-                    })
-                }),
-        };
-        recs.push(rec.unwrap_or_else(|e: Box<dyn std::error::Error>| {
-            work.unmeasured("lift-rs default", "lift", format!("error: {e}"))
-        }));
+        match op {
+            Op::Sum => b.default_lift(
+                Sum::SOURCE,
+                Sum::new(ctx).and_then(|k| Ok((k.scratch(n)?, k))),
+                |(sc, k), o| Ok(k.launch(n, x, o, sc)?),
+            ),
+            Op::Asum => b.default_lift(
+                Asum::SOURCE,
+                Asum::new(ctx).and_then(|k| Ok((k.scratch(n)?, k))),
+                |(sc, k), o| Ok(k.launch(n, x, o, sc)?),
+            ),
+            Op::Dot => b.default_lift(
+                Dot::SOURCE,
+                Dot::new(ctx).and_then(|k| Ok((k.scratch(n)?, k))),
+                |(sc, k), o| Ok(k.launch(n, x, y, o, sc)?),
+            ),
+        }
 
         // (b) lift-rs, low level: map_wrg/map_lcl partial sums, then further passes.
         let low_name = "lift-rs low-level (map_wrg/map_lcl passes)";
-        match LowLevel::new(ctx, op, n) {
-            Ok(Some(low)) => {
-                let imp = Imp {
-                    name: low_name,
-                    class: "lift-low",
-                    gate: Gate::None,
-                    timing: "first start .. last end",
-                };
-                recs.push(bench_one(
-                    ctx,
-                    cfg,
-                    &work,
-                    imp,
-                    &mut out,
-                    &reference,
-                    &mut |o| low.run(&x, &y, o),
-                ));
+        match LowLevel::new(ctx, op, n).transpose() {
+            Some(low) => {
+                let low = low.map(|low| move |o: &Buffer<f32>| low.run(x, y, o));
+                b.events(low_name, "lift-low", "first start .. last end", low);
             }
-            Ok(None) => recs.push(work.unmeasured(
-                low_name,
-                "lift-low",
-                format!("not available (n % {CHUNK} != 0)"),
-            )),
-            Err(e) => recs.push(work.unmeasured(low_name, "lift-low", format!("error: {e}"))),
+            None => b.unavailable(low_name, "lift-low", format!("n % {CHUNK} != 0")),
         }
 
         // (c) hand-written OpenCL: reduction version 7, two passes.
@@ -222,35 +159,13 @@ pub fn run(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Rec
             Op::Asum => "asum7",
             Op::Dot => "dot7",
         };
-        match kernel(ctx, REDUCE_CL, "", kname) {
-            Ok(k1) => {
-                let imp = Imp {
-                    name: "OpenCL reduce v7 (2 passes)",
-                    class: "opencl",
-                    gate: Gate::None,
-                    timing: "first start .. last end",
-                };
-                let yy = (op == Op::Dot).then_some(&y);
-                recs.push(bench_one(
-                    ctx,
-                    cfg,
-                    &work,
-                    imp,
-                    &mut out,
-                    &reference,
-                    &mut |o| {
-                        Ok(Done::Many(reduce7(
-                            ctx, &k1, &sum7, &x, yy, &partial, o, n,
-                        )?))
-                    },
-                ));
-            }
-            Err(e) => recs.push(work.unmeasured(
-                "OpenCL reduce v7 (2 passes)",
-                "opencl",
-                format!("error: {e}"),
-            )),
-        }
+        let yy = (op == Op::Dot).then_some(y);
+        let v7 = kernel(ctx, REDUCE_CL, "", kname).map(|k1| {
+            let (sum7, partial) = (&sum7, &partial);
+            move |o: &Buffer<f32>| Ok(Done::Many(reduce7(ctx, &k1, sum7, x, yy, partial, o, n)?))
+        });
+        let v7_name = "OpenCL reduce v7 (2 passes)";
+        b.events(v7_name, "opencl", "first start .. last end", v7);
 
         // (d) CLBlast.
         let bname = match op {
@@ -258,34 +173,11 @@ pub fn run(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Rec
             Op::Asum => "CLBlast Sasum",
             Op::Dot => "CLBlast Sdot",
         };
-        match blas {
-            Ok(b) => {
-                let imp = Imp {
-                    name: bname,
-                    class: "clblast",
-                    gate: Gate::Marker,
-                    timing: "marker span",
-                };
-                recs.push(bench_one(
-                    ctx,
-                    cfg,
-                    &work,
-                    imp,
-                    &mut out,
-                    &reference,
-                    &mut |o| {
-                        Ok(Done::Last(match op {
-                            Op::Sum => b.sum(ctx, false, &x, o)?,
-                            Op::Asum => b.sum(ctx, true, &x, o)?,
-                            Op::Dot => b.dot(ctx, &x, &y, o)?,
-                        }))
-                    },
-                ));
-            }
-            Err(why) => {
-                recs.push(work.unmeasured(bname, "clblast", format!("not available ({why})")))
-            }
-        }
+        b.clblast(bname, blas, |bl, o| match op {
+            Op::Sum => bl.sum(ctx, false, x, o),
+            Op::Asum => bl.sum(ctx, true, x, o),
+            Op::Dot => bl.dot(ctx, x, y, o),
+        });
     }
     Ok(recs)
 }

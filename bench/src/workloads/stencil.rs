@@ -1,10 +1,10 @@
 //! Stencils with clamped borders: 2-D Jacobi (5 points), 5x5 Gaussian, 3-D Jacobi (7 points)
 //! and the separable 17x17 convolution (row pass then column pass).
 
-use super::lift_gate;
-use crate::common::{bench_one, par_map, random_vec, Config, Imp, Record, Reference, Work};
+use super::{Bench, LIFT_DEFAULT};
+use crate::common::{par_map, random_vec, Config, Imp, Record, Reference, Work};
 use crate::lift_kernels::{ConvCol, ConvRow, Gauss5, Jacobi2d, Jacobi3d};
-use crate::opencl::{kernel, STENCIL_CL};
+use crate::opencl::{enqueue, kernel, STENCIL_CL};
 use crate::timing::{Done, Ev, Gate, Res};
 use lift_runtime::{Buffer, Context, KernelHandle};
 
@@ -19,7 +19,7 @@ pub const W17: [f32; 17] = [
 const G5: [f32; 5] = [1.0, 4.0, 6.0, 4.0, 1.0];
 
 /// CPU reference of a clamped 2-D stencil with `(2 ry + 1) x (2 rx + 1)` weights `w`.
-fn ref2d(x: &[f64], rows: usize, cols: usize, ry: usize, rx: usize, w: &[f64]) -> Vec<f64> {
+fn ref2d(x: &[f64], rows: usize, cols: usize, ry: usize, rx: usize, w: &[f32]) -> Vec<f64> {
     let wx = 2 * rx + 1;
     par_map(rows * cols, |p| {
         let (i, j) = (p / cols, p % cols);
@@ -27,7 +27,7 @@ fn ref2d(x: &[f64], rows: usize, cols: usize, ry: usize, rx: usize, w: &[f64]) -
         for dy in 0..=2 * ry {
             let y = (i + dy).saturating_sub(ry).min(rows - 1);
             for dx in 0..wx {
-                let wv = w[dy * wx + dx];
+                let wv = f64::from(w[dy * wx + dx]);
                 if wv != 0.0 {
                     let xx = (j + dx).saturating_sub(rx).min(cols - 1);
                     acc += wv * x[y * cols + xx];
@@ -65,15 +65,7 @@ impl Tiled {
         self.k.set_scalar(3, i32::try_from(n)?)?;
         self.k.set_scalar(4, i32::try_from(n)?)?;
         let g = [n.div_ceil(32) * 32, n.div_ceil(8) * 8];
-        Ok(Ev::Lift(self.k.enqueue(ctx, &g, Some(&[32, 8]))?))
-    }
-}
-
-fn lift_done(gate: Gate, e: lift_runtime::Event) -> Done {
-    if gate == Gate::None {
-        Done::One(Ev::Lift(e))
-    } else {
-        Done::Last(Ev::Lift(e))
+        enqueue(ctx, &self.k, &g, Some(&[32, 8]))
     }
 }
 
@@ -104,89 +96,51 @@ pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
     let mut out = ctx.alloc::<f32>(n * n)?;
     let tmp = ctx.alloc::<f32>(n * n)?;
 
+    let tiled = "OpenCL tiled (local 32x8)";
+    let hand = |r: usize, w: &[f32]| {
+        Tiled::new(ctx, r, r, w)
+            .map(|t| move |o: &Buffer<f32>| Ok(Done::One(t.enqueue(ctx, n, x, o)?)))
+    };
+
     if cfg.selected("jacobi2d") {
         eprintln!("jacobi2d (n = {n})");
         let w: Vec<f32> = vec![0.0, 0.2, 0.0, 0.2, 0.2, 0.2, 0.0, 0.2, 0.0];
         let work = work2d("jacobi2d", n, 5);
-        let reference = Reference::full(ref2d(
-            &xd,
-            n,
-            n,
-            1,
-            1,
-            &w.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(),
-        ));
-        lift_and_tiled(
-            ctx,
-            cfg,
-            &work,
-            &mut out,
-            &reference,
-            &mut recs,
-            Jacobi2d::new(ctx).map(|k| {
-                let (gate, timing) = lift_gate(Jacobi2d::SOURCE);
-                (gate, timing, move |o: &Buffer<f32>| {
-                    Ok(lift_done(gate, k.launch(n, n, x, o)?))
-                })
-            }),
-            Tiled::new(ctx, 1, 1, &w)
-                .map(|t| move |o: &Buffer<f32>| Ok(Done::One(t.enqueue(ctx, n, x, o)?))),
-            "OpenCL tiled (local 32x8)",
-        );
+        let reference = Reference::full(ref2d(&xd, n, n, 1, 1, &w));
+        let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+        b.default_lift(Jacobi2d::SOURCE, Jacobi2d::new(ctx), |k, o| {
+            Ok(k.launch(n, n, x, o)?)
+        });
+        b.events(tiled, "opencl", "kernel events", hand(1, &w));
     }
     if cfg.selected("gauss5") {
         eprintln!("gauss5 (n = {n})");
         let w: Vec<f32> = (0..25).map(|p| G5[p / 5] * G5[p % 5] / 256.0).collect();
         let work = work2d("gauss5", n, 25);
-        let reference = Reference::full(ref2d(
-            &xd,
-            n,
-            n,
-            2,
-            2,
-            &w.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(),
-        ));
-        lift_and_tiled(
-            ctx,
-            cfg,
-            &work,
-            &mut out,
-            &reference,
-            &mut recs,
-            Gauss5::new(ctx).map(|k| {
-                let (gate, timing) = lift_gate(Gauss5::SOURCE);
-                (gate, timing, move |o: &Buffer<f32>| {
-                    Ok(lift_done(gate, k.launch(n, n, x, o)?))
-                })
-            }),
-            Tiled::new(ctx, 2, 2, &w)
-                .map(|t| move |o: &Buffer<f32>| Ok(Done::One(t.enqueue(ctx, n, x, o)?))),
-            "OpenCL tiled (local 32x8)",
-        );
+        let reference = Reference::full(ref2d(&xd, n, n, 2, 2, &w));
+        let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+        b.default_lift(Gauss5::SOURCE, Gauss5::new(ctx), |k, o| {
+            Ok(k.launch(n, n, x, o)?)
+        });
+        b.events(tiled, "opencl", "kernel events", hand(2, &w));
     }
     if cfg.selected("conv17") {
         eprintln!("conv17 (n = {n})");
         let mut work = work2d("conv17", n, 34);
         work.size = format!("{n}^2, 17x17 separable");
-        let w: Vec<f64> = W17.iter().map(|&v| f64::from(v)).collect();
-        let reference = Reference::full(ref2d(&ref2d(&xd, n, n, 0, 8, &w), n, n, 8, 0, &w));
+        let reference = Reference::full(ref2d(&ref2d(&xd, n, n, 0, 8, &W17), n, n, 8, 0, &W17));
+        let tmp = &tmp;
         let lift = ConvRow::new(ctx)
             .and_then(|r| Ok((r, ConvCol::new(ctx)?)))
             .map(|(r, c)| {
-                let tmp = &tmp;
-                (
-                    Gate::UserEvent,
-                    "gated span (2 passes)",
-                    move |o: &Buffer<f32>| {
-                        r.launch(n, n, x, tmp)?;
-                        Ok(Done::Last(Ev::Lift(c.launch(n, n, tmp, o)?)))
-                    },
-                )
+                move |o: &Buffer<f32>| {
+                    r.launch(n, n, x, tmp)?;
+                    Ok(Done::Last(Ev::Lift(c.launch(n, n, tmp, o)?)))
+                }
             });
         let hand = Tiled::new(ctx, 0, 8, &W17)
             .and_then(|r| Ok((r, Tiled::new(ctx, 8, 0, &W17)?)))
             .map(|(r, c)| {
-                let tmp = &tmp;
                 move |o: &Buffer<f32>| {
                     Ok(Done::Many(vec![
                         r.enqueue(ctx, n, x, tmp)?,
@@ -194,58 +148,17 @@ pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
                     ]))
                 }
             });
-        lift_and_tiled(
-            ctx,
-            cfg,
-            &work,
-            &mut out,
-            &reference,
-            &mut recs,
-            lift,
-            hand,
-            "OpenCL tiled row + column",
+        let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+        let imp = Imp::new(
+            LIFT_DEFAULT,
+            "lift",
+            Gate::UserEvent,
+            "gated span (2 passes)",
         );
+        b.run(imp, lift);
+        b.events("OpenCL tiled row + column", "opencl", "kernel events", hand);
     }
     Ok(recs)
-}
-
-/// Benches the default lift program and the hand-written tiled kernel of one 2-D workload.
-#[allow(clippy::too_many_arguments)]
-fn lift_and_tiled<E1: std::fmt::Display, E2: std::fmt::Display>(
-    ctx: &Context,
-    cfg: &Config,
-    work: &Work,
-    out: &mut Buffer<f32>,
-    reference: &Reference,
-    recs: &mut Vec<Record>,
-    lift: Result<(Gate, &'static str, impl FnMut(&Buffer<f32>) -> Res<Done>), E1>,
-    hand: Result<impl FnMut(&Buffer<f32>) -> Res<Done>, E2>,
-    hand_name: &str,
-) {
-    match lift {
-        Ok((gate, timing, mut f)) => {
-            let imp = Imp {
-                name: "lift-rs default",
-                class: "lift",
-                gate,
-                timing,
-            };
-            recs.push(bench_one(ctx, cfg, work, imp, out, reference, &mut f));
-        }
-        Err(e) => recs.push(work.unmeasured("lift-rs default", "lift", format!("error: {e}"))),
-    }
-    match hand {
-        Ok(mut f) => {
-            let imp = Imp {
-                name: hand_name,
-                class: "opencl",
-                gate: Gate::None,
-                timing: "kernel events",
-            };
-            recs.push(bench_one(ctx, cfg, work, imp, out, reference, &mut f));
-        }
-        Err(e) => recs.push(work.unmeasured(hand_name, "opencl", format!("error: {e}"))),
-    }
 }
 
 /// jacobi3d on `n^3`.
@@ -276,12 +189,6 @@ pub fn run3d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
     let x = &x;
     drop(xv);
     let mut out = ctx.alloc::<f32>(n * n * n)?;
-    let lift = Jacobi3d::new(ctx).map(|k| {
-        let (gate, timing) = lift_gate(Jacobi3d::SOURCE);
-        (gate, timing, move |o: &Buffer<f32>| {
-            Ok(lift_done(gate, k.launch(n, n, n, x, o)?))
-        })
-    });
     let hand = kernel(ctx, STENCIL_CL, "-DRY=1 -DRX=1", "jacobi3d").map(|k| {
         move |o: &Buffer<f32>| {
             k.set_buffer(0, x)?;
@@ -291,23 +198,14 @@ pub fn run3d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
                 k.set_scalar(i, ni)?;
             }
             let local = n.is_multiple_of(32).then_some([32usize, 8, 1]);
-            Ok(Done::One(Ev::Lift(k.enqueue(
-                ctx,
-                &[n, n, n],
-                local.as_ref().map(|l| &l[..]),
-            )?)))
+            let local = local.as_ref().map(|l| &l[..]);
+            Ok(Done::One(enqueue(ctx, &k, &[n, n, n], local)?))
         }
     });
-    lift_and_tiled(
-        ctx,
-        cfg,
-        &work,
-        &mut out,
-        &reference,
-        &mut recs,
-        lift,
-        hand,
-        "OpenCL direct (cached)",
-    );
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    b.default_lift(Jacobi3d::SOURCE, Jacobi3d::new(ctx), |k, o| {
+        Ok(k.launch(n, n, n, x, o)?)
+    });
+    b.events("OpenCL direct (cached)", "opencl", "kernel events", hand);
     Ok(recs)
 }

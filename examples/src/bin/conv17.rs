@@ -6,7 +6,8 @@
 //! `cargo run --release -p examples --bin conv17 [-- ROWS COLS]` (default 1024 1024; ROWS a
 //! multiple of 64, COLS a multiple of 128).
 
-use lift_runtime::{lift, Context};
+use examples::common::{arg, check, context, max_abs_diff, pattern, Res};
+use lift_runtime::lift;
 
 lift! {
     /// convRow of L18: `pad2(0, 0, 8, 8)`, tiles `slide2(1, 1, 144, 128)` copied to local
@@ -32,19 +33,6 @@ lift! {
     /// The naive 17x17 convolution (thesis Eq. 4) with the 289 weights flattened.
     pub kernel Conv2d<N, M>(x: [[f32; M]; N], k: [f32; 289]) -> [[f32; M]; N] {
         map2(|nbh| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(join $ nbh, k)) o slide2(17, 1) o pad2(8, clamp) $ x
-    }
-}
-
-/// Positional argument `i`, or `default` when absent.
-fn arg(i: usize, default: usize) -> Result<usize, String> {
-    match std::env::args().nth(i) {
-        None => Ok(default),
-        Some(s) => match s.parse() {
-            Ok(v) if v > 0 => Ok(v),
-            _ => Err(format!(
-                "argument {i}: expected a positive integer, got `{s}`"
-            )),
-        },
     }
 }
 
@@ -76,13 +64,12 @@ fn cpu_conv(x: &[f32], n: usize, m: usize, k: &[f32]) -> Vec<f32> {
     out
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> Res<()> {
     let (n, m) = (arg(1, 1024)?, arg(2, 1024)?);
     if n % 64 != 0 || m % 128 != 0 {
         return Err(format!("{n}x{m}: ROWS must be a multiple of 64 and COLS of 128").into());
     }
-    let ctx = Context::new()?;
-    println!("device: {}", ctx.device_info());
+    let ctx = context()?;
     println!("17x17 convolution of {n}x{m} floats, clamped borders");
     println!("ConvCol (L18 column kernel):\n{}", ConvCol::SOURCE);
     let (row, col, full) = (ConvRow::new(&ctx)?, ConvCol::new(&ctx)?, Conv2d::new(&ctx)?);
@@ -91,9 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .flat_map(|a| wx.iter().map(move |b| a * b))
         .collect();
-    let x: Vec<f32> = (0..n * m)
-        .map(|i| ((i * 7919) % 1013) as f32 / 1013.0)
-        .collect();
+    let x = pattern(n * m, 1013);
     let input = ctx.upload(&x)?;
     let (wxb, wyb, kb) = (ctx.upload(&wx)?, ctx.upload(&wy)?, ctx.upload(&k2)?);
     let (tmp, sep, naive) = (ctx.alloc(n * m)?, ctx.alloc(n * m)?, ctx.alloc(n * m)?);
@@ -115,15 +100,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let want = cpu_conv(&x, n, m, &k2);
     for (name, buf) in [("separable", &sep), ("naive", &naive)] {
         let got: Vec<f32> = buf.download()?;
-        let worst = got
-            .iter()
-            .zip(&want)
-            .map(|(g, w)| (g - w).abs())
-            .fold(0.0f32, f32::max);
+        let worst = max_abs_diff(&got, &want);
         println!("{name}: max |device - CPU| = {worst:e}");
-        if worst > 1e-4 {
-            return Err(format!("{name} convolution differs from the CPU by {worst}").into());
-        }
+        check(&format!("{name} convolution"), worst, 1e-4)?;
     }
     println!("ok");
     Ok(())

@@ -5,7 +5,8 @@
 //! `cargo run --release -p examples --bin gaussian_blur [-- INPUT.png OUTPUT.png PASSES]`
 //! (default `examples/assets/astronaut_gray.png bench-out/astronaut_blur.png 4`).
 
-use lift_runtime::{lift, Context};
+use examples::common::{check, context, host_iterate, iterate, max_abs_diff, Res};
+use lift_runtime::lift;
 
 lift! {
     /// One 5x5 convolution with the flattened weights `w`, clamped at the image borders.
@@ -41,7 +42,7 @@ fn cpu_pass(x: &[f32], h: usize, wd: usize, w: &[f32; 25]) -> Vec<f32> {
         .collect()
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> Res<()> {
     let mut args = std::env::args().skip(1);
     let input = args
         .next()
@@ -60,36 +61,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .to_luma8();
     let (wd, h) = (img.width() as usize, img.height() as usize);
     let pixels: Vec<f32> = img.as_raw().iter().map(|&p| f32::from(p) / 255.0).collect();
-    let ctx = Context::new()?;
-    println!("device: {}", ctx.device_info());
+    let ctx = context()?;
     println!("{input}: {wd}x{h}, {passes} passes of a 5x5 Gaussian (σ = 1)");
     let k = Gauss5::new(&ctx)?;
     let w = weights();
     let wbuf = ctx.upload(&w)?;
     let mut a = ctx.upload(&pixels)?;
     let mut b = ctx.alloc::<f32>(wd * h)?;
-    let mut device_ns = 0u64;
-    for _ in 0..passes {
-        device_ns += k.launch(h, wd, &a, &wbuf, &b)?.profile_ns()?;
-        std::mem::swap(&mut a, &mut b);
-    }
+    let device_ns = iterate(passes, &mut a, &mut b, |a, b| k.launch(h, wd, a, &wbuf, b))?;
     let got = a.download()?;
-    let mut want = pixels;
-    for _ in 0..passes {
-        want = cpu_pass(&want, h, wd, &w);
-    }
-    let worst = got
-        .iter()
-        .zip(&want)
-        .map(|(g, w)| (g - w).abs())
-        .fold(0.0f32, f32::max);
+    let want = host_iterate(pixels, passes, |x| cpu_pass(x, h, wd, &w));
+    let worst = max_abs_diff(&got, &want);
     println!(
         "device time: {:.3} ms per pass; max |device - CPU| = {worst:e}",
         device_ns as f64 / passes.max(1) as f64 / 1e6
     );
-    if worst > 1e-5 {
-        return Err(format!("Gauss5 differs from the CPU by {worst}").into());
-    }
+    check("Gauss5", worst, 1e-5)?;
     let bytes: Vec<u8> = got
         .iter()
         .map(|v| (v * 255.0).round().clamp(0.0, 255.0) as u8)

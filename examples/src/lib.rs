@@ -1,0 +1,3 @@
+//! Code shared by the example binaries (`src/bin/*.rs`).
+
+pub mod common;
