@@ -4,6 +4,8 @@
 //! the rewrite points and the code generator. Each stage may reject a program with an error; none
 //! may panic. No device is needed.
 
+// Shared with `random_programs`, which uses the run-time fields this test does not.
+#[allow(dead_code)]
 #[path = "random_programs/gen.rs"]
 mod gen;
 
