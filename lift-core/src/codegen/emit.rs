@@ -11,6 +11,7 @@ use super::view::{self, View};
 use super::{CodegenError, GResult, GeneratedKernel, KernelArg, Temporary};
 use crate::arith::{Facts, Nat};
 use crate::ir::{Expr, ExprKind, Kernel, Pat, Program};
+use crate::prim::Prim;
 use crate::typeck::{Cond, KernelInfo};
 use crate::types::Type;
 use std::rc::Rc;
@@ -56,6 +57,11 @@ pub(crate) struct Gen<'a> {
     pub write_to: Option<Space>,
     pub divergent: bool,
     pub barriers: usize,
+    /// Set while a tuple component headed by `to_local`/`to_global` is evaluated: its
+    /// staging leaves the barrier to the tuple (siblings cannot read each other's results).
+    pub defer_barrier: bool,
+    /// The barrier left to the enclosing tuple, if any: its fence (`None`: both spaces).
+    pub pending_barrier: Option<Option<Space>>,
     pub lcl_loops: usize,
     /// Loops over global work-items or work-groups opened so far.
     pub grid_loops: usize,
@@ -119,6 +125,8 @@ impl<'a> Gen<'a> {
             write_to: None,
             divergent: false,
             barriers: 0,
+            defer_barrier: false,
+            pending_barrier: None,
             lcl_loops: 0,
             grid_loops: 0,
             env: Vec::new(),
@@ -297,11 +305,20 @@ impl<'a> Gen<'a> {
             ExprKind::Apply(f, args) => {
                 self.call_value(f, args.iter().map(Arg::Expr).collect(), consumer)
             }
-            ExprKind::Tuple(es) => Ok(View::Tuple(
-                es.iter()
-                    .map(|x| self.expr_value(x, None))
-                    .collect::<GResult<_>>()?,
-            )),
+            ExprKind::Tuple(es) => {
+                let outer = self.pending_barrier.take();
+                let mut vs = Vec::new();
+                for x in es {
+                    self.defer_barrier = stages_memory(x);
+                    vs.push(self.expr_value(x, None));
+                    self.defer_barrier = false;
+                }
+                let vs = vs.into_iter().collect::<GResult<_>>()?;
+                if let Some(space) = std::mem::replace(&mut self.pending_barrier, outer) {
+                    self.barrier(space)?;
+                }
+                Ok(View::Tuple(vs))
+            }
             ExprKind::Proj(x, i) => Ok(self.expr_value(x, None)?.get(*i)),
             ExprKind::Index(x, i) => Ok(self.expr_value(x, None)?.at(i.clone())),
             ExprKind::Point(_, _, x) => self.expr_value(x, consumer),
@@ -437,6 +454,25 @@ impl<'a> Gen<'a> {
     }
 }
 
+/// Is `e` an array made by an application whose outermost function is `to_local` or
+/// `to_global` (the first step [`Gen::expr_value`] materialises)?
+fn stages_memory(e: &Expr) -> bool {
+    let ExprKind::Apply(f, _) = &e.kind else {
+        return false;
+    };
+    if !matches!(ty_of(e), Ok(Type::Array(..))) {
+        return false;
+    }
+    let head = match &f.kind {
+        ExprKind::Compose(fs) => fs.first(),
+        _ => Some(&**f),
+    };
+    matches!(
+        head.map(|h| &h.kind),
+        Some(ExprKind::Prim(Prim::ToLocal | Prim::ToGlobal, _))
+    )
+}
+
 /// A name usable as a prefix for variables bound by a pattern.
 fn p_name(p: &Pat) -> &str {
     match p {
@@ -487,7 +523,7 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     }
     let name = c_name(&k.name);
     let mut src = g.preamble()?;
-    let local = g.launch.local_size();
+    let local = g.launch.local_size().or_else(|| g.launch.glb_tile());
     if let Some(l) = &g.launch.local_size() {
         let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
         l.resize(3, "1".into());
