@@ -523,7 +523,7 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     }
     let name = c_name(&k.name);
     let mut src = g.preamble()?;
-    let local = g.launch.local_size().or_else(|| g.launch.glb_tile());
+    let local = g.launch.local_size();
     if let Some(l) = &g.launch.local_size() {
         let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
         l.resize(3, "1".into());

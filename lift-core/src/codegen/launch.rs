@@ -36,19 +36,6 @@ impl Launch {
         }
     }
 
-    /// A work-group shape for a 2-D or 3-D `map_glb` kernel (which does not require one): a
-    /// 32-wide row of work-items in dimension 0 with a few rows above it, so that a group's
-    /// reads of neighbouring rows (stencils) share the cache. The kernel guards its maps, so
-    /// the launcher rounds the global size up to it.
-    pub(crate) fn glb_tile(&self) -> Option<Vec<Nat>> {
-        let shape: &[i64] = match (self.groups.is_empty(), self.global.len()) {
-            (true, 2) => &[32, 8],
-            (true, 3) => &[32, 4, 2],
-            _ => return None,
-        };
-        Some(shape.iter().map(|&x| Nat::cst(x)).collect())
-    }
-
     /// Local sizes to require, if work-groups are used.
     pub(crate) fn local_size(&self) -> Option<Vec<Nat>> {
         (!self.groups.is_empty()).then(|| self.local.iter().map(|l| Nat::cst(*l)).collect())
