@@ -81,11 +81,17 @@ fn blocked_gemm_matches_interpreter_and_cpu() {
 
 /// The 128x128-tile, 8x8-register-block program is the specialised variant of the high-level
 /// matrix product (`lift_core::codegen::gemm`): at sizes that meet its conditions the default
-/// `Gemm` runs it.
+/// `Gemm` runs it. Its tiles are read from local memory with `vload4`, and the two tiles of a
+/// K-step share one barrier.
 #[test]
 fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
     let g = Gemm::new(lift_tests::ctx()).unwrap();
-    assert!(Gemm::SPECIALISED_SOURCE.is_some_and(|s| s.contains("float tmp_p_3[64]")));
+    let src = Gemm::SPECIALISED_SOURCE.unwrap();
+    assert!(src.contains("float tmp_p_4[64];"), "{src}");
+    assert!(src.contains("float4 tmp_p_15[8];"), "{src}");
+    assert!(src.contains("= vload4(0, tmp_l_6 + "), "{src}");
+    assert!(src.contains("= vload4(0, tmp_l_8 + "), "{src}");
+    assert_eq!(src.matches("barrier(").count(), 2, "{src}");
     let (n, k, m) = (128, 32, 128);
     assert!(Gemm::specialised_for(n, k, m));
     let (a, b) = (random_f32(n * k, 13), random_f32(k * m, 14));

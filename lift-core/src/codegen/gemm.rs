@@ -5,8 +5,10 @@
 //! ```
 //!
 //! is also compiled as LIFT's tiled matrix multiplication (work-groups over 128x128 output
-//! tiles, A and B tiles staged in local memory per K-step, a `reduce_seq` over K-tiles whose
-//! array accumulator lives in private memory, 8x8 register blocks per work-item). The tiled
+//! tiles, A and B tiles staged in local memory per K-step behind one shared barrier, a
+//! `reduce_seq` over K-tiles whose array accumulator lives in private memory, 8x8 register
+//! blocks per work-item: rows `l1 + 16i`, columns `64g + 4 l0 + u`, so that each K-quad reads
+//! A and B from local memory with `vload4` into private `float4`s, used lane by lane). The tiled
 //! program needs `N % 128 == 0`, `M % 128 == 0` and `K % 16 == 0`; the launcher runs it when
 //! the sizes satisfy those conditions and the general program otherwise.
 
@@ -18,15 +20,18 @@ use crate::types::{ScalarType, Type};
 /// The tiled program, with `A` and `B` standing for the two matrices.
 const TILED: &str = "join o map_wrg(1, |arows|
     transpose o join o map_wrg(0, |bcols|
-        map_seq(join o transpose) o join o transpose o map_seq(transpose)
+        map_seq(join o transpose) o join o map_seq(join) o transpose o map_seq(split(4) o transpose)
         o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
         reduce_seq(|acc, t| (|(al, bl)|
             map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
-                reduce_seq(|bk, ks| (|(bp, ap)|
-                    map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, av)| e + av * bv) $ zip(brow, ap)) $ zip(bk, bp)
-                ) $ (to_private(map_seq_unroll(id)) $ ks.0, to_private(map_seq_unroll(id)) $ ks.1), blk)
-                $ zip(transpose $ bb, transpose $ ab)
-            ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o split(16) o transpose $ bl)
+                reduce_seq(|bq, q| (|(ap, bs)|
+                    reduce_seq_unroll(|bk, ks| (|(bp, av)|
+                        map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| e + a * bv) $ zip(brow, av)) $ zip(bk, bp)
+                    ) $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
+                    $ zip(bs, transpose o split(4) o as_scalar $ ap)
+                ) $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
+                $ zip(split(4) $ bb, transpose o map(as_vector(4)) $ ab)
+            ) $ zip(accc, transpose o split(16) $ al)) $ zip(acc, transpose o map(transpose o split(16) o as_vector(4)) $ bl)
         ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(16)) o transpose $ t.0,
              to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(16))) $ t.1),
             to_private(map_lcl(0, |c| map_lcl(1, |r| map_seq_unroll(|x| map_seq_unroll(|y| 0.0f32) $ r) $ c)

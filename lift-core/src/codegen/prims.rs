@@ -308,13 +308,19 @@ impl<'a> Gen<'a> {
         let space = space.or(self.write_to).unwrap_or(Space::Global);
         let out = self.allocate_per_item(&ty, space, &per_item_dims(f))?;
         let before = self.lcl_loops;
+        let defer = std::mem::take(&mut self.defer_barrier);
         self.call_acc(f, args, &out)?;
         if self.lcl_loops > before && space != Space::Private {
             let same_thread = match (consumer, head_lcl(f)) {
                 (Some((d, n)), Some((hd, hn))) => *d == hd && self.facts.equal(n, &hn),
                 _ => false,
             };
-            if !same_thread {
+            if !same_thread && defer {
+                self.pending_barrier = Some(match self.pending_barrier {
+                    Some(s) if s != Some(space) => None,
+                    _ => Some(space),
+                });
+            } else if !same_thread {
                 self.barrier(Some(space))?;
             }
         }

@@ -251,3 +251,30 @@ fn map_of_layout_primitives_is_a_view() {
     assert!(!g.source.contains("tmp_"), "{}", g.source);
     assert_has(&g, "out[");
 }
+
+/// A transpose of outer dimensions keeps `vload4` (the vector index stays innermost), and
+/// `as_scalar` of private vectors reads lanes by name.
+#[test]
+fn vectors_through_outer_transposes_and_private_lanes() {
+    let g = gen("kernel K<N>(x: [[[f32; 4]; N]; 2]) -> [[f32; 8]; N] {
+        map_glb(0, |p| map_seq_unroll(id) o as_scalar o to_private(map_seq_unroll(id)) o join $ p)
+          o transpose o map(map(as_vector(4))) $ x }");
+    assert_has(&g, "float4 tmp_p_");
+    assert_has(&g, "= vload4(0, x + 4 * N + 4 * gid0);");
+    assert_has(&g, "[1].s3;");
+    // The vector's own index may not be reordered.
+    let e = try_gen(
+        "kernel K<N>(x: [[f32; N]; 4]) -> [f32; 4 * N] {
+        as_scalar o map_glb(0, id) o join o map(as_vector(4)) o transpose $ x }",
+    );
+    assert!(e.is_err());
+}
+
+/// Two tuple components staged into local memory share one barrier.
+#[test]
+fn sibling_local_stagings_share_a_barrier() {
+    let g = gen("kernel K<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {
+        join o map_wrg(0, |t| (|(a, b)| map_lcl(0, |p| p.0 + p.1) $ zip(gather(reverse) $ a, b))
+          $ (to_local(map_lcl(0, id)) $ t.0, to_local(map_lcl(0, id)) $ t.1)) $ zip(split(64) $ x, split(64) $ y) }");
+    assert_eq!(g.source.matches("barrier(").count(), 1, "{}", g.source);
+}

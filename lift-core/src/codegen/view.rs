@@ -182,12 +182,14 @@ pub(crate) fn resolve(v: &View, facts: &Facts) -> GResult<Loc> {
     walk(v, Path::default(), facts)
 }
 
-fn contiguous(p: &Path, what: &str) -> GResult<()> {
+/// Refuses a view that reorders the `popped` outer indices of a vector access when one of
+/// them is the vector's own (innermost) index: reorders of outer dimensions keep it contiguous.
+fn contiguous(p: &Path, popped: usize, what: &str) -> GResult<()> {
     match p.vec {
-        Some(_) => Err(CodegenError::Unsupported(format!(
+        Some(_) if p.idx.len() <= popped => Err(CodegenError::Unsupported(format!(
             "as_vector over a non-contiguous view ({what})"
         ))),
-        None => Ok(()),
+        _ => Ok(()),
     }
 }
 
@@ -227,7 +229,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             walk(inner, p, facts)
         }
         View::Transpose(inner) => {
-            contiguous(&p, "transpose")?;
+            contiguous(&p, 2, "transpose")?;
             let a = p.pop("transpose")?;
             let b = p.pop("transpose")?;
             p.idx.push(a);
@@ -247,7 +249,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             walk(inner, p, facts)
         }
         View::Pad(inner, dims, kind) => {
-            contiguous(&p, "pad")?;
+            contiguous(&p, dims.len(), "pad")?;
             let is = (0..dims.len())
                 .map(|_| p.pop("pad"))
                 .collect::<GResult<Vec<_>>>()?;
@@ -296,7 +298,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             }
         }
         View::Reorder(inner, f) => {
-            contiguous(&p, "gather/scatter")?;
+            contiguous(&p, 1, "gather/scatter")?;
             let i = p.pop("gather")?;
             p.idx.push(f.apply(&i));
             walk(inner, p, facts)
@@ -427,6 +429,9 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
                     call(format!("_half{w}"), "0".into(), format!("{name} + {idx}"))
                 }
                 (Some(w), _) => call(format!("{w}"), "0".into(), format!("{name} + {idx}")),
+                (None, Some((l, w))) if buf.space == Space::Private && l.as_cst().is_some() => {
+                    Access::Lvalue(format!("{name}[{idx}]{}", lane_name(l, Some(*w))?))
+                }
                 (None, Some((l, w))) => {
                     let s = idx * i64::from(*w) + l;
                     if buf.half {
