@@ -292,7 +292,7 @@ pub fn kernel_item(
         Some(spec) => {
             let special = enqueue_block(&spec.kernels, quote!(self.spec_kernels), &params);
             quote! {
-                if Self::specialised_for(#(#size_params),*) { #special } else { #general }
+                if Self::spec_applies([#(#size_locals),*]) { #special } else { #general }
             }
         }
         None => general,
@@ -397,9 +397,13 @@ pub fn kernel_item(
 
             /// Whether a launch with these sizes runs [`Self::SPECIALISED_SOURCE`].
             pub fn specialised_for(#(#size_params: usize),*) -> bool {
+                Self::check_sizes(#(#size_params),*).is_ok_and(Self::spec_applies)
+            }
+
+            /// The specialised program's conditions on checked sizes.
+            fn spec_applies([#(#size_locals),*]: [i64; #n_sizes]) -> bool {
+                #unused_sizes
                 #has_spec && (|| -> ::core::result::Result<bool, ::lift_runtime::Error> {
-                    #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
-                    #unused_sizes
                     Ok(true #(&& #spec_conds)*)
                 })()
                 .unwrap_or(false)
