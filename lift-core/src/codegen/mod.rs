@@ -19,6 +19,7 @@ mod memory;
 mod prims;
 mod reduction;
 mod scalar;
+mod stencil_strip;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -138,7 +139,11 @@ pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Gene
     let mut g = generate_checked(&prog, kernel, &info)?;
     g.warnings = warnings;
     g.preconditions = info.preconditions;
-    g.specialised = gemm::specialise(&prog, kernel)?.map(Box::new);
+    g.specialised = match gemm::specialise(&prog, kernel)? {
+        Some(s) => Some(s),
+        None => stencil_strip::specialise(&prog, kernel)?,
+    }
+    .map(Box::new);
     Ok(g)
 }
 

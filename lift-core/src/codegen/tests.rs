@@ -278,3 +278,26 @@ fn sibling_local_stagings_share_a_barrier() {
           $ (to_local(map_lcl(0, id)) $ t.0, to_local(map_lcl(0, id)) $ t.1)) $ zip(split(64) $ x, split(64) $ y) }");
     assert_eq!(g.source.matches("barrier(").count(), 1, "{}", g.source);
 }
+
+/// 2-D stencils with a window of several rows get a strip-mined variant (`stencil_strip`):
+/// `S` consecutive rows per work-item, unrolled, when the rows are a multiple of `S`.
+#[test]
+fn stencil_strip_variant() {
+    let g = gen("kernel J<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x }");
+    let s = g.specialised.as_ref().expect("strip variant");
+    assert!(
+        s.lowered
+            .starts_with("join o map_glb(1, |strip_s| transpose o map_glb(0, map_seq_unroll("),
+        "{}",
+        s.lowered
+    );
+    assert_eq!(s.preconditions.len(), 1, "{:?}", s.preconditions);
+    assert!(
+        s.lowered.contains(") o split(8) o slide2(3, 1)"),
+        "{}",
+        s.lowered
+    );
+    // One row of window: no strips.
+    let row = gen("kernel R<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|nbh| nbh[0][0] + nbh[0][2]) o slide2(1, 1, 3, 1) o pad2(0, 0, 1, 1, clamp) $ x }");
+    assert!(row.specialised.is_none());
+}
