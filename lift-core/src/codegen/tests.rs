@@ -301,3 +301,29 @@ fn stencil_strip_variant() {
     let row = gen("kernel R<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|nbh| nbh[0][0] + nbh[0][2]) o slide2(1, 1, 3, 1) o pad2(0, 0, 1, 1, clamp) $ x }");
     assert!(row.specialised.is_none());
 }
+
+/// 3-D stencils with a window of several planes get a strip-mined variant too: `S`
+/// consecutive planes per work-item, unrolled, the planes' rows and columns on `map_glb(1)`
+/// and `map_glb(0)`, when the planes are a multiple of `S` (4).
+#[test]
+fn stencil_strip_variant_3d() {
+    let g = gen("kernel J<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map3(|nbh| 0.142857 * (nbh[0][1][1] + nbh[1][0][1] + nbh[1][1][0] + nbh[1][1][1] + nbh[1][1][2] + nbh[1][2][1] + nbh[2][1][1])) o slide3(3, 1) o pad3(1, clamp) $ x }");
+    let s = g.specialised.as_ref().expect("strip variant");
+    assert!(
+        s.lowered.starts_with(
+            "join o map_glb(2, |strip_p| transpose o map_glb(1, |strip_s| transpose o map_glb(0, map_seq_unroll("
+        ),
+        "{}",
+        s.lowered
+    );
+    assert_eq!(s.preconditions.len(), 1, "{:?}", s.preconditions);
+    assert!(
+        s.lowered.contains(") o split(4) o slide3(3, 1)"),
+        "{}",
+        s.lowered
+    );
+    assert!(!s.source.contains("for ("), "{}", s.source);
+    // One plane of window: no strips.
+    let flat = gen("kernel F<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map3(|nbh| nbh[0][0][0] + nbh[0][2][2]) o slide3(1, 1, 3, 1, 3, 1) o pad3(0, 0, 1, 1, 1, 1, clamp) $ x }");
+    assert!(flat.specialised.is_none());
+}
