@@ -9,13 +9,18 @@
 //! * [`typeck`]: the type checker (sizes, nesting rules, launch-time preconditions);
 //! * [`interp`]: the reference interpreter, the oracle of every test;
 //! * [`rewrite`]: rewrite rules as values and ELEVATE-style strategies;
-//! * [`codegen`]: lowering and OpenCL C generation.
+//! * [`explore`]: normalisation and the derivation of low-level candidates;
+//! * [`codegen`]: OpenCL C generation from a low-level program;
+//! * [`driver`]: sequences the stages for one kernel (points, normalisation, exploration,
+//!   code generation).
 //!
 //! No OpenCL dependency: this crate runs inside the proc macro and at run time.
 
 pub mod arith;
 pub mod codegen;
+pub mod driver;
 pub mod error;
+pub mod explore;
 pub mod interp;
 pub mod ir;
 pub mod parse;

@@ -12,6 +12,7 @@ pub enum Prim {
     Unzip,
     Split,
     Join,
+    Take,
     Slide,
     Pad,
     Transpose,
@@ -133,6 +134,7 @@ prims! {
     Unzip "unzip" High [[]] Exactly(1) "[(a, b); n] -> ([a; n], [b; n])" rules::unzip;
     Split "split" High [[Nat]] Exactly(1) "[a; n] -> [[a; m]; n / m]" rules::split;
     Join "join" High [[]] Exactly(1) "[[a; m]; n] -> [a; n * m]" rules::join;
+    Take "take" High [[Nat]] Exactly(1) "[a; m] -> [a; n], n <= m" rules::take;
     Slide "slide" High [[Nat, Nat]] Exactly(1) "[a; n] -> [[a; size]; (n - size) / step + 1]" rules::slide;
     Pad "pad" High [[Nat, Nat, Boundary]] Exactly(1) "[a; n] -> [a; l + n + r]" rules::pad;
     Transpose "transpose" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::transpose;

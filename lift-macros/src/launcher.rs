@@ -2,7 +2,8 @@
 //! `run` and a zero-overhead `launch`.
 
 use crate::sizes::{eval, size_local};
-use lift_core::codegen::{Generated, KernelArg};
+use lift_core::codegen::KernelArg;
+use lift_core::driver::Compiled;
 use lift_core::ir::{Kernel, Program};
 use lift_core::typeck::{Cond, KernelInfo};
 use lift_core::types::{ScalarType, Type};
@@ -151,12 +152,29 @@ fn device_scalar(id: &proc_macro2::Ident, s: ScalarType) -> TokenStream {
     }
 }
 
-/// The struct, constants and methods for kernel `k`.
+/// A precondition as a Rust `bool` expression over the checked size locals (an arithmetic
+/// error counts as false).
+fn cond_holds(p: &lift_core::typeck::Precondition) -> TokenStream {
+    let test = match &p.cond {
+        Cond::Divisible(n, d) => {
+            let (n, d) = (eval(n), eval(d));
+            quote!({ let __lift_d = #d; __lift_d != 0 && ::lift_runtime::__private::rem(#n, __lift_d)? == 0 })
+        }
+        Cond::Le(a, b) => {
+            let (a, b) = (eval(a), eval(b));
+            quote!((#a <= #b))
+        }
+    };
+    quote!((|| -> ::core::result::Result<bool, ::lift_runtime::Error> { Ok(#test) })().unwrap_or(false))
+}
+
+/// The struct, constants and methods for kernel `k` with its compiled candidates.
 pub fn kernel_item(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
-    gen: &Generated,
+    compiled: &Compiled,
+    helpers: &str,
 ) -> Result<TokenStream, CompileError> {
     let name = format_ident!("{}", k.name, span = k.span);
     let vis = if k.public { quote!(pub) } else { quote!() };
@@ -168,15 +186,52 @@ pub fn kernel_item(
     };
     let lift_text = lift_core::print::program(&standalone);
     let result_type = info.result.to_string();
-    let preconditions: Vec<String> = gen.preconditions.iter().map(|p| p.to_string()).collect();
-    let source = &gen.source;
-    let lowered = &gen.lowered;
+    let preconditions: Vec<String> = compiled
+        .preconditions
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    let cands = &compiled.candidates;
+    let n_cands = cands.len();
+    // The default configuration: the first candidate without conditions of its own.
+    let default = cands
+        .iter()
+        .position(|c| c.conditions.is_empty())
+        .unwrap_or(n_cands - 1);
+    let sources: Vec<String> = cands
+        .iter()
+        .map(|c| {
+            if helpers.is_empty() {
+                c.generated.source.clone()
+            } else {
+                format!("{helpers}\n{}", c.generated.source)
+            }
+        })
+        .collect();
+    let source = &sources[default];
+    let lowered = &cands[default].generated.lowered;
+    let cand_names: Vec<&String> = cands.iter().map(|c| &c.name).collect();
+    let cand_lowered: Vec<&String> = cands.iter().map(|c| &c.generated.lowered).collect();
+    let cand_conditions: Vec<String> = cands
+        .iter()
+        .map(|c| {
+            c.conditions
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .collect();
+    let cand_params = cands.iter().map(|c| {
+        let ps = c.params.iter().map(|(n, v)| quote!((#n, #v)));
+        quote!(&[#(#ps),*])
+    });
 
     let size_names: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
     let size_params: Vec<_> = size_names.iter().map(|s| format_ident!("{}", s)).collect();
     let size_locals: Vec<_> = size_names.iter().map(|s| size_local(s)).collect();
     let n_sizes = size_names.len();
-    let checks = gen.preconditions.iter().map(|p| {
+    let checks = compiled.preconditions.iter().map(|p| {
         let origin = format!("{} ({})", p.origin, p.reason);
         match &p.cond {
             Cond::Divisible(n, d) => {
@@ -199,6 +254,7 @@ pub fn kernel_item(
     let mut launch_checks = Vec::new();
     let mut uploads = Vec::new();
     let mut forward = Vec::new();
+    let mut launch_forward = Vec::new();
     let mut params = Vec::new();
     for p in &k.params {
         let id = format_ident!("{}", p.name, span = p.span);
@@ -237,6 +293,7 @@ pub fn kernel_item(
                 ))
             }
         }
+        launch_forward.push(quote!(#id));
         params.push((id, ht));
     }
 
@@ -261,69 +318,52 @@ pub fn kernel_item(
         ),
     };
 
-    // Temporaries: a scratch struct allocated once, reused by `launch`.
+    // Temporaries: a scratch struct (every candidate's buffers) allocated once, reused by
+    // `launch`.
     let scratch_name = format_ident!("{}Scratch", k.name);
-    let temp_sizes: Vec<TokenStream> = gen.temporaries.iter().map(|t| eval(&t.bytes)).collect();
-    let has_scratch = !gen.temporaries.is_empty();
+    let has_scratch = cands.iter().any(|c| !c.generated.temporaries.is_empty());
     let scratch_param = has_scratch.then(|| quote!(, scratch: &#scratch_name));
     let scratch_arg = has_scratch.then(|| quote!(, &__lift_scratch));
+    let scratch_fwd = has_scratch.then(|| quote!(, scratch));
     let scratch_alloc =
         has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
+    let scratch_allocs = cands.iter().map(|c| {
+        let sizes = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
+        quote!(vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#sizes)?)?),*])
+    });
 
-    // The launch: argument setting and one enqueue per kernel, of the specialised program
-    // when its conditions hold.
-    let general = enqueue_block(&gen.kernels, quote!(self.kernels), &params);
-    let spec_conds: Vec<TokenStream> = gen
-        .specialised
-        .iter()
-        .flat_map(|g| g.preconditions.iter())
-        .map(|p| match &p.cond {
-            Cond::Divisible(n, d) => {
-                let (n, d) = (eval(n), eval(d));
-                quote!({ let __lift_d = #d; __lift_d != 0 && ::lift_runtime::__private::rem(#n, __lift_d)? == 0 })
+    // Per candidate: whether it applies, what it needs of the device, and its enqueue block.
+    let facts = cands.iter().map(|c| {
+        let applies = c.conditions.iter().map(cond_holds);
+        let g = &c.generated.kernels;
+        let group = match g.iter().find_map(|k| k.local.as_ref()) {
+            Some(l) => {
+                let l = l.iter().map(|x| {
+                    let x = eval(x);
+                    quote!(::lift_runtime::__private::to_usize(#x).unwrap_or(usize::MAX))
+                });
+                quote!(Some(vec![#(#l),*]))
             }
-            Cond::Le(a, b) => {
-                let (a, b) = (eval(a), eval(b));
-                quote!((#a <= #b))
-            }
-        })
-        .collect();
-    let launch_body = match &gen.specialised {
-        Some(spec) => {
-            let special = enqueue_block(&spec.kernels, quote!(self.spec_kernels), &params);
-            quote! {
-                if Self::spec_applies([#(#size_locals),*]) { #special } else { #general }
-            }
-        }
-        None => general,
-    };
-    let has_spec = gen.specialised.is_some();
-    let spec_names: Vec<&String> = gen
-        .specialised
-        .iter()
-        .flat_map(|g| g.kernels.iter().map(|k| &k.name))
-        .collect();
-    let spec_source = match &gen.specialised {
-        Some(g) => {
-            let src = &g.source;
-            quote!(Some(#src))
-        }
-        None => quote!(None),
-    };
-    let spec_conditions: Vec<String> = gen
-        .specialised
-        .iter()
-        .flat_map(|g| g.preconditions.iter().map(|p| p.to_string()))
-        .collect();
-    let spec_build = gen.specialised.is_some().then(|| {
+            None => quote!(None),
+        };
+        let lmem = g.iter().map(|k| eval(&k.local_mem_bytes));
         quote! {
-            if let Some(src) = Self::SPECIALISED_SOURCE {
-                let p = ctx.build(src, "")?;
-                spec_kernels = vec![#(p.kernel(#spec_names)?),*];
+            ::lift_runtime::select::CandidateFacts {
+                applies: true #(&& #applies)*,
+                group: #group,
+                local_bytes: [#((|| -> ::core::result::Result<i64, ::lift_runtime::Error> { Ok(#lmem) })().unwrap_or(i64::MAX)),*]
+                    .into_iter().max().unwrap_or(0).max(0) as usize,
             }
         }
     });
-    let knames: Vec<&String> = gen.kernels.iter().map(|g| &g.name).collect();
+    let arms = cands.iter().enumerate().map(|(ci, c)| {
+        let block = enqueue_block(&c.generated.kernels, ci, &params);
+        quote!(#ci => { #block })
+    });
+    let cand_kernels = cands.iter().map(|c| {
+        let names = c.generated.kernels.iter().map(|k| &k.name);
+        quote!(&[#(#names),*])
+    });
     let unused_sizes = quote!(#(let _ = #size_locals;)*);
 
     let scratch_item = has_scratch.then(|| {
@@ -334,34 +374,38 @@ pub fn kernel_item(
         quote! {
             #[doc = #doc]
             #vis struct #scratch_name {
-                bufs: ::std::vec::Vec<::lift_runtime::Buffer<u8>>,
+                bufs: ::std::vec::Vec<::std::vec::Vec<::lift_runtime::Buffer<u8>>>,
             }
         }
     });
     let scratch_fn = has_scratch.then(|| {
         quote! {
-            /// Allocates the global temporaries `launch` needs for these sizes.
+            /// Allocates the global temporaries `launch` needs for these sizes (those of every
+            /// candidate).
             pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
-                Ok(#scratch_name { bufs: vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#temp_sizes)?)?),*] })
+                Ok(#scratch_name { bufs: vec![#(#scratch_allocs),*] })
             }
         }
     });
+    let kernel_name = &k.name;
 
     Ok(quote! {
         #(#[doc = #docs])*
         #vis struct #name {
             ctx: ::lift_runtime::Context,
-            kernels: ::std::vec::Vec<::lift_runtime::KernelHandle>,
-            spec_kernels: ::std::vec::Vec<::lift_runtime::KernelHandle>,
+            built: [::std::sync::OnceLock<::std::vec::Vec<::lift_runtime::KernelHandle>>; #n_cands],
+            choices: ::std::sync::Mutex<::std::collections::HashMap<[i64; #n_sizes], usize>>,
+            id: ::std::string::String,
         }
 
         #scratch_item
 
         #[allow(non_snake_case, clippy::too_many_arguments, clippy::identity_op, unused_parens)]
         impl #name {
-            /// The OpenCL C program (default configuration).
+            /// The OpenCL C program of the default configuration (the first candidate that
+            /// applies to every size).
             pub const SOURCE: &'static str = #source;
             /// The low-level expression compiled into [`Self::SOURCE`].
             pub const LOWERED: &'static str = #lowered;
@@ -371,19 +415,44 @@ pub fn kernel_item(
             pub const RESULT_TYPE: &'static str = #result_type;
             /// Size conditions checked before every launch.
             pub const PRECONDITIONS: &'static [&'static str] = &[#(#preconditions),*];
-            /// A faster program for this kernel, launched instead of [`Self::SOURCE`] when
-            /// [`Self::SPECIALISED_CONDITIONS`] hold for the sizes of a launch.
-            pub const SPECIALISED_SOURCE: Option<&'static str> = #spec_source;
-            /// When [`Self::SPECIALISED_SOURCE`] runs.
-            pub const SPECIALISED_CONDITIONS: &'static [&'static str] = &[#(#spec_conditions),*];
+            /// The candidates the explorer derived, in order of preference:
+            /// `strategy(parameter=value, ...)`.
+            pub const CANDIDATES: &'static [&'static str] = &[#(#cand_names),*];
+            /// The tuning parameters of each candidate.
+            pub const CANDIDATE_PARAMS: &'static [&'static [(&'static str, i64)]] = &[#(#cand_params),*];
+            /// The OpenCL C program of each candidate.
+            pub const CANDIDATE_SOURCES: &'static [&'static str] = &[#(#sources),*];
+            /// The low-level expression of each candidate.
+            pub const CANDIDATE_LOWERED: &'static [&'static str] = &[#(#cand_lowered),*];
+            /// The conditions under which each candidate applies (`; `-separated, empty for
+            /// every size).
+            pub const CANDIDATE_CONDITIONS: &'static [&'static str] = &[#(#cand_conditions),*];
+            const CANDIDATE_KERNELS: &'static [&'static [&'static str]] = &[#(#cand_kernels),*];
 
-            /// Builds the program(s) on `ctx`'s device (once per context: builds are cached).
+            /// Builds the default configuration on `ctx`'s device (builds are cached per
+            /// context); the other candidates are built the first time they are chosen.
             pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
-                let program = ctx.build(Self::SOURCE, "")?;
-                #[allow(unused_mut)]
-                let mut spec_kernels = ::std::vec::Vec::new();
-                #spec_build
-                Ok(Self { ctx: ctx.clone(), kernels: vec![#(program.kernel(#knames)?),*], spec_kernels })
+                let this = Self {
+                    ctx: ctx.clone(),
+                    built: ::core::array::from_fn(|_| ::std::sync::OnceLock::new()),
+                    choices: ::std::sync::Mutex::new(::std::collections::HashMap::new()),
+                    id: ::lift_runtime::__private::kernel_id(#kernel_name, Self::LIFT),
+                };
+                this.handles(#default)?;
+                Ok(this)
+            }
+
+            /// The kernels of candidate `c`, built on first use.
+            fn handles(&self, c: usize) -> ::core::result::Result<&[::lift_runtime::KernelHandle], ::lift_runtime::Error> {
+                if let Some(h) = self.built[c].get() {
+                    return Ok(h);
+                }
+                let program = self.ctx.build(Self::CANDIDATE_SOURCES[c], "")?;
+                let handles = Self::CANDIDATE_KERNELS[c]
+                    .iter()
+                    .map(|k| program.kernel(k))
+                    .collect::<::core::result::Result<::std::vec::Vec<_>, _>>()?;
+                Ok(self.built[c].get_or_init(|| handles))
             }
 
             /// Checks every size variable and size precondition; gives the sizes as `i64`.
@@ -395,24 +464,92 @@ pub fn kernel_item(
 
             #scratch_fn
 
-            /// Whether a launch with these sizes runs [`Self::SPECIALISED_SOURCE`].
-            pub fn specialised_for(#(#size_params: usize),*) -> bool {
-                Self::check_sizes(#(#size_params),*).is_ok_and(Self::spec_applies)
-            }
-
-            /// The specialised program's conditions on checked sizes.
-            fn spec_applies([#(#size_locals),*]: [i64; #n_sizes]) -> bool {
+            /// For checked sizes: whether each candidate applies and what it needs.
+            fn facts([#(#size_locals),*]: [i64; #n_sizes]) -> ::std::vec::Vec<::lift_runtime::select::CandidateFacts> {
                 #unused_sizes
-                #has_spec && (|| -> ::core::result::Result<bool, ::lift_runtime::Error> {
-                    Ok(true #(&& #spec_conds)*)
-                })()
-                .unwrap_or(false)
+                vec![#(#facts),*]
             }
 
-            /// Uploads the arguments, launches, waits and downloads the result.
+            /// The candidate a launch with these sizes runs: the tuned choice cached for this
+            /// device and these sizes, else the first candidate that applies and fits the
+            /// device.
+            pub fn candidate_for(&self, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
+                let sizes = Self::check_sizes(#(#size_params),*)?;
+                self.choose(sizes)
+            }
+
+            fn choose(&self, sizes: [i64; #n_sizes]) -> ::core::result::Result<usize, ::lift_runtime::Error> {
+                if let Some(&c) = self.choices.lock().ok().as_ref().and_then(|m| m.get(&sizes)) {
+                    return Ok(c);
+                }
+                let facts = Self::facts(sizes);
+                let usizes: ::std::vec::Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
+                let c = ::lift_runtime::tune::cached_choice(&self.ctx, &self.id, &usizes, Self::CANDIDATES)
+                    .filter(|&c| facts[c].applies)
+                    .or_else(|| ::lift_runtime::select::default_choice(&self.ctx, &facts))
+                    .ok_or_else(|| ::lift_runtime::Error::Launch { reason: "no candidate applies to these sizes on this device".into() })?;
+                self.remember(sizes, c);
+                Ok(c)
+            }
+
+            /// Tunes the kernel for these sizes on the context's device (SPEC section 5):
+            /// unless the cache already holds a choice, every candidate that applies and fits
+            /// the device is checked against the interpreter on a small input, then timed on
+            /// these arguments; the fastest is stored in the cache and used by `run` and
+            /// `launch` from now on.
+            pub fn tune(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<::lift_runtime::Tuned, ::lift_runtime::Error> {
+                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+                let [#(#size_locals),*] = __lift_sizes;
+                #(#run_checks)*
+                let __lift_usizes = [#(#size_params),*];
+                let __lift_facts = Self::facts(__lift_sizes);
+                let __lift_job = ::lift_runtime::tune::TuneJob {
+                    kernel_id: &self.id,
+                    sizes: &__lift_usizes,
+                    names: Self::CANDIDATES,
+                    params: Self::CANDIDATE_PARAMS,
+                    facts: &__lift_facts,
+                };
+                if let Some((__lift_c, __lift_t)) = ::lift_runtime::tune::cached(&self.ctx, &__lift_job) {
+                    self.remember(__lift_sizes, __lift_c);
+                    return Ok(__lift_t);
+                }
+                #(#uploads)*
+                let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
+                #scratch_alloc
+                let (__lift_c, __lift_t) = ::lift_runtime::tune::tune(
+                    &self.ctx,
+                    &__lift_job,
+                    &mut |__lift_c| ::lift_runtime::tune::check_candidate(&self.ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
+                    &mut |__lift_c| {
+                        let __lift_start = ::std::time::Instant::now();
+                        let __lift_ev = self.launch_candidate(__lift_c, #(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?;
+                        __lift_ev.wait()?;
+                        Ok(if Self::CANDIDATE_KERNELS[__lift_c].len() == 1 {
+                            __lift_ev.profile_ns()? as f64 / 1e6
+                        } else {
+                            __lift_start.elapsed().as_secs_f64() * 1e3
+                        })
+                    },
+                )?;
+                self.remember(__lift_sizes, __lift_c);
+                Ok(__lift_t)
+            }
+
+            fn remember(&self, sizes: [i64; #n_sizes], c: usize) {
+                if let Ok(mut m) = self.choices.lock() {
+                    m.insert(sizes, c);
+                }
+            }
+
+            /// Uploads the arguments, launches, waits and downloads the result (tuning first
+            /// on a cache miss when `LIFT_TUNE=1`).
             pub fn run(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<#run_ret, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #(#run_checks)*
+                if ::lift_runtime::tune::tune_on_miss() {
+                    self.tune(#(#size_params,)* #(#launch_forward),*)?;
+                }
                 #(#uploads)*
                 let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
                 #scratch_alloc
@@ -420,10 +557,19 @@ pub fn kernel_item(
                 #download
             }
 
-            /// Launches on device buffers: checks, argument setting and one enqueue per kernel
-            /// (of the specialised program when its conditions hold); no allocation,
-            /// formatting or compilation. Returns the last kernel's event.
+            /// Launches on device buffers the candidate chosen for these sizes (see
+            /// [`Self::candidate_for`]): checks, argument setting and one enqueue per kernel;
+            /// no allocation, formatting or compilation once the candidate is built. Returns
+            /// the last kernel's event.
             pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+                let __lift_c = self.choose(__lift_sizes)?;
+                self.launch_candidate(__lift_c, #(#size_params,)* #(#launch_forward,)* out #scratch_fwd)
+            }
+
+            /// [`Self::launch`] with candidate `candidate` (an index into
+            /// [`Self::CANDIDATES`]); an `Err` if its conditions fail for these sizes.
+            pub fn launch_candidate(&self, candidate: usize, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
                 #(#launch_checks)*
@@ -431,18 +577,29 @@ pub fn kernel_item(
                 if out.len() != __lift_len {
                     return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
                 }
-                let __lift_event = { #launch_body };
+                let __lift_facts = Self::facts([#(#size_locals),*]);
+                match __lift_facts.get(candidate) {
+                    Some(f) if f.applies => {}
+                    Some(_) => return Err(::lift_runtime::Error::Launch { reason: format!("candidate `{}` does not apply to these sizes: {}", Self::CANDIDATES[candidate], Self::CANDIDATE_CONDITIONS[candidate]) }),
+                    None => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
+                }
+                let __lift_handles = self.handles(candidate)?;
+                let __lift_event = match candidate {
+                    #(#arms)*
+                    _ => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
+                };
                 Ok(__lift_event)
             }
         }
     })
 }
 
-/// Argument setting and one enqueue per kernel of `kernels` (held in `field`); the block's
+/// Argument setting and one enqueue per kernel of `kernels` (candidate `cand`, whose handles
+/// are `__lift_handles`); the block's
 /// value is the last kernel's event.
 fn enqueue_block(
     kernels: &[lift_core::codegen::GeneratedKernel],
-    field: TokenStream,
+    cand: usize,
     params: &[(proc_macro2::Ident, HostType)],
 ) -> TokenStream {
     let last = kernels.len().saturating_sub(1);
@@ -455,7 +612,7 @@ fn enqueue_block(
                     quote!(__lift_k.set_buffer(#ai, #id)?;)
                 }
                 KernelArg::Output => quote!(__lift_k.set_buffer(#ai, out)?;),
-                KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#t])?;),
+                KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#cand][#t])?;),
                 KernelArg::Size(s) => {
                     let l = size_local(s);
                     quote!(__lift_k.set_scalar(#ai, #l as i32)?;)
@@ -488,7 +645,7 @@ fn enqueue_block(
             quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?;)
         };
         quote! {
-            let __lift_k = &#field[#ki];
+            let __lift_k = &__lift_handles[#ki];
             #(#sets)*
             let __lift_global = [#(#global),*];
             let __lift_local: Option<&[usize]> = #local;

@@ -1,6 +1,8 @@
 //! The `lift!` procedural macro: a thin shell over `lift-core`.
 //!
-//! It parses the block, type-checks it and turns every error into a spanned compile error.
+//! It parses the block, type-checks it, compiles every kernel through `lift_core::driver`
+//! (rewrite points, normalisation, exploration, code generation) and turns every error into a
+//! spanned compile error.
 //! Users reach it through `lift_runtime::lift`.
 
 mod includes;
@@ -26,19 +28,16 @@ fn expand(
     let (helpers, tracked) = includes::resolve(&prog.includes)?;
     let mut items = tracked;
     for (k, info) in prog.kernels.iter().zip(&infos) {
-        let mut generated = lift_core::codegen::generate(&prog, &k.name, info).map_err(|e| {
+        let compiled = lift_core::driver::compile_kernel(&prog, &k.name).map_err(|e| {
             lift_core::CompileError::new(
                 lift_core::ErrorKind::Unsupported,
                 k.span,
                 format!("kernel `{}`: code generation: {e}", k.name),
             )
         })?;
-        if !helpers.is_empty() {
-            generated.source = format!("{helpers}\n{}", generated.source);
-        }
-        items.push(launcher::kernel_item(&prog, k, info, &generated)?);
+        items.push(launcher::kernel_item(&prog, k, info, &compiled, &helpers)?);
         items.extend(
-            generated
+            compiled
                 .warnings
                 .iter()
                 .enumerate()

@@ -6,10 +6,10 @@ use crate::private::{check_divisible, check_le, round_up_in_place, size, to_usiz
 use crate::{Buffer, Context, Error, KernelHandle, Result};
 use half::f16;
 use lift_core::arith::Nat;
-use lift_core::codegen::{self, Generated, KernelArg};
+use lift_core::codegen::{Generated, KernelArg};
 use lift_core::interp::{check_arg, Scalar, Value};
 use lift_core::ir::{Kernel, Program};
-use lift_core::typeck::{self, Cond, KernelInfo};
+use lift_core::typeck::{self, Cond, KernelInfo, Precondition};
 use lift_core::types::{ScalarType, Type};
 use lift_core::CompileError;
 use std::collections::HashMap;
@@ -20,6 +20,8 @@ pub struct DynKernel {
     ctx: Context,
     kernel: Kernel,
     info: KernelInfo,
+    preconditions: Vec<Precondition>,
+    candidates: Vec<String>,
     gen: Generated,
     handles: Vec<KernelHandle>,
 }
@@ -193,15 +195,50 @@ impl DynKernel {
     /// code generation errors are [`Error::Compile`]; an OpenCL build failure is
     /// [`Error::Build`].
     pub fn compile(ctx: &Context, program_text: &str, kernel: &str) -> Result<DynKernel> {
+        DynKernel::compile_candidate(ctx, program_text, kernel, None)
+    }
+
+    /// [`DynKernel::compile`] with the candidate named `candidate` (one of
+    /// [`DynKernel::candidates`]) instead of the default configuration; its own conditions
+    /// become preconditions of [`DynKernel::run`].
+    pub fn compile_candidate(
+        ctx: &Context,
+        program_text: &str,
+        kernel: &str,
+        candidate: Option<&str>,
+    ) -> Result<DynKernel> {
         let (prog, info) = check(program_text, kernel)?;
         if !prog.includes.is_empty() {
             return Err(Error::Compile {
                 message: "`include!` is only supported inside `lift!`".into(),
             });
         }
-        let gen = codegen::generate(&prog, kernel, &info).map_err(|e| Error::Compile {
-            message: format!("kernel `{kernel}`: code generation: {e}"),
-        })?;
+        let compiled =
+            lift_core::driver::compile_kernel(&prog, kernel).map_err(|e| Error::Compile {
+                message: format!("kernel `{kernel}`: code generation: {e}"),
+            })?;
+        // The default configuration: the first candidate that applies to every size.
+        let mut preconditions = compiled.preconditions;
+        let names: Vec<String> = compiled.candidates.iter().map(|c| c.name.clone()).collect();
+        let mut candidates = compiled.candidates;
+        let chosen = match candidate {
+            Some(name) => names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| Error::Compile {
+                    message: format!(
+                        "kernel `{kernel}` has no candidate `{name}` (it has {})",
+                        names.join(", ")
+                    ),
+                })?,
+            None => candidates
+                .iter()
+                .position(|c| c.conditions.is_empty())
+                .unwrap_or(candidates.len() - 1),
+        };
+        let c = candidates.swap_remove(chosen);
+        preconditions.extend(c.conditions);
+        let gen = c.generated;
         let k = prog.kernel(kernel).cloned().ok_or_else(|| Error::Compile {
             message: format!("unknown kernel `{kernel}`"),
         })?;
@@ -219,9 +256,32 @@ impl DynKernel {
             ctx: ctx.clone(),
             kernel: k,
             info,
+            preconditions,
+            candidates: names,
             gen,
             handles,
         })
+    }
+
+    /// The names of every candidate of the kernel, in the explorer's order.
+    pub fn candidates(&self) -> &[String] {
+        &self.candidates
+    }
+
+    /// The kernel's parameters and size variables, as declared.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
+    /// The launch-time conditions of the compiled candidate (the kernel's and its own).
+    pub fn preconditions(&self) -> &[Precondition] {
+        &self.preconditions
+    }
+
+    /// Do the sizes (one per size variable) satisfy every precondition of the compiled
+    /// candidate?
+    pub fn applies(&self, sizes: &[usize]) -> bool {
+        self.check_sizes(sizes).is_ok()
     }
 
     /// The OpenCL C program.
@@ -256,7 +316,7 @@ impl DynKernel {
             .map(|((n, _), &v)| Ok((n.clone(), size(n, v)?)))
             .collect::<Result<_>>()?;
         let lookup = |n: &str| env.get(n).copied();
-        for p in &self.gen.preconditions {
+        for p in &self.preconditions {
             let origin = format!("{} ({})", p.origin, p.reason);
             match &p.cond {
                 Cond::Divisible(n, d) => check_divisible(

@@ -2,8 +2,9 @@
 //!
 //! Re-exports the [`lift!`] macro and the pieces generated code refers to: device selection
 //! ([`Context`]), typed device buffers ([`Buffer`]), the program cache ([`Context::build`]),
-//! kernel launches ([`KernelHandle`], [`Event`]), the [`Error`] type, and [`DynKernel`] for
-//! programs compiled at run time.
+//! kernel launches ([`KernelHandle`], [`Event`]), the [`Error`] type, [`DynKernel`] for
+//! programs compiled at run time, and the choice among a kernel's candidates: without timing
+//! ([`select`]) or by the tuner ([`tune`]) with its persistent [`cache`].
 
 #![warn(missing_docs)]
 
@@ -19,12 +20,15 @@ pub use half;
 pub use opencl3;
 
 mod buffer;
+pub mod cache;
 mod context;
 mod device;
 pub mod dynamic;
 mod error;
 mod launch;
 mod program;
+pub mod select;
+pub mod tune;
 
 pub use buffer::{Buffer, DeviceScalar};
 pub use context::{Context, DEVICE_ENV};
@@ -33,6 +37,7 @@ pub use dynamic::DynKernel;
 pub use error::{Error, Result};
 pub use launch::{Event, KernelHandle};
 pub use program::BuiltProgram;
+pub use tune::Tuned;
 
 #[doc(hidden)]
 pub mod __private {

@@ -111,6 +111,17 @@ pub fn check_le(what: &str, bound: &str, origin: &str, a: i64, b: i64) -> Result
     Ok(())
 }
 
+/// A kernel's identity in the tuning cache: its name and a stable 64-bit FNV-1a hash of its
+/// program text (an edited kernel misses the cache).
+pub fn kernel_id(name: &str, lift_text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in lift_text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{name}#{h:016x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,45 +79,39 @@ fn blocked_gemm_matches_interpreter_and_cpu() {
     }
 }
 
-/// The 128x128-tile, 8x8-register-block program is the specialised variant of the high-level
-/// matrix product (`lift_core::codegen::gemm`): at sizes that meet its conditions the default
-/// `Gemm` runs it. Its tiles are read from local memory with `vload4`, and the two tiles of a
-/// K-step share one barrier.
+/// The 128x128-block, 16x16-group candidate of the high-level matrix product
+/// (`lift_core::rewrite::blocking`) reads its tiles from local memory with `vload4`, and the
+/// two tiles of a K-step share one barrier.
 #[test]
 fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
     let g = Gemm::new(lift_tests::ctx()).unwrap();
-    let src = Gemm::SPECIALISED_SOURCE.unwrap();
-    assert!(src.contains("float tmp_p_4[64];"), "{src}");
-    assert!(src.contains("float4 tmp_p_15[8];"), "{src}");
-    assert!(src.contains("= vload4(0, tmp_l_6 + "), "{src}");
-    assert!(src.contains("= vload4(0, tmp_l_8 + "), "{src}");
+    let c = Gemm::CANDIDATES
+        .iter()
+        .position(|c| *c == "blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,pad=0)")
+        .expect("the 128x128 blocking");
+    let src = Gemm::CANDIDATE_SOURCES[c];
+    assert!(src.contains("float4 "), "{src}");
+    assert!(src.contains("= vload4(0, tmp_l_"), "{src}");
     assert_eq!(src.matches("barrier(").count(), 2, "{src}");
-    let (n, k, m) = (128, 32, 128);
-    assert!(Gemm::specialised_for(n, k, m));
-    let (a, b) = (random_f32(n * k, 13), random_f32(k * m, 14));
-    let want = interpret(
-        Gemm::LIFT,
-        "Gemm",
-        &[n, k, m],
-        &[matrix(&a, n), matrix(&b, k)],
-    );
-    assert_close(
-        &g.run(n, k, m, &a, &b).unwrap(),
-        &f32s(&want),
-        1e-5,
-        "tiled Gemm vs interpreter",
-    );
-    for (n, m, k) in [(384, 128, 48), (128, 640, 16), (256, 384, 48)] {
-        assert!(Gemm::specialised_for(n, k, m));
+    for (n, m, k) in [(128, 128, 32), (384, 128, 48), (128, 640, 16)] {
         let (a, b) = (random_f32(n * k, 15), random_f32(k * m, 16));
-        let got = g.run(n, k, m, &a, &b).unwrap();
+        let (da, db) = (g_upload(&a), g_upload(&b));
+        let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
+        g.launch_candidate(c, n, k, m, &da, &db, &out)
+            .unwrap()
+            .wait()
+            .unwrap();
         assert_close(
-            &got,
+            &out.download().unwrap(),
             &cpu_gemm(&a, &b, n, m, k),
             1e-4,
-            &format!("tiled Gemm {n}x{m}x{k}"),
+            &format!("blocked Gemm {n}x{m}x{k}"),
         );
     }
+}
+
+fn g_upload(x: &[f32]) -> lift_runtime::Buffer<f32> {
+    lift_tests::ctx().upload(x).unwrap()
 }
 
 /// The blocked kernel keeps one 4x4 block per work-item in registers: the accumulator over

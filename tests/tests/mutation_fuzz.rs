@@ -9,7 +9,7 @@
 #[path = "random_programs/gen.rs"]
 mod gen;
 
-use lift_runtime::core::{codegen, parse, typeck};
+use lift_runtime::core::{driver, parse, typeck};
 use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -89,12 +89,12 @@ fn compile(text: &str) -> Stage {
     let Ok(mut prog) = parse::parse_program_str(text) else {
         return Stage::Parse;
     };
-    let Ok(infos) = typeck::check_program(&mut prog) else {
+    if typeck::check_program(&mut prog).is_err() {
         return Stage::Typeck;
-    };
+    }
     let mut all = true;
-    for (k, info) in prog.kernels.iter().zip(&infos) {
-        all &= codegen::generate(&prog, &k.name, info).is_ok();
+    for k in &prog.kernels {
+        all &= driver::compile_kernel(&prog, &k.name).is_ok();
     }
     if all {
         Stage::Generated

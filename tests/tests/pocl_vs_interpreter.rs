@@ -185,22 +185,20 @@ fn high_level_iterate_scatter_and_zip2() {
 
 #[test]
 fn gemm_is_a_two_dimensional_map() {
+    let default = Gemm::CANDIDATES.len() - 1;
     assert!(
-        Gemm::LOWERED.starts_with("map_glb(1, |row| map_glb(0, "),
+        Gemm::CANDIDATE_LOWERED[default].starts_with("map_glb(1, |row| map_glb(0, "),
         "{}",
-        Gemm::LOWERED
+        Gemm::CANDIDATE_LOWERED[default]
     );
-    assert!(Gemm::SPECIALISED_SOURCE.is_some_and(|s| s.contains("local float")));
-    assert_eq!(
-        Gemm::SPECIALISED_CONDITIONS.len(),
-        3,
-        "{:?}",
-        Gemm::SPECIALISED_CONDITIONS
-    );
-    assert!(Gemm::specialised_for(256, 48, 384) && !Gemm::specialised_for(64, 65, 66));
-    assert!(!Dot::specialised_for(1024) && Dot::SPECIALISED_SOURCE.is_none());
+    // Blocked candidates come first: unpadded ones with conditions on N, K and M, padded ones
+    // on K only; the default source is the first candidate without conditions.
+    assert!(Gemm::CANDIDATES[0].starts_with("blocked("));
+    assert!(Gemm::CANDIDATE_SOURCES[0].contains("local float"));
+    assert!(!Gemm::CANDIDATE_CONDITIONS[0].is_empty());
+    assert_eq!(Gemm::CANDIDATE_CONDITIONS[default], "");
+    assert_eq!(Dot::CANDIDATES, ["reduction", "map"]);
     let k = Gemm::new(ctx()).unwrap();
-    // The last two sizes satisfy the tiled variant's conditions (N, M % 128, K % 16).
     for (n, kk, m) in [
         (1, 1, 1),
         (3, 5, 7),

@@ -323,6 +323,11 @@ fn prove(p: &Poly, depth: u32, budget: &mut usize) -> bool {
         let Some((c, rest)) = split_linear(p, a) else {
             continue;
         };
+        if let Some(q) = floor_multiple(&c, &rest, a) {
+            if prove(&q, depth - 1, budget) {
+                return true;
+            }
+        }
         if prove(&c, depth - 1, budget) {
             for lb in lower_bounds(a) {
                 if substituted(&c, &rest, &lb).is_some_and(|q| prove(&q, depth - 1, budget)) {
@@ -343,6 +348,19 @@ fn prove(p: &Poly, depth: u32, budget: &mut usize) -> bool {
         }
     }
     false
+}
+
+/// For `a = x / d` (floor, `x >= 0`, constant `d >= 1`) with a constant coefficient `c = m d`,
+/// `m > 0`: `c a >= m (x - d + 1)`, so `rest + m (x - d + 1) >= 0` implies `p >= 0` (a multiple
+/// of `d` rounded down loses at most `d - 1`: `8 ((N + 7) / 8) >= N`).
+fn floor_multiple(c: &Poly, rest: &Poly, a: &Nat) -> Option<Poly> {
+    let Nat::Div(x, d) = a else { return None };
+    let (k, d) = (c.as_cst()?, d.as_cst()?);
+    if d < 1 || k <= 0 || k % d != 0 || interval(x).lo < 0 {
+        return None;
+    }
+    let low = Poly::from_nat(x).add(&Poly::cst(1 - d))?.scale(k / d)?;
+    rest.add(&low)
 }
 
 /// `rest + c * bound`.

@@ -447,3 +447,17 @@ fn malformed_variants_do_not_panic() {
     assert_eq!(c(0).pow(&c(i64::MAX)), c(0));
     let _ = n().pow(&c(i64::MAX)).max_value();
 }
+
+/// A length rounded up to a multiple of `d` is at least the length (`pad` up to a tile, then
+/// `take`): `d ((N + d - 1) / d) >= N`, and the difference is a valid padding.
+#[test]
+fn rounded_up_multiple_is_at_least_the_length() {
+    let n = Nat::size_var("N");
+    for d in [2, 8, 128] {
+        let up = (&n + &Nat::cst(d - 1)) / &Nat::cst(d) * &Nat::cst(d);
+        let f = Facts::new();
+        assert_eq!(f.le(&n, &up), Some(true), "{up}");
+        assert_eq!(f.le(&Nat::cst(0), &(&up - &n)), Some(true), "{up}");
+        assert_eq!(f.divisible(&up, &Nat::cst(d)), Some(true), "{up}");
+    }
+}

@@ -217,6 +217,7 @@ fn uses_parallel(e: &Expr) -> bool {
 const LAYOUT: &[Prim] = &[
     Prim::Split,
     Prim::Join,
+    Prim::Take,
     Prim::Slide,
     Prim::Slide2,
     Prim::Slide3,
@@ -236,10 +237,13 @@ const LAYOUT: &[Prim] = &[
     Prim::AsScalar,
 ];
 
+/// Layout primitives, compositions of them and maps of them (`map(transpose)`,
+/// `map(slide(3, 1))`: views too).
 fn is_layout(f: &Expr) -> bool {
     match &f.kind {
         ExprKind::Point(_, _, x) => is_layout(x),
         ExprKind::Compose(fs) => fs.iter().all(is_layout),
+        ExprKind::Prim(Prim::Map, _) => f.prim_fun(Prim::Map).is_some_and(is_layout),
         _ => is_prim(f, LAYOUT),
     }
 }

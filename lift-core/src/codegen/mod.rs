@@ -1,7 +1,11 @@
-//! OpenCL C code generation (CGO'17 section 5): a type-checked kernel is lowered to low-level
-//! primitives where needed, then compiled in destination-passing style.
+//! OpenCL C code generation (CGO'17 section 5): a type-checked low-level kernel (one candidate
+//! of [`crate::explore`]) is compiled in destination-passing style. Choosing the program is
+//! not this module's job: [`crate::driver`] sequences the stages.
 //!
-//! * [`lower`]: high-level bodies to `map_glb`/`map_seq`/`reduce_seq` (with map fusion);
+//! * [`lower`]: the default mapping of high-level bodies to `map_glb`/`map_seq`/`reduce_seq`
+//!   (with map fusion), used by the explorer;
+//! * `reduction`: high-level reductions as two kernels, GEMV-like row reductions with a
+//!   work-group per row ([`generate_reduction`]);
 //! * `launch`: the NDRange, from the trip counts of the parallel maps;
 //! * `view`: data-layout primitives as views, turned into one flat index per access;
 //! * `memory`: address spaces, buffers and temporaries;
@@ -11,7 +15,6 @@
 
 mod ctypes;
 mod emit;
-mod gemm;
 mod launch;
 mod loops;
 pub mod lower;
@@ -19,7 +22,6 @@ mod memory;
 mod prims;
 mod reduction;
 mod scalar;
-mod stencil_strip;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -39,14 +41,6 @@ pub struct Generated {
     pub temporaries: Vec<Temporary>,
     /// The low-level expression actually compiled, in `lift!` syntax.
     pub lowered: String,
-    /// Rewrite points that did not apply (dropped), for the macro to report as warnings.
-    pub warnings: Vec<crate::rewrite::points::PointWarning>,
-    /// The launch-time size conditions of the compiled program (those of the kernel as
-    /// written, plus those the applied rewrite points introduced).
-    pub preconditions: Vec<crate::typeck::Precondition>,
-    /// A faster program for the same kernel that applies only when its own `preconditions`
-    /// hold (checked at launch; otherwise this program runs). One kernel, no temporaries.
-    pub specialised: Option<Box<Generated>>,
 }
 
 /// One OpenCL kernel function and how to launch it.
@@ -125,53 +119,40 @@ pub enum CodegenError {
 /// Result alias for code generation.
 pub type GResult<T> = Result<T, CodegenError>;
 
-/// Compiles kernel `kernel` of the type-checked program `prog` (with its checker output
-/// `info`) to OpenCL C, after applying its rewrite points.
+/// Compiles kernel `kernel` of the type-checked low-level program `prog` (`info` its checker
+/// output) to OpenCL C.
 pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
-    let (mut prog, warnings) = crate::rewrite::points::apply_points(prog, kernel)
-        .map_err(|e| CodegenError::Lowering(e.to_string()))?;
-    let infos = crate::typeck::check_program(&mut prog)
-        .map_err(|e| CodegenError::Lowering(e.to_string()))?;
-    let info = infos
-        .into_iter()
-        .find(|i| i.name == kernel)
-        .unwrap_or_else(|| info.clone());
-    let mut g = generate_checked(&prog, kernel, &info)?;
-    g.warnings = warnings;
-    g.preconditions = info.preconditions;
-    g.specialised = match gemm::specialise(&prog, kernel)? {
-        Some(s) => Some(s),
-        None => stencil_strip::specialise(&prog, kernel)?,
-    }
-    .map(Box::new);
-    Ok(g)
-}
-
-/// [`generate`] for a program whose rewrite points have been applied.
-fn generate_checked(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
-    let original = prog
-        .kernel(kernel)
-        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
-    if let Some(g) = reduction::compile(prog, original, info)? {
-        return Ok(g);
-    }
-    if let Some(g) = reduction::compile_rows(prog, original, info)? {
-        return Ok(g);
-    }
-    let lowered = lower::lower_program(prog, kernel, info)?;
-    let k = lowered
-        .prog
+    let k = prog
         .kernel(kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     let text = crate::print::expr(&k.body);
-    let out = emit::compile_kernel(&lowered.prog, k, &lowered.info)?;
+    let out = emit::compile_kernel(prog, k, info)?;
     Ok(Generated {
         source: out.source,
         kernels: vec![out.kernel],
         temporaries: out.temporaries,
         lowered: text,
-        warnings: Vec::new(),
-        preconditions: Vec::new(),
-        specialised: None,
     })
+}
+
+/// Compiles kernel `kernel` of the type-checked high-level program `prog` as a multi-kernel
+/// reduction (a full reduction in two kernels, or GEMV-like row reductions with a work-group
+/// per row); `None` if its body has neither shape.
+pub fn generate_reduction(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+) -> GResult<Option<Generated>> {
+    let k = prog
+        .kernel(kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    if let Some(g) = reduction::compile(prog, k, info)? {
+        return Ok(Some(g));
+    }
+    reduction::compile_rows(prog, k, info)
+}
+
+/// Does [`generate_reduction`] apply to kernel `kernel`?
+pub fn is_reduction(prog: &Program, kernel: &str, info: &KernelInfo) -> bool {
+    matches!(generate_reduction(prog, kernel, info), Ok(Some(_)))
 }

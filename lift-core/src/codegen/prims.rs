@@ -140,6 +140,7 @@ fn is_layout(f: &Expr, write: bool) -> bool {
         ExprKind::Prim(
             Prim::Split
             | Prim::Join
+            | Prim::Take
             | Prim::Transpose
             | Prim::Gather
             | Prim::Scatter
@@ -185,6 +186,8 @@ impl<'a> Gen<'a> {
                 View::Join(Box::new(self.value(first(args)?)?), m)
             }
             Prim::Transpose => View::Transpose(Box::new(self.value(first(args)?)?)),
+            // Reading the first `n` elements reads the input at the same indices.
+            Prim::Take => self.value(first(args)?)?,
             Prim::Slide | Prim::Slide2 | Prim::Slide3 => {
                 let ns = PrimArg::nats(pargs);
                 let steps = if ns.len() == 2 {
@@ -429,6 +432,7 @@ impl<'a> Gen<'a> {
                 View::Split(boxed, array_of(&row)?.1)
             }
             ExprKind::Prim(Prim::Split, pargs) => View::Join(boxed, nat(pargs, 0)?),
+            ExprKind::Prim(Prim::Take, pargs) => View::Guard(boxed, nat(pargs, 0)?),
             ExprKind::Prim(Prim::Transpose, _) => View::Transpose(boxed),
             ExprKind::Prim(p @ (Prim::Gather | Prim::Scatter), pargs) => {
                 let r = reorder(pargs, &array_of(in_ty)?.1, *p == Prim::Gather)?;
@@ -485,6 +489,7 @@ impl<'a> Gen<'a> {
                 self.acc(first(args)?, &View::Split(boxed(), m))
             }
             Prim::Split => self.acc(first(args)?, &View::Join(boxed(), nat(pargs, 0)?)),
+            Prim::Take => self.acc(first(args)?, &View::Guard(boxed(), nat(pargs, 0)?)),
             Prim::Transpose => self.acc(first(args)?, &View::Transpose(boxed())),
             Prim::Gather | Prim::Scatter => {
                 let (_, n) = array_of(&in_ty()?)?;

@@ -218,9 +218,6 @@ pub(crate) fn compile(
         kernels: vec![out.kernel, kernel2],
         temporaries: out.temporaries,
         lowered: format!("two kernels: {lowered}"),
-        warnings: Vec::new(),
-        preconditions: Vec::new(),
-        specialised: None,
     }))
 }
 
@@ -428,9 +425,6 @@ pub(crate) fn compile_rows(
         }],
         temporaries: Vec::new(),
         lowered: format!("one work-group per row: {}", crate::print::expr(&rk.body)),
-        warnings: Vec::new(),
-        preconditions: Vec::new(),
-        specialised: None,
     }))
 }
 

@@ -75,6 +75,9 @@ pub(crate) enum View {
     AsVector(Box<View>, u32),
     /// `as_scalar` of vector values.
     AsScalar(Box<View>, u32),
+    /// The write side of `take(n)`: element `i` is element `i` of the inner view, written
+    /// only if `i < n` (the elements past `n` are dropped).
+    Guard(Box<View>, Nat),
     /// A map of layout functions: element `j` is the inner view with the index variable of
     /// this name replaced by `j` (`map(transpose)`, `map(join)`, ... as views).
     MapIdx(String, Box<View>),
@@ -106,6 +109,7 @@ impl View {
             View::Split(v, m) => View::Split(b(v), s(m)),
             View::Join(v, m) => View::Join(b(v), s(m)),
             View::Transpose(v) => View::Transpose(b(v)),
+            View::Guard(v, n) => View::Guard(b(v), s(n)),
             View::Slide(v, steps) => View::Slide(b(v), steps.iter().map(s).collect()),
             View::Pad(v, dims, k) => View::Pad(
                 b(v),
@@ -169,6 +173,8 @@ pub(crate) enum Loc {
     },
     /// A tuple built from its components (an element of a `zip`).
     Tuple(Vec<Loc>),
+    /// An element that exists only where `cond` holds (written through `take`).
+    Guarded { cond: String, inner: Box<Loc> },
     /// A pad constant: `cond ? value : other`.
     Select {
         cond: String,
@@ -227,6 +233,22 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             p.idx.push(&i % m);
             p.idx.push(&i / m);
             walk(inner, p, facts)
+        }
+        View::Guard(inner, n) => {
+            let i = p.pop("take")?;
+            let cond = match facts.le(&(&i + 1), n) {
+                Some(true) => None,
+                _ => Some(format!("{} < {}", i.simplify_with(facts), n)),
+            };
+            p.idx.push(i);
+            let loc = walk(inner, p, facts)?;
+            Ok(match cond {
+                Some(cond) => Loc::Guarded {
+                    cond,
+                    inner: Box::new(loc),
+                },
+                None => loc,
+            })
         }
         View::Transpose(inner) => {
             contiguous(&p, 2, "transpose")?;
@@ -458,9 +480,9 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             }
             Access::Lvalue(s)
         }
-        Loc::Tuple(_) | Loc::Select { .. } => {
+        Loc::Tuple(_) | Loc::Select { .. } | Loc::Guarded { .. } => {
             return Err(CodegenError::Internal(
-                "a tuple or padded view accessed whole".into(),
+                "a tuple, padded or guarded view accessed whole".into(),
             ))
         }
     })
@@ -487,6 +509,7 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
         Loc::Select { cond, value, other } => {
             Ok(format!("(({cond}) ? {value} : {})", read(other, ty, ct)?))
         }
+        Loc::Guarded { inner, .. } => read(inner, ty, ct),
     }
 }
 
@@ -517,6 +540,12 @@ pub(crate) fn write(
             for (i, (l, ft)) in locs.iter().zip(ts).enumerate() {
                 out.extend(write(l, &format!("{t}._{i}"), ft, ct, depth + 1)?);
             }
+            out.push("}".into());
+            out
+        }
+        Loc::Guarded { cond, inner } => {
+            let mut out = vec![format!("if ({cond}) {{")];
+            out.extend(write(inner, value, ty, ct, depth)?);
             out.push("}".into());
             out
         }

@@ -154,6 +154,19 @@ pub(super) fn split(m: usize, x: Value) -> Result<Value> {
     ))
 }
 
+/// `take(n)`: the first `n` elements; requires `n <= m`.
+pub(super) fn take(n: usize, x: Value) -> Result<Value> {
+    let mut xs = into_array(x, "take")?;
+    if n > xs.len() {
+        return Err(precondition(
+            "take",
+            format!("{n} elements of an array of {}", xs.len()),
+        ));
+    }
+    xs.truncate(n);
+    Ok(Value::Array(xs))
+}
+
 /// `join`: concatenation of the rows.
 pub(super) fn join(x: Value) -> Result<Value> {
     let mut out = Vec::new();

@@ -151,6 +151,7 @@ impl<'p> Interp<'p> {
             Unzip => layout::unzip(x()?),
             Split => layout::split(a.nat(0)?, x()?),
             Join => layout::join(x()?),
+            Take => layout::take(a.nat(0)?, x()?),
             Slide => layout::slide(&x()?, &a.pairs(1)?, name),
             Slide2 => layout::slide(&x()?, &a.pairs(2)?, name),
             Slide3 => layout::slide(&x()?, &a.pairs(3)?, name),

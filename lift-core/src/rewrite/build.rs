@@ -149,3 +149,56 @@ pub(crate) fn pin_literal(z: &Expr) -> Expr {
         _ => z.clone(),
     }
 }
+
+/// `pad(0, extra, clamp) $ x`, with `extra` bringing the outer length `len` of `x` up to a
+/// multiple of `t` (the padded elements repeat the last one; callers cut them off again with
+/// `take`).
+pub(crate) fn pad_to_multiple(x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
+    let t = Nat::cst(t);
+    let extra = (len + &(&t - &Nat::cst(1))) / &t * &t - len;
+    let pad = prim(
+        Prim::Pad,
+        vec![
+            PrimArg::Nat(Nat::cst(0), s),
+            PrimArg::Nat(extra, s),
+            PrimArg::Boundary(crate::ir::Boundary::Clamp, s),
+        ],
+        s,
+    );
+    Expr::new(ExprKind::Apply(Box::new(pad), vec![x]), s)
+}
+
+/// The primitives that only reshape data (views).
+pub(crate) const LAYOUT: &[Prim] = &[
+    Prim::Split,
+    Prim::Join,
+    Prim::Slide,
+    Prim::Slide2,
+    Prim::Slide3,
+    Prim::Pad,
+    Prim::Pad2,
+    Prim::Pad3,
+    Prim::Transpose,
+    Prim::Gather,
+    Prim::Scatter,
+    Prim::Take,
+];
+
+/// Layout primitives (views), possibly mapped.
+pub(crate) fn is_layout(f: &Expr) -> bool {
+    match &f.kind {
+        ExprKind::Compose(fs) => fs.iter().all(is_layout),
+        ExprKind::Prim(Prim::Map, _) => f.prim_fun(Prim::Map).is_some_and(is_layout),
+        ExprKind::Prim(p, _) => LAYOUT.contains(p),
+        _ => false,
+    }
+}
+
+/// Data read without computing: names and layout primitives applied to such data.
+pub(crate) fn is_view(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) => true,
+        ExprKind::Apply(f, xs) => is_layout(f) && xs.iter().all(is_view),
+        _ => false,
+    }
+}

@@ -13,7 +13,8 @@
 //! Strategies ([`strategy`]) combine and traverse rules.
 
 pub mod algorithmic;
-mod build;
+pub mod blocking;
+pub(crate) mod build;
 pub mod interchange;
 pub mod iterate;
 pub mod lowering;

@@ -46,7 +46,7 @@ pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
 }
 
 /// The immediate sub-expressions of `e`, mutably, in the order of [`children`].
-fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
     match &mut e.kind {
         ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
         ExprKind::Prim(_, args) => args.iter_mut().filter_map(arg_child_mut).collect(),

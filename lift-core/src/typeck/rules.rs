@@ -399,6 +399,26 @@ pub fn split(
     Ok(Type::array(Type::array(a, m.clone()), n / m))
 }
 
+/// `take(n)`: the first `n` elements; `n <= m` (a launch-time condition when symbolic).
+pub fn take(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, m) = array(p, &inputs[0], span)?;
+    let (n, nspan) = nats(args).swap_remove(0);
+    c.positive(p, "length", &n, nspan)?;
+    c.require(
+        Cond::Le(n.clone(), m),
+        ("take", "longer than the input"),
+        nspan,
+        ErrorKind::OutOfBounds,
+    )?;
+    Ok(Type::array(a, n))
+}
+
 /// `join`.
 pub fn join(
     _: &mut Checker<'_>,

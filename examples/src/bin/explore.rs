@@ -1,0 +1,63 @@
+//! Prints the candidates the explorer derives for a kernel: strategy, tuning parameters,
+//! launch-time conditions, and the time the driver took (what `lift!` spends per kernel at
+//! build time). With no argument it explores a few built-in kernels; with a file argument,
+//! every kernel of that `lift!` program text.
+//!
+//! `cargo run --release -p examples --bin explore [FILE]`
+
+use lift_runtime::core::{driver, explore, parse, typeck};
+use std::time::Instant;
+
+const BUILT_IN: &str = "
+kernel Gemm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+    map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ a
+}
+kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
+    map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ bt) $ a
+}
+kernel Jacobi<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+    map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x
+}
+kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] {
+    map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a
+}
+";
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let text = match std::env::args().nth(1) {
+        Some(path) => std::fs::read_to_string(path)?,
+        None => BUILT_IN.to_string(),
+    };
+    let mut prog = parse::parse_program_str(&text)?;
+    typeck::check_program(&mut prog)?;
+    let (valid, total) = explore::space::valid_fraction();
+    println!(
+        "blocking space: {valid} valid of {total} configurations (1 in {:.0})\n",
+        total as f64 / valid as f64
+    );
+    for k in &prog.kernels {
+        let t = Instant::now();
+        let compiled = driver::compile_kernel(&prog, &k.name)?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "## {} ({} candidates, {} rejected, {ms:.1} ms)",
+            k.name,
+            compiled.candidates.len(),
+            compiled.rejected.len()
+        );
+        for c in &compiled.candidates {
+            let conds: Vec<String> = c.conditions.iter().map(|p| p.cond.to_string()).collect();
+            let when = if conds.is_empty() {
+                "any size".to_string()
+            } else {
+                conds.join(", ")
+            };
+            println!("  {:<58} {when}", c.name);
+        }
+        for (name, why) in &compiled.rejected {
+            println!("  rejected {name}: {why}");
+        }
+        println!();
+    }
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! The compiler driver: one function sequences the stages of a kernel, each stage doing one
+//! job:
+//!
+//! ```text
+//! parse → typeck → rewrite::points → explore::normalise → explore::candidates → codegen
+//! ```
+//!
+//! The input is a parsed, type-checked program; the output is every candidate of the kernel
+//! compiled to OpenCL C with the launch-time conditions under which it applies, in the
+//! explorer's order of preference. The macro and [`DynKernel`] hand this to the runtime, which
+//! picks a candidate per launch (cached tuning result, else the first that fits the device).
+//!
+//! [`DynKernel`]: https://docs.rs/lift-runtime
+
+use crate::codegen::{self, CodegenError, Generated};
+use crate::explore::{self, Lowering};
+use crate::ir::Program;
+use crate::rewrite::points::{apply_points, PointWarning};
+use crate::rewrite::RewriteError;
+use crate::typeck::{check_program, KernelInfo, Precondition};
+
+/// A kernel compiled to all its candidates.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Rewrite points that did not apply (dropped), for the macro to report as warnings.
+    pub warnings: Vec<PointWarning>,
+    /// Launch-time conditions of the kernel itself (as written, plus those of the applied
+    /// rewrite points): checked before any candidate runs.
+    pub preconditions: Vec<Precondition>,
+    /// The candidates, in order of preference; never empty.
+    pub candidates: Vec<CompiledCandidate>,
+    /// Candidates the explorer derived that code generation refused: name and reason.
+    pub rejected: Vec<(String, String)>,
+}
+
+/// One candidate compiled to OpenCL C.
+#[derive(Clone, Debug)]
+pub struct CompiledCandidate {
+    /// `strategy(param=value, ...)`.
+    pub name: String,
+    /// The derivation strategy.
+    pub strategy: String,
+    /// The tuning parameters by name.
+    pub params: Vec<(String, i64)>,
+    /// Conditions beyond [`Compiled::preconditions`] under which this candidate applies
+    /// (the divisibility its tiles need); the runtime skips it when they fail.
+    pub conditions: Vec<Precondition>,
+    /// The OpenCL C program and how to launch it.
+    pub generated: Generated,
+}
+
+/// Why a kernel could not be compiled.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum DriverError {
+    /// The rewrite points (or the program before them) failed to type-check.
+    #[error("{0}")]
+    Rewrite(#[from] RewriteError),
+    /// No candidate could be compiled; the reason of the last (the default mapping).
+    #[error("{0}")]
+    Codegen(#[from] CodegenError),
+}
+
+/// Compiles kernel `kernel` of the parsed program `prog` through every stage after parsing.
+pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverError> {
+    let (pointed, warnings) = apply_points(prog, kernel)?;
+    let info = kernel_info(&pointed, kernel)?;
+    let normal = explore::normalise::normalise_kernel(&pointed, kernel)?;
+    let normal_info = kernel_info(&normal, kernel)?;
+    let mut candidates = Vec::new();
+    let mut rejected = Vec::new();
+    let mut last_error = None;
+    for c in explore::candidates(&normal, kernel, &normal_info) {
+        let name = c.name();
+        let generated = match &c.lowering {
+            Lowering::Program(p) => codegen::generate(p, kernel, &c.info),
+            Lowering::Reduction(p) => codegen::generate_reduction(p, kernel, &c.info)
+                .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into()))),
+        };
+        match generated {
+            Ok(generated) => candidates.push(CompiledCandidate {
+                name,
+                strategy: c.strategy.to_string(),
+                params: c.params,
+                conditions: extra_conditions(&c.info, &info),
+                generated,
+            }),
+            Err(e) => {
+                rejected.push((name, e.to_string()));
+                last_error = Some(e);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return Err(last_error
+            .unwrap_or_else(|| CodegenError::Unsupported("no candidate".into()))
+            .into());
+    }
+    Ok(Compiled {
+        kernel: kernel.to_string(),
+        warnings,
+        preconditions: info.preconditions,
+        candidates,
+        rejected,
+    })
+}
+
+/// The checker's output for kernel `kernel` of `prog`.
+fn kernel_info(prog: &Program, kernel: &str) -> Result<KernelInfo, DriverError> {
+    let mut p = prog.clone();
+    let infos = check_program(&mut p).map_err(RewriteError::After)?;
+    infos
+        .into_iter()
+        .find(|i| i.name == kernel)
+        .ok_or_else(|| RewriteError::UnknownKernel(kernel.to_string()).into())
+}
+
+/// The candidate's preconditions that the kernel's own do not already state.
+fn extra_conditions(cand: &KernelInfo, kernel: &KernelInfo) -> Vec<Precondition> {
+    cand.preconditions
+        .iter()
+        .filter(|p| !kernel.preconditions.iter().any(|q| q.cond == p.cond))
+        .cloned()
+        .collect()
+}

@@ -1,0 +1,167 @@
+//! Exploration (CGO'17; Mogers' thesis, chapters 4 and 6): from a type-checked, normalised
+//! high-level kernel, derive low-level candidates by rewrite rules, each with named tuning
+//! parameters whose values satisfy the constraints inferred from the program.
+//!
+//! * [`normalise`]: one canonical spelling per function (runs first, in the driver);
+//! * [`space`]: the tuning parameters of each strategy, their constraints, and the valid
+//!   configurations (with the fraction of valid ones among uniformly drawn configurations);
+//! * strategies, each a sequence of rules of [`crate::rewrite`]: 2-D blocking of nested
+//!   map-reduce ([`crate::rewrite::blocking`]), strip mining with interchange ([`strips`]),
+//!   the reduction lowerings of [`crate::codegen`], and the default mapping
+//!   ([`crate::codegen::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
+//!   applies to every kernel and comes last.
+//!
+//! Candidates come in order of preference: without timing, the runtime launches the first
+//! one whose conditions hold and whose resources fit the device; the tuner times them all.
+
+pub mod normalise;
+pub mod space;
+pub mod strips;
+
+use crate::ir::{Expr, ExprKind, Program};
+use crate::rewrite::blocking::block_map_reduce;
+use crate::rewrite::RewriteCtx;
+use crate::typeck::{check_program, KernelInfo};
+
+/// How a candidate reaches OpenCL C.
+#[derive(Clone, Debug)]
+pub enum Lowering {
+    /// A low-level program for [`crate::codegen::generate`].
+    Program(Program),
+    /// A high-level reduction for [`crate::codegen::generate_reduction`] (multi-kernel).
+    Reduction(Program),
+}
+
+/// One low-level candidate of a kernel.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// The strategy that derived it (`blocked`, `strips`, `reduction`, `map`).
+    pub strategy: &'static str,
+    /// Its tuning parameters, by name.
+    pub params: Vec<(String, i64)>,
+    /// The program, type-checked.
+    pub lowering: Lowering,
+    /// The checker's output for it (its preconditions say when it applies).
+    pub info: KernelInfo,
+}
+
+impl Candidate {
+    /// `strategy(p=v, ...)`.
+    pub fn name(&self) -> String {
+        let ps: Vec<String> = self
+            .params
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        if ps.is_empty() {
+            self.strategy.to_string()
+        } else {
+            format!("{}({})", self.strategy, ps.join(","))
+        }
+    }
+}
+
+/// The most candidates one strategy contributes (each is compiled at build time; the tuner
+/// times every one).
+pub const MAX_PER_STRATEGY: usize = 12;
+
+/// The candidates of kernel `kernel` of the checked, normalised program `prog` (`info` its
+/// checker output), in order of preference; the last is the default mapping, which always
+/// exists unless lowering itself fails.
+pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
+    let Some(k) = prog.kernel(kernel) else {
+        return Vec::new();
+    };
+    let ctx = RewriteCtx::for_kernel(info);
+    let mut out = Vec::new();
+    let body = &k.body;
+    for cfg in space::blockings().into_iter().take(MAX_PER_STRATEGY) {
+        let Some(new) = block_map_reduce(cfg).apply(body, &ctx) else {
+            continue;
+        };
+        if let Some(c) = lowered(prog, kernel, info, new, "blocked", cfg.params()) {
+            out.push(c);
+        }
+    }
+    for &(s, pad) in &space::strips() {
+        let Some(new) = strips::strip_mine(body, s, pad, &ctx) else {
+            continue;
+        };
+        let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
+        if let Some(c) = lowered(prog, kernel, info, new, "strips", params) {
+            out.push(c);
+        }
+    }
+    let reduction = crate::codegen::is_reduction(prog, kernel, info).then(|| Candidate {
+        strategy: "reduction",
+        params: Vec::new(),
+        lowering: Lowering::Reduction(prog.clone()),
+        info: info.clone(),
+    });
+    let map = crate::codegen::lower::lower_program(prog, kernel, info)
+        .ok()
+        .map(|l| Candidate {
+            strategy: "map",
+            params: Vec::new(),
+            lowering: Lowering::Program(l.prog),
+            info: l.info,
+        });
+    // Row reductions give each row to a work-group that reads it with consecutive work-items;
+    // when the rows are columns of memory (a transposed view) that read is strided, while one
+    // work-item per row reads consecutive rows side by side: then the map comes first.
+    let mut tail: Vec<Candidate> = reduction.into_iter().chain(map).collect();
+    if rows_are_columns(body) {
+        tail.reverse();
+    }
+    out.extend(tail);
+    out
+}
+
+/// Is `body` a map over a view whose outermost layout primitive is `transpose` (its rows are
+/// columns of memory)?
+fn rows_are_columns(body: &Expr) -> bool {
+    let Some((_, data)) = crate::rewrite::blocking::map_app(body) else {
+        return false;
+    };
+    let ExprKind::Apply(f, _) = &data.kind else {
+        return false;
+    };
+    let first = match &f.kind {
+        ExprKind::Compose(fs) => fs.first(),
+        _ => Some(&**f),
+    };
+    first.is_some_and(|g| matches!(g.kind, ExprKind::Prim(crate::prim::Prim::Transpose, _)))
+}
+
+/// `prog` with kernel `kernel`'s body replaced by `body`, the rest of its high-level parts
+/// lowered by the default mapping, type-checked; `None` if it does not check.
+fn lowered(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    body: Expr,
+    strategy: &'static str,
+    params: Vec<(String, i64)>,
+) -> Option<Candidate> {
+    let mut p = prog.clone();
+    let k = p.kernels.iter_mut().find(|k| k.name == kernel)?;
+    k.body = body;
+    let infos = check_program(&mut p).ok()?;
+    let info2 = infos.into_iter().find(|i| i.name == kernel)?;
+    if !info2
+        .result
+        .equiv(&info.result, &RewriteCtx::for_kernel(info).facts)
+    {
+        return None;
+    }
+    let l = crate::codegen::lower::lower_program(&p, kernel, &info2).ok()?;
+    Some(Candidate {
+        strategy,
+        params,
+        lowering: Lowering::Program(l.prog),
+        info: l.info,
+    })
+}
+
+#[cfg(test)]
+mod tests;

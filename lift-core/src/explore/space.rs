@@ -1,0 +1,120 @@
+//! Tuning parameters and their constraints (thesis chapter 4): each strategy names its free
+//! choices, the ranges they are drawn from, and the constraints that make a configuration
+//! valid. Constraints come from the program (the divisibility that `split` and `as_vector`
+//! require of the tile sizes, consistency between tiles and work-groups) and from bounds that
+//! hold on every OpenCL device (at most 256 work-items per group, 16 KiB of local memory, a
+//! private-memory budget of 64 accumulators per work-item); the device's own limits are
+//! checked again at launch, where the runtime skips a candidate that does not fit.
+//!
+//! Only valid configurations are enumerated; [`valid_fraction`] reports how rare they are
+//! among configurations drawn uniformly from the ranges (the thesis found 1 in 49,000 for its
+//! matrix multiplication).
+
+use crate::rewrite::blocking::Blocking;
+
+/// Ranges of the blocking parameters (`tm`, `tn`, `tk`, `l0`, `l1`, `v`).
+pub const BLOCKING_RANGES: [&[i64]; 6] = [
+    &[8, 16, 32, 64, 128, 256],
+    &[8, 16, 32, 64, 128, 256],
+    &[1, 2, 4, 8, 16, 32, 64],
+    &[1, 2, 4, 8, 16, 32],
+    &[1, 2, 4, 8, 16, 32],
+    &[1, 2, 4, 8],
+];
+
+/// Most work-items per group every device supports.
+pub const MAX_GROUP: i64 = 256;
+/// Local memory every OpenCL device has (bytes, the minimum the standard requires).
+pub const MIN_LOCAL_BYTES: i64 = 16 * 1024;
+/// Private accumulators per work-item beyond which registers spill on every device we know.
+pub const MAX_ACCUMULATORS: i64 = 64;
+
+/// Is the blocking valid: consistent sizes (`l1 | tm`, `l0 v | tn`, `v | tk`), a work-group
+/// of at most [`MAX_GROUP`] with at least 64 work-items (a group of fewer leaves most of a SIMD
+/// unit idle), local memory within [`MIN_LOCAL_BYTES`] for f32, at most [`MAX_ACCUMULATORS`]
+/// per work-item, a vector width of 4 (float4 loads), and every work-item staging at least
+/// one element per step (`tk >= l0`, `tk >= l1`: `tk` rows go to dimension 1 of the group
+/// when `C` is staged and columns to dimension 0 when `A` is).
+pub fn blocking_valid(b: &Blocking) -> bool {
+    let group = b.l0 * b.l1;
+    b.is_consistent()
+        && (64..=MAX_GROUP).contains(&group)
+        && b.local_elems() * 4 <= MIN_LOCAL_BYTES
+        && b.accumulators() <= MAX_ACCUMULATORS
+        && b.v == 4
+        && b.tk == b.l0
+        && b.tk == b.l1
+}
+
+/// Every configuration of the ranges, in a fixed order.
+fn all_blockings() -> Vec<Blocking> {
+    let [tms, tns, tks, l0s, l1s, vs] = BLOCKING_RANGES;
+    let mut out = Vec::new();
+    for &tm in tms {
+        for &tn in tns {
+            for &tk in tks {
+                for &l0 in l0s {
+                    for &l1 in l1s {
+                        for &v in vs {
+                            out.push(Blocking {
+                                tm,
+                                tn,
+                                tk,
+                                l0,
+                                l1,
+                                v,
+                                pad: false,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The valid blockings, most work per work-item first (larger register blocks amortise the
+/// local-memory reads; the tuner decides among them), each unpadded then padded.
+pub fn blockings() -> Vec<Blocking> {
+    let mut valid: Vec<Blocking> = all_blockings().into_iter().filter(blocking_valid).collect();
+    valid.sort_by_key(|b| (-b.accumulators(), (b.tm - b.tn).abs(), -(b.tm * b.tn)));
+    valid
+        .into_iter()
+        .flat_map(|b| [b, Blocking { pad: true, ..b }])
+        .collect()
+}
+
+/// `(valid, total)` configurations of the blocking ranges.
+pub fn valid_fraction() -> (usize, usize) {
+    let all = all_blockings();
+    let valid = all.iter().filter(|b| blocking_valid(b)).count();
+    (valid, all.len())
+}
+
+/// Strip configurations `(s, pad)`, in order of preference.
+pub fn strips() -> Vec<(i64, bool)> {
+    super::strips::STRIP_LENGTHS
+        .iter()
+        .rev()
+        .flat_map(|&s| [(s, false), (s, true)])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_blockings_are_few_and_consistent() {
+        let (valid, total) = valid_fraction();
+        assert!(valid >= 4 && valid * 100 < total, "{valid} of {total}");
+        for b in blockings() {
+            assert!(blocking_valid(&b), "{b:?}");
+        }
+        // The 128 x 128 blocks of 16 x 16 groups (8 x 8 accumulators) are among them.
+        assert!(blockings()
+            .iter()
+            .any(|b| b.tm == 128 && b.tn == 128 && b.l0 == 16));
+    }
+}

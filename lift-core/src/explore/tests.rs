@@ -1,0 +1,129 @@
+//! Tests of the explorer through the driver: which strategies apply to which programs, with
+//! which parameters and conditions. (Every candidate is run against the interpreter on POCL in
+//! `tests/tests/explore.rs`.)
+
+use crate::driver::{compile_kernel, Compiled};
+use crate::parse::parse_program_str;
+use crate::typeck::check_program;
+
+fn compile(src: &str) -> Compiled {
+    let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let k = p.kernels.last().map(|k| k.name.clone()).unwrap_or_default();
+    compile_kernel(&p, &k).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+fn names(c: &Compiled) -> Vec<&str> {
+    c.candidates.iter().map(|c| c.name.as_str()).collect()
+}
+
+const JACOBI: &str = "kernel J<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x }";
+
+/// 2-D stencils with a window of several rows get strips of `s` rows per work-item: unpadded
+/// (a launch-time condition `N % s == 0`) and padded (any `N`, result cut with `take`).
+#[test]
+fn stencil_strips() {
+    let c = compile(JACOBI);
+    let strip8 = c
+        .candidates
+        .iter()
+        .find(|c| c.name == "strips(s=8,pad=0)")
+        .unwrap_or_else(|| panic!("{:?}", names(&c)));
+    assert!(
+        strip8
+            .generated
+            .lowered
+            .starts_with("join o map_glb(1, transpose o map_glb(0, map_seq_unroll("),
+        "{}",
+        strip8.generated.lowered
+    );
+    assert_eq!(strip8.conditions.len(), 1, "{:?}", strip8.conditions);
+    let padded = c
+        .candidates
+        .iter()
+        .find(|c| c.name == "strips(s=8,pad=1)")
+        .expect("padded strips");
+    assert!(padded.conditions.is_empty(), "{:?}", padded.conditions);
+    assert!(
+        padded.generated.lowered.starts_with("take(N) "),
+        "{}",
+        padded.generated.lowered
+    );
+    assert_eq!(
+        c.candidates.last().map(|c| c.strategy.as_str()),
+        Some("map")
+    );
+    // One row of window: no strips.
+    let row = compile("kernel R<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|nbh| nbh[0][0] + nbh[0][2]) o slide2(1, 1, 3, 1) o pad2(0, 0, 1, 1, clamp) $ x }");
+    assert!(
+        row.candidates.iter().all(|c| c.strategy != "strips"),
+        "{:?}",
+        names(&row)
+    );
+}
+
+/// 3-D stencils: strips of planes, rows and columns on `map_glb(1)` and `map_glb(0)`.
+#[test]
+fn stencil_strips_3d() {
+    let c = compile("kernel J<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map3(|nbh| 0.142857 * (nbh[0][1][1] + nbh[1][0][1] + nbh[1][1][0] + nbh[1][1][1] + nbh[1][1][2] + nbh[1][2][1] + nbh[2][1][1])) o slide3(3, 1) o pad3(1, clamp) $ x }");
+    let s = c
+        .candidates
+        .iter()
+        .find(|c| c.name == "strips(s=4,pad=0)")
+        .unwrap_or_else(|| panic!("{:?}", names(&c)));
+    assert!(
+        s.generated.lowered.starts_with(
+            "join o map_glb(2, transpose o map_glb(1, transpose o map_glb(0, map_seq_unroll("
+        ),
+        "{}",
+        s.generated.lowered
+    );
+    assert!(
+        !s.generated.source.contains("for ("),
+        "{}",
+        s.generated.source
+    );
+}
+
+const GEMM: &str = "kernel G<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) o transpose $ b) $ a }";
+
+/// Nested map-reduce over views gets 2-D blocked candidates, unpadded (conditions on `N`, `M`
+/// and `K`) and padded (a condition on `K` only).
+#[test]
+fn blocked_matrix_products() {
+    let c = compile(GEMM);
+    let blocked: Vec<_> = c
+        .candidates
+        .iter()
+        .filter(|c| c.strategy == "blocked")
+        .collect();
+    assert!(blocked.len() >= 4, "{:?}", names(&c));
+    assert!(blocked
+        .iter()
+        .any(|c| c.name == "blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,pad=0)"));
+    for b in &blocked {
+        let padded = b.params.iter().any(|(n, v)| n == "pad" && *v == 1);
+        let want = if padded { 1 } else { 3 };
+        assert_eq!(b.conditions.len(), want, "{}: {:?}", b.name, b.conditions);
+        assert_eq!(b.generated.kernels.len(), 1);
+        assert!(b.generated.temporaries.is_empty());
+    }
+}
+
+/// The same product with the second operand given transposed (`A·Bᵀ`), and spelled with a
+/// composition instead of an application, still gets blocked candidates.
+#[test]
+fn blocked_other_spellings() {
+    for src in [
+        "kernel G<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ bt) $ a }",
+        "kernel G<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) $ map(|p| p.1 * p.0) $ zip(c, r)) $ transpose $ b) $ a }",
+    ] {
+        let c = compile(src);
+        assert!(
+            c.candidates.iter().any(|c| c.strategy == "blocked"),
+            "{src}\n{:?}\n{:?}",
+            names(&c),
+            c.rejected
+        );
+    }
+}

@@ -1,0 +1,398 @@
+//! 2-D blocking of a nested map-reduce (the macro rule behind LIFT's tiled matrix products,
+//! Steuwer et al. CASES'16, and the thesis' `ab_tile` + `tile_nested_map_reduce` +
+//! `privatise_accumulator` + `materialise` sequence, fused into one step):
+//!
+//! ```text
+//! map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A
+//!   ⇒ join o map_wrg(1, |ra| transpose o join o map_wrg(0, |cb| W o reduce_seq(K, Z)
+//!          $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)) o split(tn) $ C')
+//!      o split(tm) $ A'
+//! ```
+//!
+//! Work-group `(i, j)` computes the `tm x tn` block of rows `i` of `A` and rows `j` of `C`
+//! (columns of the result); `reduce_seq(K, Z)` walks the shared dimension in steps of `tk`:
+//! each step stages the two `tk`-slices in local memory (one barrier for both), then every
+//! work-item `(l0, l1)` of the `l0 x l1` group updates its private `tm / l1 x tn / l0` block of
+//! accumulators, reading `A` with `vload(v)` along the shared dimension and `C` with `vload(v)`
+//! along its rows; `W` writes the private blocks out. The fold over the shared dimension keeps
+//! its order, so `op` need not be associative: every output is `op(...op(op(z, g(a0, c0)),
+//! g(a1, c1))..., g(ak, ck))` exactly as in the source.
+//!
+//! `A'`, `C'` are `A`, `C` padded with `clamp` up to multiples of `tm`, `tn` when the
+//! configuration asks for it (the result is then cut with `take`): the padded rows compute
+//! values nobody keeps. The shared dimension is never padded (its length must be a multiple
+//! of `tk`, a launch-time condition from `split`).
+//!
+//! The right-hand side is written once below as a pattern over the metavariables of the rule
+//! (`__A`, `__C`, `__z`, the element computation `__step` over the accumulator `e`, the
+//! `A`-element `a` and the `C`-element `bv`) and the configuration's sizes; [`block_map_reduce`]
+//! matches the left-hand side on any spelling that normalisation brings to it (any views for
+//! `A` and `C`, an operand given transposed included) and instantiates the pattern.
+
+use super::build::{self, prim};
+use super::walk::children_mut;
+use super::{RewriteCtx, Rule};
+use crate::arith::Nat;
+use crate::ir::{BinOp, Expr, ExprKind, Pat, PrimArg, Section};
+use crate::prim::Prim;
+use crate::types::{ScalarType, Type};
+use proc_macro2::Span;
+
+/// A blocking configuration (the tuning parameters of the rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Blocking {
+    /// Rows of `A` per work-group.
+    pub tm: i64,
+    /// Rows of `C` (result columns) per work-group.
+    pub tn: i64,
+    /// Step along the shared dimension (staged in local memory per step).
+    pub tk: i64,
+    /// Work-group size in dimension 0 (over result columns).
+    pub l0: i64,
+    /// Work-group size in dimension 1 (over result rows).
+    pub l1: i64,
+    /// Vector width of the local-memory reads.
+    pub v: i64,
+    /// Pad `A` and `C` up to multiples of `tm`, `tn` and cut the result with `take`.
+    pub pad: bool,
+}
+
+impl Blocking {
+    /// Whether the sizes fit together: `l1 | tm`, `l0 v | tn`, `v | tk`, all positive.
+    pub fn is_consistent(&self) -> bool {
+        let pos = [self.tm, self.tn, self.tk, self.l0, self.l1, self.v]
+            .iter()
+            .all(|&x| x >= 1);
+        pos && self.tm % self.l1 == 0 && self.tn % (self.l0 * self.v) == 0 && self.tk % self.v == 0
+    }
+
+    /// Local memory used, in elements of the element type.
+    pub fn local_elems(&self) -> i64 {
+        (self.tm + self.tn) * self.tk
+    }
+
+    /// Private accumulators per work-item.
+    pub fn accumulators(&self) -> i64 {
+        (self.tm / self.l1) * (self.tn / self.l0)
+    }
+
+    /// The configuration as named tuning parameters.
+    pub fn params(&self) -> Vec<(String, i64)> {
+        [
+            ("tm", self.tm),
+            ("tn", self.tn),
+            ("tk", self.tk),
+            ("l0", self.l0),
+            ("l1", self.l1),
+            ("v", self.v),
+            ("pad", i64::from(self.pad)),
+        ]
+        .iter()
+        .map(|(n, v)| (n.to_string(), *v))
+        .collect()
+    }
+}
+
+/// The right-hand side over the metavariables (see the module docs).
+const RHS: &str = "join o map_wrg(1, |ra|
+    transpose o join o map_wrg(0, |cb|
+        map_seq(join o transpose) o join o map_seq(join) o transpose o map_seq(split(V) o transpose)
+        o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
+        reduce_seq(|acc, t| (|(al, bl)|
+            map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
+                reduce_seq(|bq, q| (|(ap, bs)|
+                    reduce_seq_unroll(|bk, ks| (|(bp, av)|
+                        map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| __step) $ zip(brow, av)) $ zip(bk, bp)
+                    ) $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
+                    $ zip(bs, transpose o split(V) o as_scalar $ ap)
+                ) $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
+                $ zip(split(V) $ bb, transpose o map(as_vector(V)) $ ab)
+            ) $ zip(accc, transpose o split(LB) $ al)) $ zip(acc, transpose o map(transpose o split(LA) o as_vector(V)) $ bl)
+        ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(LB)) o transpose $ t.0,
+             to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(LA))) $ t.1),
+            to_private(map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| __z) $ rr) $ cc)
+                $ (transpose o split(LB) $ ra))) $ (transpose o split(LA) $ cb))
+        $ zip(split(TK) o transpose $ ra, split(TK) o transpose $ cb)
+    ) o split(TN) $ __C
+) o split(TM) $ __A";
+
+/// The size names of [`RHS`].
+const SIZES: [&str; 6] = ["TM", "TN", "TK", "LA", "LB", "V"];
+
+/// The parts of a matched nested map-reduce.
+struct Matched {
+    a: Expr,
+    c: Expr,
+    z: Expr,
+    op: Expr,
+    g: Expr,
+    /// `zip(c, r)` instead of `zip(r, c)`: `g` sees `(c, a)`.
+    swapped: bool,
+}
+
+/// The blocking rule for configuration `cfg` (see the module docs). Matches an f32 nested
+/// map-reduce whose operands are data the body can read without computing (parameters and
+/// views of them); `N`/`M` of the result must be multiples of `tm`/`tn` unless `cfg.pad`.
+pub fn block_map_reduce(cfg: Blocking) -> Rule {
+    Rule::new(
+        "block_map_reduce",
+        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ (work-group blocks, \
+         local staging, private accumulators; see rewrite::blocking)   if f32, tm, tn, tk consistent",
+        move |e, ctx| instantiate(&matched(e)?, &cfg, e.span, ctx),
+    )
+}
+
+/// `(λ, x)` for `map(λ) $ x`, or for `(map(λ) o layout...) $ y` with `x = layout... $ y`
+/// (typed: the checker leaves each function of a chain its result type).
+pub(crate) fn map_app(e: &Expr) -> Option<(&Expr, Expr)> {
+    let ExprKind::Apply(f, xs) = &e.kind else {
+        return None;
+    };
+    let [x] = xs.as_slice() else { return None };
+    if let Some(l) = f.prim_fun(Prim::Map) {
+        return Some((l, x.clone()));
+    }
+    let ExprKind::Compose(fs) = &f.kind else {
+        return None;
+    };
+    let (first, rest) = fs.split_first()?;
+    let l = first.prim_fun(Prim::Map)?;
+    if !rest.iter().all(build::is_layout) {
+        return None;
+    }
+    let g = build::compose(rest.to_vec(), f.span);
+    let mut data = Expr::new(ExprKind::Apply(Box::new(g), vec![x.clone()]), e.span);
+    data.ty = rest.first()?.ty.clone();
+    Some((l, data))
+}
+
+/// `|x| body` with a single named parameter.
+fn lambda1(e: &Expr) -> Option<(&str, &Expr)> {
+    match &e.kind {
+        ExprKind::Lambda(ps, body) => match ps.as_slice() {
+            [Pat::Name(n, _)] => Some((n, body)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_ident(e: &Expr, name: &str) -> bool {
+    matches!(&e.kind, ExprKind::Ident(n) if n == name)
+}
+
+/// Matches the left-hand side.
+fn matched(e: &Expr) -> Option<Matched> {
+    let f32_matrix = |t: &Option<Type>| {
+        t.as_ref()
+            .is_some_and(|t| t.dims().len() == 2 && t.base() == &Type::Scalar(ScalarType::F32))
+    };
+    if !f32_matrix(&e.ty) {
+        return None;
+    }
+    let (outer, a) = map_app(e)?;
+    let (r, row) = lambda1(outer)?;
+    let (inner, c) = map_app(row)?;
+    let (col, dot) = lambda1(inner)?;
+    if !build::is_view(&a) || !build::is_view(&c) || build::mentions(&c, r) {
+        return None;
+    }
+    // `reduce(op, z) o map(g) $ zip(..)` or `reduce(op, z) $ map(g) $ zip(..)`.
+    let ExprKind::Apply(f, xs) = &dot.kind else {
+        return None;
+    };
+    let [x] = xs.as_slice() else { return None };
+    let (red, g, zipped) = match &f.kind {
+        ExprKind::Compose(fs) if fs.len() == 2 => (&fs[0], fs[1].prim_fun(Prim::Map)?, x),
+        _ => {
+            let ExprKind::Apply(m, ys) = &x.kind else {
+                return None;
+            };
+            let [y] = ys.as_slice() else { return None };
+            (&**f, m.prim_fun(Prim::Map)?, y)
+        }
+    };
+    let (p, args) = red.as_prim()?;
+    if !matches!(p, Prim::Reduce | Prim::ReduceSeq) {
+        return None;
+    }
+    let op = args.iter().find_map(PrimArg::as_fun)?.clone();
+    let z = args.iter().find_map(PrimArg::as_value)?.clone();
+    let ExprKind::Apply(zf, zs) = &zipped.kind else {
+        return None;
+    };
+    if !matches!(&zf.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) {
+        return None;
+    }
+    let swapped = match zs.as_slice() {
+        [x, y] if is_ident(x, r) && is_ident(y, col) => false,
+        [x, y] if is_ident(x, col) && is_ident(y, r) => true,
+        _ => return None,
+    };
+    let free = |e: &Expr| !build::mentions(e, r) && !build::mentions(e, col);
+    (free(&op) && free(&z) && free(g)).then(|| Matched {
+        a,
+        c,
+        z,
+        op,
+        g: g.clone(),
+        swapped,
+    })
+}
+
+fn ident(n: &str, s: Span) -> Expr {
+    Expr::new(ExprKind::Ident(n.to_string()), s)
+}
+
+/// `f(args)` for a function expression `f`: a section becomes the operator, a lambda is
+/// beta-reduced (its parameters bound to the arguments), anything else is applied.
+fn call(f: &Expr, args: Vec<Expr>, s: Span) -> Expr {
+    match (&f.kind, args.as_slice()) {
+        (ExprKind::Section(sec @ (Section::Add | Section::Mul)), [x, y]) => {
+            let op = if *sec == Section::Add {
+                BinOp::Add
+            } else {
+                BinOp::Mul
+            };
+            let kind = ExprKind::Binary(op, Box::new(x.clone()), Box::new(y.clone()));
+            Expr::new(kind, s)
+        }
+        (ExprKind::Lambda(ps, body), _) if ps.len() == args.len() => {
+            let mut out = build::untyped(body);
+            for (p, a) in ps.iter().zip(&args) {
+                bind(&mut out, p, a);
+            }
+            out
+        }
+        _ => Expr::new(ExprKind::Apply(Box::new(f.clone()), args), s),
+    }
+}
+
+/// Substitutes the names of pattern `p` by the matching parts of `v`.
+fn bind(e: &mut Expr, p: &Pat, v: &Expr) {
+    match p {
+        Pat::Name(n, _) => subst(e, n, v),
+        Pat::Tuple(ps, _) => {
+            for (i, q) in ps.iter().enumerate() {
+                let part = match &v.kind {
+                    ExprKind::Tuple(vs) if vs.len() == ps.len() => vs[i].clone(),
+                    _ => Expr::new(ExprKind::Proj(Box::new(v.clone()), i), v.span),
+                };
+                bind(e, q, &part);
+            }
+        }
+    }
+}
+
+/// Replaces the free occurrences of `name` in `e` by `by` (the names bound inside the
+/// pattern are fresh, so no capture can occur), folding projections of tuples.
+fn subst(e: &mut Expr, name: &str, by: &Expr) {
+    if is_ident(e, name) {
+        *e = by.clone();
+        return;
+    }
+    if let ExprKind::Lambda(ps, _) = &e.kind {
+        if ps.iter().any(|p| binds(p, name)) {
+            return;
+        }
+    }
+    e.ty = None;
+    for c in children_mut(e) {
+        subst(c, name, by);
+    }
+    if let ExprKind::Proj(x, i) = &e.kind {
+        if let ExprKind::Tuple(vs) = &x.kind {
+            if let Some(v) = vs.get(*i) {
+                *e = v.clone();
+            }
+        }
+    }
+}
+
+fn binds(p: &Pat, name: &str) -> bool {
+    match p {
+        Pat::Name(n, _) => n == name,
+        Pat::Tuple(ps, _) => ps.iter().any(|q| binds(q, name)),
+    }
+}
+
+/// Replaces the size variables of the pattern by constants.
+fn subst_sizes(e: &mut Expr, sizes: &[(&str, i64)]) {
+    if let ExprKind::Prim(_, args) = &mut e.kind {
+        for a in args.iter_mut() {
+            if let PrimArg::Nat(n, _) = a {
+                for (name, v) in sizes {
+                    *n = n.substitute(name, &Nat::cst(*v));
+                }
+            }
+        }
+    }
+    for c in children_mut(e) {
+        subst_sizes(c, sizes);
+    }
+}
+
+/// `x` padded up to a multiple of `t` along its outer dimension, if `pad`.
+fn pad_if(pad: bool, x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
+    if pad {
+        build::pad_to_multiple(x, len, t, s)
+    } else {
+        x
+    }
+}
+
+/// Instantiates the right-hand side for `m` and `cfg`.
+fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option<Expr> {
+    if !cfg.is_consistent() {
+        return None;
+    }
+    let (n, mm) = match (m.a.ty.as_ref()?.as_array(), m.c.ty.as_ref()?.as_array()) {
+        (Some((_, n)), Some((_, mm))) => (n.clone(), mm.clone()),
+        _ => return None,
+    };
+    if !cfg.pad
+        && (ctx.facts.divisible(&n, &Nat::cst(cfg.tm)) == Some(false)
+            || ctx.facts.divisible(&mm, &Nat::cst(cfg.tn)) == Some(false))
+    {
+        return None;
+    }
+    let mut rhs = crate::parse::parse_expr_str(RHS, &SIZES).ok()?;
+    subst_sizes(
+        &mut rhs,
+        &[
+            ("TM", cfg.tm),
+            ("TN", cfg.tn),
+            ("TK", cfg.tk),
+            ("LA", cfg.l0),
+            ("LB", cfg.l1),
+            ("V", cfg.v),
+        ],
+    );
+    let (a_el, c_el) = (ident("a", s), ident("bv", s));
+    let pair = if m.swapped {
+        vec![c_el, a_el]
+    } else {
+        vec![a_el, c_el]
+    };
+    let prod = call(&m.g, vec![Expr::new(ExprKind::Tuple(pair), s)], s);
+    let step = call(&m.op, vec![ident("e", s), prod], s);
+    subst(&mut rhs, "__step", &step);
+    subst(&mut rhs, "__z", &build::untyped(&m.z));
+    subst(
+        &mut rhs,
+        "__A",
+        &pad_if(cfg.pad, m.a.clone(), &n, cfg.tm, s),
+    );
+    subst(
+        &mut rhs,
+        "__C",
+        &pad_if(cfg.pad, m.c.clone(), &mm, cfg.tn, s),
+    );
+    if !cfg.pad {
+        return Some(rhs);
+    }
+    // take(N) o map(take(M)) $ rhs
+    let take = |len: &Nat| prim(Prim::Take, vec![PrimArg::Nat(len.clone(), s)], s);
+    let cut = build::compose(vec![take(&n), build::with_fun(Prim::Map, &take(&mm), s)], s);
+    Some(Expr::new(ExprKind::Apply(Box::new(cut), vec![rhs]), s))
+}

@@ -1,0 +1,173 @@
+//! Every candidate the explorer derives, launched on the default device against the
+//! reference interpreter, at sizes that are and are not multiples of the tiles and strips
+//! (sizes 1, primes, composites). A candidate whose conditions fail for the sizes must be
+//! refused by `launch_candidate`, never run.
+
+use lift_runtime::core::interp::Value;
+use lift_runtime::{lift, Error};
+use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
+
+lift! {
+    /// 5-point stencil, clamped borders.
+    kernel Jacobi<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+        map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x
+    }
+    /// 17 rows by one column (the column pass of a separable convolution), mirrored.
+    kernel Column<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+        map2(|nbh| nbh[0][0] - 2.0 * nbh[8][0] + 0.5 * nbh[16][0]) o slide2(17, 1, 1, 1) o pad2(8, 8, 0, 0, mirror) $ x
+    }
+    /// 7-point 3-D Jacobi, clamped borders.
+    kernel Jacobi3d<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] {
+        map3(|nbh| 0.142857 * (nbh[0][1][1] + nbh[1][0][1] + nbh[1][1][0] + nbh[1][1][1] + nbh[1][1][2] + nbh[1][2][1] + nbh[2][1][1])) o slide3(3, 1) o pad3(1, clamp) $ x
+    }
+    /// Matrix product.
+    kernel Gemm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) o transpose $ b) $ a
+    }
+    /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
+    kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
+        map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
+    }
+}
+
+/// A 3-D array value of `n` planes of `m` rows from row-major data.
+fn cube(data: &[f32], n: usize, m: usize) -> Value {
+    let plane = data.len() / n.max(1);
+    Value::Array(data.chunks(plane.max(1)).map(|p| matrix(p, m)).collect())
+}
+
+/// Runs every candidate of a one-input kernel struct `$k` at sizes `$sizes` (an array
+/// expression) with input `$x` against `$want`; gives how many candidates ran.
+macro_rules! each_candidate_1 {
+    ($k:ident, [$($s:expr),*], $x:expr, $want:expr) => {{
+        let k = $k::new(ctx()).unwrap();
+        let x = ctx().upload($x).unwrap();
+        let mut ran = 0;
+        for c in 0..$k::CANDIDATES.len() {
+            let out = ctx().alloc::<f32>($want.len()).unwrap();
+            match k.launch_candidate(c, $($s,)* &x, &out) {
+                Ok(ev) => {
+                    ev.wait().unwrap();
+                    let what = format!("{} {}: {:?}", stringify!($k), $k::CANDIDATES[c], [$($s),*]);
+                    assert_close(&out.download().unwrap(), $want, 1e-4, &what);
+                    ran += 1;
+                }
+                Err(Error::Launch { reason }) if reason.contains("does not apply") => {
+                    assert!(!$k::CANDIDATE_CONDITIONS[c].is_empty());
+                }
+                Err(e) => panic!("{} {}: {e}", stringify!($k), $k::CANDIDATES[c]),
+            }
+        }
+        ran
+    }};
+}
+
+#[test]
+fn every_stencil_candidate_matches_the_interpreter() {
+    assert!(Jacobi::CANDIDATES.iter().any(|c| c.starts_with("strips")));
+    for (n, m) in [(1, 1), (7, 5), (9, 13), (16, 16), (31, 17), (33, 8)] {
+        let x = random_f32(n * m, (n * 100 + m) as u64);
+        for (lift, name) in [(Jacobi::LIFT, "Jacobi"), (Column::LIFT, "Column")] {
+            if name == "Column" && n < 9 {
+                continue; // mirror padding of 8 needs at least 8 rows
+            }
+            let want = f32s(&interpret(lift, name, &[n, m], &[matrix(&x, n)]));
+            let ran = if name == "Jacobi" {
+                each_candidate_1!(Jacobi, [n, m], &x, &want)
+            } else {
+                each_candidate_1!(Column, [n, m], &x, &want)
+            };
+            assert!(ran >= 2, "{name} {n}x{m}: only {ran} candidates ran");
+        }
+    }
+}
+
+#[test]
+fn every_3d_stencil_candidate_matches_the_interpreter() {
+    for (n, m, l) in [(1, 1, 1), (4, 5, 7), (5, 3, 9), (8, 8, 3)] {
+        let x = random_f32(n * m * l, (n * 100 + m * 10 + l) as u64);
+        let want = f32s(&interpret(
+            Jacobi3d::LIFT,
+            "Jacobi3d",
+            &[n, m, l],
+            &[cube(&x, n, m)],
+        ));
+        let ran = each_candidate_1!(Jacobi3d, [n, m, l], &x, &want);
+        assert!(ran >= 2, "{n}x{m}x{l}: only {ran} candidates ran");
+    }
+}
+
+/// Runs every candidate of a two-input kernel struct.
+macro_rules! each_candidate_2 {
+    ($k:ident, [$($s:expr),*], $a:expr, $b:expr, $want:expr) => {{
+        let k = $k::new(ctx()).unwrap();
+        let (a, b) = (ctx().upload($a).unwrap(), ctx().upload($b).unwrap());
+        let mut ran = Vec::new();
+        for c in 0..$k::CANDIDATES.len() {
+            let out = ctx().alloc::<f32>($want.len()).unwrap();
+            match k.launch_candidate(c, $($s,)* &a, &b, &out) {
+                Ok(ev) => {
+                    ev.wait().unwrap();
+                    let what = format!("{} {}: {:?}", stringify!($k), $k::CANDIDATES[c], [$($s),*]);
+                    assert_close(&out.download().unwrap(), $want, 1e-4, &what);
+                    ran.push($k::CANDIDATES[c]);
+                }
+                Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
+                Err(e) => panic!("{} {}: {e}", stringify!($k), $k::CANDIDATES[c]),
+            }
+        }
+        ran
+    }};
+}
+
+#[test]
+fn every_gemm_candidate_matches_the_interpreter() {
+    for (n, kk, m) in [(1, 16, 1), (17, 16, 33), (128, 16, 128), (65, 32, 130)] {
+        let (a, b) = (random_f32(n * kk, 1), random_f32(kk * m, 2));
+        let want = f32s(&interpret(
+            Gemm::LIFT,
+            "Gemm",
+            &[n, kk, m],
+            &[matrix(&a, n), matrix(&b, kk)],
+        ));
+        let ran = each_candidate_2!(Gemm, [n, kk, m], &a, &b, &want);
+        assert!(
+            ran.iter().any(|c| c.starts_with("blocked")),
+            "{n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
+        );
+        let bt = random_f32(m * kk, 3);
+        let want = f32s(&interpret(
+            GemmNt::LIFT,
+            "GemmNt",
+            &[n, kk, m],
+            &[matrix(&a, n), matrix(&bt, m)],
+        ));
+        let ran = each_candidate_2!(GemmNt, [n, kk, m], &a, &bt, &want);
+        assert!(
+            ran.iter().any(|c| c.starts_with("blocked")),
+            "NT {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
+        );
+    }
+}
+
+/// `launch` picks a candidate that applies: at sizes that are not multiples of any tile it
+/// still runs a blocked (padded) program, and the result is right.
+#[test]
+fn launch_chooses_an_applicable_candidate() {
+    let k = Gemm::new(ctx()).unwrap();
+    let (n, kk, m) = (65, 16, 67);
+    let c = k.candidate_for(n, kk, m).unwrap();
+    assert!(
+        Gemm::CANDIDATES[c].starts_with("blocked"),
+        "{}",
+        Gemm::CANDIDATES[c]
+    );
+    let (a, b) = (random_f32(n * kk, 5), random_f32(kk * m, 6));
+    let want = f32s(&interpret(
+        Gemm::LIFT,
+        "Gemm",
+        &[n, kk, m],
+        &[matrix(&a, n), matrix(&b, kk)],
+    ));
+    assert_close(&k.run(n, kk, m, &a, &b).unwrap(), &want, 1e-4, "Gemm run");
+}
