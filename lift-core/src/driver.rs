@@ -2,7 +2,7 @@
 //! job:
 //!
 //! ```text
-//! parse → typeck → rewrite::points → explore::normalise → explore::candidates → codegen
+//! parse → typeck → explore::normalise → rewrite::points → explore::candidates → codegen
 //! ```
 //!
 //! The input is a parsed, type-checked program; the output is every candidate of the kernel
@@ -64,14 +64,13 @@ pub enum DriverError {
 
 /// Compiles kernel `kernel` of the parsed program `prog` through every stage after parsing.
 pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverError> {
-    let (pointed, warnings) = apply_points(prog, kernel)?;
+    let normal = explore::normalise::normalise_kernel(prog, kernel)?;
+    let (pointed, warnings) = apply_points(&normal, kernel)?;
     let info = kernel_info(&pointed, kernel)?;
-    let normal = explore::normalise::normalise_kernel(&pointed, kernel)?;
-    let normal_info = kernel_info(&normal, kernel)?;
     let mut candidates = Vec::new();
     let mut rejected = Vec::new();
     let mut last_error = None;
-    for c in explore::candidates(&normal, kernel, &normal_info) {
+    for c in explore::candidates(&pointed, kernel, &info) {
         let name = c.name();
         let generated = match &c.lowering {
             Lowering::Program(p) => codegen::generate(p, kernel, &c.info),

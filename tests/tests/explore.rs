@@ -24,6 +24,14 @@ lift! {
     kernel Gemm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) o transpose $ b) $ a
     }
+    /// The 5-point stencil spelled with nested 1-D primitives (normalised to `slide2`/`pad2`).
+    kernel JacobiNested<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+        map(|rows| map(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o transpose o map(slide(3, 1)) $ rows) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) $ x
+    }
+    /// A producer map inside a zip, behind a reversal (normalised to one fused map).
+    kernel ZipComputed<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {
+        map(|(a, b)| a - b * b) $ zip(x, gather(reverse) o map(|v| v + 1.0) $ y)
+    }
     /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
@@ -80,6 +88,52 @@ fn every_stencil_candidate_matches_the_interpreter() {
             assert!(ran >= 2, "{name} {n}x{m}: only {ran} candidates ran");
         }
     }
+}
+
+/// Spellings that normalisation rewrites: every candidate still computes the source's function.
+#[test]
+fn normalised_spellings_match_the_interpreter() {
+    assert!(JacobiNested::CANDIDATES
+        .iter()
+        .any(|c| c.starts_with("strips")));
+    for (n, m) in [(1, 1), (7, 5), (16, 16), (33, 8)] {
+        let x = random_f32(n * m, (n * 10 + m) as u64);
+        let want = f32s(&interpret(
+            JacobiNested::LIFT,
+            "JacobiNested",
+            &[n, m],
+            &[matrix(&x, n)],
+        ));
+        let ran = each_candidate_1!(JacobiNested, [n, m], &x, &want);
+        assert!(ran >= 2, "{n}x{m}: only {ran} candidates ran");
+    }
+    let k = ZipComputed::new(ctx()).unwrap();
+    for n in [1, 2, 17, 1000] {
+        let (x, y) = (random_f32(n, 7), random_f32(n, 8));
+        let want = f32s(&interpret(
+            ZipComputed::LIFT,
+            "ZipComputed",
+            &[n],
+            &[Value::from_f32s(&x), Value::from_f32s(&y)],
+        ));
+        assert_close(
+            &k.run(n, &x, &y).unwrap(),
+            &want,
+            1e-6,
+            &format!("ZipComputed {n}"),
+        );
+    }
+    // One fused, parallel map: no temporary, no single work-item.
+    assert!(
+        !ZipComputed::SOURCE.contains("tmp_"),
+        "{}",
+        ZipComputed::SOURCE
+    );
+    assert!(
+        ZipComputed::LOWERED.starts_with("map_glb(0, "),
+        "{}",
+        ZipComputed::LOWERED
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release -p examples --bin explore [FILE]`
 
-use lift_runtime::core::{driver, explore, parse, typeck};
+use lift_runtime::core::{driver, explore, parse, print, typeck};
 use std::time::Instant;
 
 const BUILT_IN: &str = "
@@ -45,6 +45,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             compiled.candidates.len(),
             compiled.rejected.len()
         );
+        if let Ok(normal) = explore::normalise::normalise_kernel(&prog, &k.name) {
+            if let Some(nk) = normal.kernel(&k.name) {
+                println!("  normal form: {}", print::expr(&nk.body));
+            }
+        }
         for c in &compiled.candidates {
             let conds: Vec<String> = c.conditions.iter().map(|p| p.cond.to_string()).collect();
             let when = if conds.is_empty() {

@@ -1,11 +1,603 @@
 //! Normalisation before exploration: programs that compute the same function with the same
 //! types are rewritten to one canonical spelling, so that they reach the same candidates.
+//!
+//! Two steps, both semantics-preserving, neither entering a rewrite point (the driver applies
+//! the points after normalisation, to the code as the user wrote it there):
+//!
+//! 1. [`inline_user_functions`]: a call of a user function whose body is a single expression
+//!    (no `let`, no OpenCL C) is replaced by its body, and a user function passed as a function
+//!    argument (`reduce(add, 0.0)`) by the equivalent lambda (which [`section_of`] then sees
+//!    as an operator). A parameter used more than once is only substituted by an argument that
+//!    costs nothing to repeat (a name, a projection, a literal), so no work is duplicated.
+//! 2. The rules of [`rules`], normalised: tuple patterns become projections, `|x| f $ x`
+//!    becomes `f`, nested 1-D `pad`/`slide` become `pad2`/`slide2` (the definitions of the
+//!    stencil thesis read right to left), a producer map inside a `zip` is moved out of it and
+//!    fused with its consumer, and adjacent maps fuse.
+//!
+//! [`section_of`]: crate::rewrite::build::section_of
 
-use crate::ir::Program;
-use crate::rewrite::RewriteError;
+use crate::ir::{Boundary, Expr, ExprKind, FunBody, Pat, PrimArg, Program, UserFun};
+use crate::prim::Prim;
+use crate::rewrite::build::{self, bind, call, compose, ident, is_bare, prim, with_fun};
+use crate::rewrite::strategy::{left_choice, repeat, rule, Strategy};
+use crate::rewrite::walk::{child_ctx, children, children_mut, replace_child};
+use crate::rewrite::{algorithmic, rewrite_kernel, simplify, RewriteCtx, RewriteError, Rule};
 
 /// The program with kernel `kernel`'s body in normal form, type-checked again.
 pub fn normalise_kernel(prog: &Program, kernel: &str) -> Result<Program, RewriteError> {
-    let _ = kernel;
-    Ok(prog.clone())
+    let mut p = prog.clone();
+    if let Some(k) = p.kernels.iter_mut().find(|k| k.name == kernel) {
+        inline_user_functions(&mut k.body, &prog.funs);
+    }
+    rewrite_kernel(&p, kernel, &normal_form())
+}
+
+/// The normalisation strategy: every rule of [`rules`] wherever it applies, until none does,
+/// except inside rewrite points (what the user asked for there stays as written).
+pub fn normal_form() -> Strategy {
+    let mut rs = rules().into_iter();
+    let first = rule(rs.next().expect("rules are not empty"));
+    let any = rs.fold(first, |s, r| left_choice(s, rule(r)));
+    repeat(Strategy::new(move |e, ctx| outside_points(&any, e, ctx)))
+}
+
+/// `s` at the first location in pre-order, outside rewrite points, where it succeeds.
+fn outside_points(s: &Strategy, e: &Expr, ctx: &RewriteCtx) -> Option<Expr> {
+    if matches!(e.kind, ExprKind::Point(..)) {
+        return None;
+    }
+    s.apply(e, ctx).or_else(|| {
+        children(e).into_iter().enumerate().find_map(|(i, c)| {
+            let new = outside_points(s, c, &child_ctx(e, i, ctx))?;
+            replace_child(e, i, new)
+        })
+    })
+}
+
+/// The normalisation rules, in order of preference.
+pub fn rules() -> Vec<Rule> {
+    vec![
+        map_nd_expand(),
+        nd_full_args(),
+        tuple_params(),
+        eta_reduce(),
+        lambda_section(),
+        pad2_nested(),
+        slide2_nested(),
+        slide2_of_slides(),
+        map_id_elim(),
+        simplify::transpose_transpose(),
+        map_past_layout(),
+        zip_producer(),
+        apply_map_fusion(),
+        algorithmic::map_fusion(),
+        lambda_fusion(),
+    ]
+}
+
+/// Inlines the single-expression user functions of `funs` into `e` (see the module docs).
+pub fn inline_user_functions(e: &mut Expr, funs: &[UserFun]) {
+    for c in children_mut(e) {
+        inline_user_functions(c, funs);
+    }
+    let fun_of = |x: &Expr| match &x.kind {
+        ExprKind::Ident(n) => funs.iter().find(|f| &f.name == n).and_then(inlinable),
+        _ => None,
+    };
+    match &mut e.kind {
+        ExprKind::Apply(f, args) => {
+            if let Some((params, body)) = fun_of(f) {
+                if args.len() == params.len()
+                    && params
+                        .iter()
+                        .zip(args.iter())
+                        .all(|(p, a)| cheap(a) || uses(body, p) <= 1)
+                {
+                    let mut out = build::untyped(body);
+                    for (p, a) in params.iter().zip(args.iter()) {
+                        build::subst(&mut out, p, a);
+                    }
+                    out.span = e.span;
+                    *e = out;
+                }
+            }
+        }
+        ExprKind::Prim(_, args) => {
+            for a in args.iter_mut() {
+                if let PrimArg::Fun(f) = a {
+                    if let Some((params, body)) = fun_of(f) {
+                        let s = f.span;
+                        let pats = params.iter().map(|p| Pat::Name(p.clone(), s)).collect();
+                        let lam = ExprKind::Lambda(pats, Box::new(build::untyped(body)));
+                        *f = Expr::new(lam, s);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The parameter names and body of a user function that can be inlined.
+fn inlinable(f: &UserFun) -> Option<(Vec<String>, &Expr)> {
+    let FunBody::Expr(body) = &f.body else {
+        return None;
+    };
+    if contains(body, &|x| {
+        matches!(x.kind, ExprKind::Let(..) | ExprKind::Lambda(..))
+    }) {
+        return None;
+    }
+    Some((f.params.iter().map(|p| p.name.clone()).collect(), body))
+}
+
+/// Does some sub-expression of `e` satisfy `p`?
+fn contains(e: &Expr, p: &dyn Fn(&Expr) -> bool) -> bool {
+    p(e) || children(e).into_iter().any(|c| contains(c, p))
+}
+
+/// How often the variable `name` occurs in `e`.
+fn uses(e: &Expr, name: &str) -> usize {
+    if build::is_ident(e, name) {
+        return 1;
+    }
+    children(e).into_iter().map(|c| uses(c, name)).sum()
+}
+
+/// An expression that costs nothing to evaluate twice.
+fn cheap(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Lit(..) => true,
+        ExprKind::Proj(x, _) => cheap(x),
+        _ => false,
+    }
+}
+
+/// `map2(f) ⇒ map(map(f))`, `map3(f) ⇒ map(map(map(f)))`.
+pub fn map_nd_expand() -> Rule {
+    Rule::new(
+        "map_nd_expand",
+        "map2(f) ⇒ map(map(f));  map3(f) ⇒ map(map(map(f)))",
+        |e, _| {
+            let (p, depth) = match e.as_prim()? {
+                (Prim::Map2, _) => (Prim::Map2, 2),
+                (Prim::Map3, _) => (Prim::Map3, 3),
+                _ => return None,
+            };
+            let mut out = e.prim_fun(p)?.clone();
+            for _ in 0..depth {
+                out = with_fun(Prim::Map, &out, e.span);
+            }
+            Some(out)
+        },
+    )
+}
+
+/// The short forms of the n-D layout primitives spelled out: `slide2(s, t) ⇒ slide2(s, t, s,
+/// t)`, `pad2(p, β) ⇒ pad2(p, p, p, p, β)`, and the same for `slide3`, `pad3`.
+pub fn nd_full_args() -> Rule {
+    Rule::new(
+        "nd_full_args",
+        "slide2(s, t) ⇒ slide2(s, t, s, t);  pad2(p, β) ⇒ pad2(p, p, p, p, β);  (also 3-D)",
+        |e, _| {
+            let (p, args) = e.as_prim()?;
+            let dims = match p {
+                Prim::Slide2 | Prim::Pad2 => 2,
+                Prim::Slide3 | Prim::Pad3 => 3,
+                _ => return None,
+            };
+            let short = args.len() == 2;
+            if !short {
+                return None;
+            }
+            let full: Vec<PrimArg> = match p {
+                Prim::Slide2 | Prim::Slide3 => {
+                    (0..dims).flat_map(|_| args.iter().cloned()).collect()
+                }
+                _ => (0..2 * dims)
+                    .map(|_| args[0].clone())
+                    .chain(std::iter::once(args[1].clone()))
+                    .collect(),
+            };
+            Some(prim(p, full, e.span))
+        },
+    )
+}
+
+/// `|(a, b)| e ⇒ |p| e[a := p.0, b := p.1]` (nested patterns too).
+pub fn tuple_params() -> Rule {
+    Rule::new(
+        "tuple_params",
+        "|(a, b)| e ⇒ |p| e[a := p.0, b := p.1]",
+        |e, ctx| {
+            let ExprKind::Lambda(ps, body) = &e.kind else {
+                return None;
+            };
+            if !ps.iter().any(|p| matches!(p, Pat::Tuple(..))) {
+                return None;
+            }
+            let mut body = build::untyped(body);
+            let mut names = Vec::new();
+            for p in ps {
+                match p {
+                    Pat::Name(..) => names.push(p.clone()),
+                    Pat::Tuple(_, s) => {
+                        let n = ctx.fresh("t", &[e]);
+                        bind(&mut body, p, &ident(&n, *s));
+                        names.push(Pat::Name(n, *s));
+                    }
+                }
+            }
+            Some(Expr::new(ExprKind::Lambda(names, Box::new(body)), e.span))
+        },
+    )
+}
+
+/// `|x| f $ x ⇒ f` when `x` is not free in `f` (and `f` is not a variable: user and math
+/// functions stay called by name).
+pub fn eta_reduce() -> Rule {
+    Rule::new(
+        "eta_reduce",
+        "|x| f $ x ⇒ f   if x not free in f",
+        |e, _| {
+            let (x, body) = build::lambda1(e)?;
+            let ExprKind::Apply(f, args) = &body.kind else {
+                return None;
+            };
+            let [arg] = args.as_slice() else { return None };
+            let function = matches!(
+                f.kind,
+                ExprKind::Prim(..) | ExprKind::Compose(_) | ExprKind::Lambda(..)
+            );
+            (function && build::is_ident(arg, x) && !build::mentions(f, x)).then(|| (**f).clone())
+        },
+    )
+}
+
+/// `|a, b| a + b ⇒ +` (and `*`, `min`, `max`; either operand order): a function argument that
+/// computes exactly an operator becomes its section, which reduction strategies recognise.
+pub fn lambda_section() -> Rule {
+    Rule::new(
+        "lambda_section",
+        "|a, b| a + b ⇒ +   (also *, min, max)",
+        |e, _| {
+            if !matches!(e.kind, ExprKind::Lambda(..)) {
+                return None;
+            }
+            let sec = build::section_of(e)?;
+            Some(Expr::new(ExprKind::Section(sec), e.span))
+        },
+    )
+}
+
+/// `pad`'s sizes and boundary, for a boundary that is an index function (not a constant).
+fn pad_args(e: &Expr) -> Option<(PrimArg, PrimArg, &Boundary)> {
+    let (Prim::Pad, [l, r, PrimArg::Boundary(b, _)]) = e.as_prim()? else {
+        return None;
+    };
+    (!matches!(b, Boundary::Constant(_))).then(|| (l.clone(), r.clone(), b))
+}
+
+fn same_boundary(a: &Boundary, b: &Boundary) -> bool {
+    matches!(
+        (a, b),
+        (Boundary::Clamp, Boundary::Clamp)
+            | (Boundary::Mirror, Boundary::Mirror)
+            | (Boundary::Wrap, Boundary::Wrap)
+    )
+}
+
+/// `pad(t, b, β) o map(pad(l, r, β)) ⇒ pad2(t, b, l, r, β)` and `map(pad(l, r, β)) o pad(t,
+/// b, β) ⇒ pad2(t, b, l, r, β)` for an index boundary `β` (the two dimensions' index functions
+/// are independent, so either order reads `x[β(i)][β(j)]`).
+pub fn pad2_nested() -> Rule {
+    Rule::chain(
+        "pad2_nested",
+        "pad(t, b, β) o map(pad(l, r, β)) ⇒ pad2(t, b, l, r, β);  map(pad(l, r, β)) o pad(t, b, β) ⇒ pad2(..)",
+        |f, g, _| {
+            let (outer, inner) = match (f.prim_fun(Prim::Map), g.prim_fun(Prim::Map)) {
+                (None, Some(m)) => (f, m),
+                (Some(m), None) => (g, m),
+                _ => return None,
+            };
+            let (t, b, bo) = pad_args(outer)?;
+            let (l, r, bi) = pad_args(inner)?;
+            if !same_boundary(bo, bi) {
+                return None;
+            }
+            let s = f.span;
+            let args = vec![t, b, l, r, PrimArg::Boundary(bo.clone(), s)];
+            Some(vec![prim(Prim::Pad2, args, s)])
+        },
+    )
+}
+
+/// `slide(n, s)`'s window size and step.
+fn slide_args(e: &Expr) -> Option<[PrimArg; 2]> {
+    let (Prim::Slide, [n, s]) = e.as_prim()? else {
+        return None;
+    };
+    Some([n.clone(), s.clone()])
+}
+
+/// `slide2(sy, ty, sx, tx)` from the row and column windows.
+fn slide2(y: [PrimArg; 2], x: [PrimArg; 2], s: proc_macro2::Span) -> Expr {
+    let [sy, ty] = y;
+    let [sx, tx] = x;
+    prim(Prim::Slide2, vec![sy, ty, sx, tx], s)
+}
+
+/// `map(f o transpose o map(slide(sx, tx))) o slide(sy, ty) ⇒ map(f) o slide2(sy, ty, sx, tx)`
+/// and `map(f o map(transpose) o slide(sx, tx) o transpose) o slide(sy, ty) ⇒ map(f) o
+/// slide2(..)` (the two definitions of 2-D windows of the stencil thesis; `f` may be empty).
+pub fn slide2_nested() -> Rule {
+    Rule::chain(
+        "slide2_nested",
+        "map(f o transpose o map(slide(sx, tx))) o slide(sy, ty) ⇒ map(f) o slide2(sy, ty, sx, tx)   (also map(f o map(transpose) o slide(sx, tx) o transpose))",
+        |m, sl, _| {
+            let y = slide_args(sl)?;
+            let body = m.prim_fun(Prim::Map)?;
+            let fs = match &body.kind {
+                ExprKind::Compose(fs) => build::flatten(fs),
+                _ => vec![body.clone()],
+            };
+            let n = fs.len();
+            let (x, rest) = if n >= 2
+                && is_bare(&fs[n - 2], Prim::Transpose)
+                && fs[n - 1].prim_fun(Prim::Map).is_some()
+            {
+                (slide_args(fs[n - 1].prim_fun(Prim::Map)?)?, &fs[..n - 2])
+            } else if n >= 3
+                && fs[n - 3]
+                    .prim_fun(Prim::Map)
+                    .is_some_and(|t| is_bare(t, Prim::Transpose))
+                && is_bare(&fs[n - 1], Prim::Transpose)
+            {
+                (slide_args(&fs[n - 2])?, &fs[..n - 3])
+            } else {
+                return None;
+            };
+            let s = m.span;
+            let mut out = Vec::new();
+            if !rest.is_empty() {
+                out.push(with_fun(Prim::Map, &compose(rest.to_vec(), s), s));
+            }
+            out.push(slide2(y, x, s));
+            Some(out)
+        },
+    )
+}
+
+/// `slide(sy, ty) o map(slide(sx, tx)) ⇒ map(transpose) o slide2(sy, ty, sx, tx)` (windows of
+/// windows, rows first: each neighbourhood is the transpose of `slide2`'s).
+pub fn slide2_of_slides() -> Rule {
+    Rule::chain(
+        "slide2_of_slides",
+        "slide(sy, ty) o map(slide(sx, tx)) ⇒ map(transpose) o slide2(sy, ty, sx, tx)",
+        |sl, m, _| {
+            let y = slide_args(sl)?;
+            let x = slide_args(m.prim_fun(Prim::Map)?)?;
+            let s = sl.span;
+            let tr = prim(Prim::Transpose, Vec::new(), s);
+            Some(vec![with_fun(Prim::Map, &tr, s), slide2(y, x, s)])
+        },
+    )
+}
+
+/// `map(id) o f ⇒ f`, `f o map(id) ⇒ f` (a copy has no meaning before memory is placed).
+pub fn map_id_elim() -> Rule {
+    Rule::chain(
+        "map_id_elim",
+        "map(id) o f ⇒ f;  f o map(id) ⇒ f",
+        |a, b, _| {
+            let is_copy = |e: &Expr| e.prim_fun(Prim::Map).is_some_and(|f| is_bare(f, Prim::Id));
+            if is_copy(a) {
+                Some(vec![b.clone()])
+            } else if is_copy(b) {
+                Some(vec![a.clone()])
+            } else {
+                None
+            }
+        },
+    )
+}
+
+/// `map(f)` nested `k` times.
+fn maps(f: &Expr, k: usize, s: proc_macro2::Span) -> Expr {
+    (0..k).fold(f.clone(), |e, _| with_fun(Prim::Map, &e, s))
+}
+
+/// `f` if `e` is `map` nested `k` times around `f`.
+fn under_maps(e: &Expr, k: usize) -> Option<&Expr> {
+    (0..k).try_fold(e, |x, _| x.prim_fun(Prim::Map))
+}
+
+/// Maps move before layout primitives (towards the data), so that they fuse with the maps
+/// that consume them instead of being stored by one work-item:
+///
+/// ```text
+/// L o map(f) ⇒ map(f) o L            L = gather(r), scatter(r), take(n), pad(l, r, β)
+/// split(n) o map(f) ⇒ map(map(f)) o split(n)       join o map(map(f)) ⇒ map(f) o join
+/// transpose o map(map(f)) ⇒ map(map(f)) o transpose
+/// slide(n, s) o map(f) ⇒ map(map(f)) o slide(n, s)  (f recomputed per window)
+/// pad2(.., β) o map(map(f)) ⇒ map(map(f)) o pad2(.., β)
+/// slide2(..) o map(map(f)) ⇒ map(map(map(map(f)))) o slide2(..)
+/// ```
+///
+/// for an index boundary `β` (a constant border is not `f` of anything).
+pub fn map_past_layout() -> Rule {
+    Rule::chain(
+        "map_past_layout",
+        "L o map(f) ⇒ map(f) o L for reindexing L; split, join, transpose, slide, pad2, slide2 with the matching map depths",
+        |l, m, _| {
+            let (p, args) = l.as_prim()?;
+            let index_border = || !args.iter().any(|a| matches!(a, PrimArg::Boundary(Boundary::Constant(_), _)));
+            // (maps the layout needs around `f` on its input, maps around `f` after it)
+            let (depth_in, depth_out) = match p {
+                Prim::Gather | Prim::Scatter | Prim::Take => (1, 1),
+                Prim::Pad if index_border() => (1, 1),
+                Prim::Split | Prim::Slide => (1, 2),
+                Prim::Join => (2, 1),
+                Prim::Transpose => (2, 2),
+                Prim::Pad2 if index_border() => (2, 2),
+                Prim::Slide2 => (2, 4),
+                _ => return None,
+            };
+            let f = under_maps(m, depth_in)?;
+            let s = l.span;
+            Some(vec![maps(f, depth_out, s), l.clone()])
+        },
+    )
+}
+
+/// `(map(g) o h) $ y` as `(g, h $ y)` (`h` possibly empty).
+fn producer(e: &Expr) -> Option<(Expr, Expr)> {
+    let ExprKind::Apply(f, ys) = &e.kind else {
+        return None;
+    };
+    let [y] = ys.as_slice() else { return None };
+    if let Some(g) = f.prim_fun(Prim::Map) {
+        return Some((g.clone(), y.clone()));
+    }
+    let ExprKind::Compose(fs) = &f.kind else {
+        return None;
+    };
+    let fs = build::flatten(fs);
+    let g = fs.first()?.prim_fun(Prim::Map)?.clone();
+    let rest = compose(fs[1..].to_vec(), f.span);
+    Some((
+        g,
+        Expr::new(ExprKind::Apply(Box::new(rest), vec![y.clone()]), e.span),
+    ))
+}
+
+/// `zip(.., map(g) $ y, ..) ⇒ map(|p| (p.0, .., g(p.i), ..)) $ zip(.., y, ..)`: the producer
+/// runs where its element is consumed instead of into a stored array.
+pub fn zip_producer() -> Rule {
+    Rule::new(
+        "zip_producer",
+        "zip(.., map(g) $ y, ..) ⇒ map(|p| (p.0, .., g(p.i), ..)) $ zip(.., y, ..)",
+        |e, ctx| {
+            let ExprKind::Apply(z, xs) = &e.kind else {
+                return None;
+            };
+            if !matches!(&z.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) {
+                return None;
+            }
+            let (i, (g, y)) = xs
+                .iter()
+                .enumerate()
+                .find_map(|(i, x)| Some((i, producer(x)?)))?;
+            let s = e.span;
+            let p = ctx.fresh("z", &[e]);
+            let proj = |j| Expr::new(ExprKind::Proj(Box::new(ident(&p, s)), j), s);
+            let parts = (0..xs.len())
+                .map(|j| {
+                    if j == i {
+                        call(&g, vec![proj(j)], s)
+                    } else {
+                        proj(j)
+                    }
+                })
+                .collect();
+            let lam = ExprKind::Lambda(
+                vec![Pat::Name(p.clone(), s)],
+                Box::new(Expr::new(ExprKind::Tuple(parts), s)),
+            );
+            let mut args: Vec<Expr> = xs.iter().map(build::untyped).collect();
+            args[i] = y;
+            let zipped = Expr::new(ExprKind::Apply(Box::new(build::untyped(z)), args), s);
+            let m = with_fun(Prim::Map, &Expr::new(lam, s), s);
+            Some(Expr::new(ExprKind::Apply(Box::new(m), vec![zipped]), s))
+        },
+    )
+}
+
+/// A function's composition chain, outermost first.
+fn chain(f: &Expr) -> Vec<Expr> {
+    match &f.kind {
+        ExprKind::Compose(fs) => build::flatten(fs),
+        _ => vec![f.clone()],
+    }
+}
+
+/// `(.. o map(f)) $ ((map(g) o ..) $ x) ⇒ (.. o map(f o g) o ..) $ x`: map fusion across an
+/// application (other applications keep their shape, which later stages match).
+pub fn apply_map_fusion() -> Rule {
+    Rule::new(
+        "apply_map_fusion",
+        "(.. o map(f)) $ ((map(g) o ..) $ x) ⇒ (.. o map(f o g) o ..) $ x",
+        |e, _| {
+            let ExprKind::Apply(f, xs) = &e.kind else {
+                return None;
+            };
+            let [inner] = xs.as_slice() else { return None };
+            let ExprKind::Apply(g, ys) = &inner.kind else {
+                return None;
+            };
+            let [x] = ys.as_slice() else { return None };
+            let (mut fs, gs) = (chain(f), chain(g));
+            let ff = fs.pop()?.prim_fun(Prim::Map)?.clone();
+            let gf = gs.first()?.prim_fun(Prim::Map)?;
+            let s = e.span;
+            fs.push(with_fun(Prim::Map, &compose(vec![ff, gf.clone()], s), s));
+            fs.extend(gs[1..].iter().cloned());
+            let h = compose(fs, s);
+            Some(Expr::new(ExprKind::Apply(Box::new(h), vec![x.clone()]), s))
+        },
+    )
+}
+
+/// `(|p| e) o (|q| t) ⇒ |n| e[p := t[q := n]]` (`n` fresh) when no work is duplicated: `t`
+/// is cheap, or `p` occurs once in `e`, or `t` is a tuple whose costly parts are each
+/// projected at most once and `p` occurs only projected. `e` must hold no lambda (which could
+/// capture a name of `t`).
+pub fn lambda_fusion() -> Rule {
+    Rule::chain(
+        "lambda_fusion",
+        "(|p| e) o (|q| t) ⇒ |q| e[p := t]   if nothing is computed twice",
+        |f, g, ctx| {
+            let (p, e) = build::lambda1(f)?;
+            let (q, t) = build::lambda1(g)?;
+            if !no_duplication(e, p, t) || contains(e, &|x| matches!(x.kind, ExprKind::Lambda(..)))
+            {
+                return None;
+            }
+            let n = ctx.fresh("v", &[f, g]);
+            let s = f.span;
+            let mut t = build::untyped(t);
+            build::subst(&mut t, q, &ident(&n, s));
+            let mut body = build::untyped(e);
+            build::subst(&mut body, p, &t);
+            let lam = ExprKind::Lambda(vec![Pat::Name(n, s)], Box::new(body));
+            Some(vec![Expr::new(lam, s)])
+        },
+    )
+}
+
+fn no_duplication(e: &Expr, p: &str, t: &Expr) -> bool {
+    if cheap(t) || uses(e, p) <= 1 {
+        return true;
+    }
+    let ExprKind::Tuple(parts) = &t.kind else {
+        return false;
+    };
+    uses(e, p)
+        == (0..parts.len())
+            .map(|i| projections(e, p, i))
+            .sum::<usize>()
+        && parts
+            .iter()
+            .enumerate()
+            .all(|(i, x)| cheap(x) || projections(e, p, i) <= 1)
+}
+
+/// How often `p.i` occurs in `e`.
+fn projections(e: &Expr, p: &str, i: usize) -> usize {
+    if let ExprKind::Proj(x, j) = &e.kind {
+        if *j == i && build::is_ident(x, p) {
+            return 1;
+        }
+    }
+    children(e).into_iter().map(|c| projections(c, p, i)).sum()
 }

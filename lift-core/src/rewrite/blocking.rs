@@ -29,11 +29,11 @@
 //! matches the left-hand side on any spelling that normalisation brings to it (any views for
 //! `A` and `C`, an operand given transposed included) and instantiates the pattern.
 
-use super::build::{self, prim};
+use super::build::{self, call, ident, is_ident, lambda1, prim, subst};
 use super::walk::children_mut;
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
-use crate::ir::{BinOp, Expr, ExprKind, Pat, PrimArg, Section};
+use crate::ir::{Expr, ExprKind, PrimArg};
 use crate::prim::Prim;
 use crate::types::{ScalarType, Type};
 use proc_macro2::Span;
@@ -166,21 +166,6 @@ pub(crate) fn map_app(e: &Expr) -> Option<(&Expr, Expr)> {
     Some((l, data))
 }
 
-/// `|x| body` with a single named parameter.
-fn lambda1(e: &Expr) -> Option<(&str, &Expr)> {
-    match &e.kind {
-        ExprKind::Lambda(ps, body) => match ps.as_slice() {
-            [Pat::Name(n, _)] => Some((n, body)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn is_ident(e: &Expr, name: &str) -> bool {
-    matches!(&e.kind, ExprKind::Ident(n) if n == name)
-}
-
 /// Matches the left-hand side.
 fn matched(e: &Expr) -> Option<Matched> {
     let f32_matrix = |t: &Option<Type>| {
@@ -238,82 +223,6 @@ fn matched(e: &Expr) -> Option<Matched> {
         g: g.clone(),
         swapped,
     })
-}
-
-fn ident(n: &str, s: Span) -> Expr {
-    Expr::new(ExprKind::Ident(n.to_string()), s)
-}
-
-/// `f(args)` for a function expression `f`: a section becomes the operator, a lambda is
-/// beta-reduced (its parameters bound to the arguments), anything else is applied.
-fn call(f: &Expr, args: Vec<Expr>, s: Span) -> Expr {
-    match (&f.kind, args.as_slice()) {
-        (ExprKind::Section(sec @ (Section::Add | Section::Mul)), [x, y]) => {
-            let op = if *sec == Section::Add {
-                BinOp::Add
-            } else {
-                BinOp::Mul
-            };
-            let kind = ExprKind::Binary(op, Box::new(x.clone()), Box::new(y.clone()));
-            Expr::new(kind, s)
-        }
-        (ExprKind::Lambda(ps, body), _) if ps.len() == args.len() => {
-            let mut out = build::untyped(body);
-            for (p, a) in ps.iter().zip(&args) {
-                bind(&mut out, p, a);
-            }
-            out
-        }
-        _ => Expr::new(ExprKind::Apply(Box::new(f.clone()), args), s),
-    }
-}
-
-/// Substitutes the names of pattern `p` by the matching parts of `v`.
-fn bind(e: &mut Expr, p: &Pat, v: &Expr) {
-    match p {
-        Pat::Name(n, _) => subst(e, n, v),
-        Pat::Tuple(ps, _) => {
-            for (i, q) in ps.iter().enumerate() {
-                let part = match &v.kind {
-                    ExprKind::Tuple(vs) if vs.len() == ps.len() => vs[i].clone(),
-                    _ => Expr::new(ExprKind::Proj(Box::new(v.clone()), i), v.span),
-                };
-                bind(e, q, &part);
-            }
-        }
-    }
-}
-
-/// Replaces the free occurrences of `name` in `e` by `by` (the names bound inside the
-/// pattern are fresh, so no capture can occur), folding projections of tuples.
-fn subst(e: &mut Expr, name: &str, by: &Expr) {
-    if is_ident(e, name) {
-        *e = by.clone();
-        return;
-    }
-    if let ExprKind::Lambda(ps, _) = &e.kind {
-        if ps.iter().any(|p| binds(p, name)) {
-            return;
-        }
-    }
-    e.ty = None;
-    for c in children_mut(e) {
-        subst(c, name, by);
-    }
-    if let ExprKind::Proj(x, i) = &e.kind {
-        if let ExprKind::Tuple(vs) = &x.kind {
-            if let Some(v) = vs.get(*i) {
-                *e = v.clone();
-            }
-        }
-    }
-}
-
-fn binds(p: &Pat, name: &str) -> bool {
-    match p {
-        Pat::Name(n, _) => n == name,
-        Pat::Tuple(ps, _) => ps.iter().any(|q| binds(q, name)),
-    }
 }
 
 /// Replaces the size variables of the pattern by constants.

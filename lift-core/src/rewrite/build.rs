@@ -3,8 +3,9 @@
 //! New nodes are untyped; a node moved to a new position loses its root type ([`untyped`]), so
 //! every type left on a tree stays correct for side conditions.
 
+use super::walk::children_mut;
 use crate::arith::Nat;
-use crate::ir::{Expr, ExprKind, LitValue, PrimArg, Reorder, Section};
+use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Reorder, Section};
 use crate::prim::Prim;
 use crate::types::Type;
 use proc_macro2::Span;
@@ -200,5 +201,99 @@ pub(crate) fn is_view(e: &Expr) -> bool {
         ExprKind::Ident(_) => true,
         ExprKind::Apply(f, xs) => is_layout(f) && xs.iter().all(is_view),
         _ => false,
+    }
+}
+
+/// `|x| body` with a single named parameter.
+pub(crate) fn lambda1(e: &Expr) -> Option<(&str, &Expr)> {
+    match &e.kind {
+        ExprKind::Lambda(ps, body) => match ps.as_slice() {
+            [Pat::Name(n, _)] => Some((n, body)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Is `e` the variable `name`?
+pub(crate) fn is_ident(e: &Expr, name: &str) -> bool {
+    matches!(&e.kind, ExprKind::Ident(n) if n == name)
+}
+
+/// A variable reference.
+pub(crate) fn ident(n: &str, s: Span) -> Expr {
+    Expr::new(ExprKind::Ident(n.to_string()), s)
+}
+
+/// `f(args)` for a function expression `f`: a section becomes the operator, a lambda is
+/// beta-reduced (its parameters bound to the arguments), anything else is applied.
+pub(crate) fn call(f: &Expr, args: Vec<Expr>, s: Span) -> Expr {
+    match (&f.kind, args.as_slice()) {
+        (ExprKind::Section(sec @ (Section::Add | Section::Mul)), [x, y]) => {
+            let op = if *sec == Section::Add {
+                BinOp::Add
+            } else {
+                BinOp::Mul
+            };
+            let kind = ExprKind::Binary(op, Box::new(x.clone()), Box::new(y.clone()));
+            Expr::new(kind, s)
+        }
+        (ExprKind::Lambda(ps, body), _) if ps.len() == args.len() => {
+            let mut out = untyped(body);
+            for (p, a) in ps.iter().zip(&args) {
+                bind(&mut out, p, a);
+            }
+            out
+        }
+        _ => Expr::new(ExprKind::Apply(Box::new(f.clone()), args), s),
+    }
+}
+
+/// Substitutes the names of pattern `p` by the matching parts of `v`.
+pub(crate) fn bind(e: &mut Expr, p: &Pat, v: &Expr) {
+    match p {
+        Pat::Name(n, _) => subst(e, n, v),
+        Pat::Tuple(ps, _) => {
+            for (i, q) in ps.iter().enumerate() {
+                let part = match &v.kind {
+                    ExprKind::Tuple(vs) if vs.len() == ps.len() => vs[i].clone(),
+                    _ => Expr::new(ExprKind::Proj(Box::new(v.clone()), i), v.span),
+                };
+                bind(e, q, &part);
+            }
+        }
+    }
+}
+
+/// Replaces the free occurrences of `name` in `e` by `by` (the names bound inside the
+/// pattern are fresh, so no capture can occur), folding projections of tuples.
+pub(crate) fn subst(e: &mut Expr, name: &str, by: &Expr) {
+    if is_ident(e, name) {
+        *e = by.clone();
+        return;
+    }
+    if let ExprKind::Lambda(ps, _) = &e.kind {
+        if ps.iter().any(|p| binds(p, name)) {
+            return;
+        }
+    }
+    e.ty = None;
+    for c in children_mut(e) {
+        subst(c, name, by);
+    }
+    if let ExprKind::Proj(x, i) = &e.kind {
+        if let ExprKind::Tuple(vs) = &x.kind {
+            if let Some(v) = vs.get(*i) {
+                *e = v.clone();
+            }
+        }
+    }
+}
+
+/// Does pattern `p` bind `name`?
+pub(crate) fn binds(p: &Pat, name: &str) -> bool {
+    match p {
+        Pat::Name(n, _) => n == name,
+        Pat::Tuple(ps, _) => ps.iter().any(|q| binds(q, name)),
     }
 }

@@ -25,7 +25,7 @@ pub mod simplify;
 pub mod stencil;
 pub mod strategy;
 pub mod vectorize;
-mod walk;
+pub(crate) mod walk;
 
 #[cfg(test)]
 mod tests;

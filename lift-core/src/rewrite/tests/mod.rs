@@ -1,6 +1,7 @@
 //! Tests of the rewrite rules and strategies.
 
 mod gen;
+mod normal;
 mod points;
 mod rules;
 mod strategy;

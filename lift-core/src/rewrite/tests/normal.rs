@@ -1,0 +1,369 @@
+//! One property test per normalisation rule of [`crate::explore::normalise`] (see
+//! [`super::gen::check_rule`]), and the normal forms of spellings of one function.
+
+use super::gen::{check_rule, Gen, Tol};
+use crate::explore::normalise::{self as nf, normalise_kernel};
+use crate::parse::parse_program_str;
+use crate::typeck::check_program;
+use rand::Rng;
+
+/// A random index boundary (mirror only where the pad fits).
+fn boundary(g: &mut Gen, pad: usize, n: usize) -> &'static str {
+    match g.rng.gen_range(0..3) {
+        0 => "clamp",
+        1 => "wrap",
+        _ if pad <= n => "mirror",
+        _ => "clamp",
+    }
+}
+
+#[test]
+fn tuple_params() {
+    check_rule(
+        &|g| {
+            (g.shape.len() == 1).then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            g.push(
+                format!("(|a| map(|(p, q)| p * 2.0 - q) $ zip(a, map({l}) $ a))"),
+                d,
+            )
+            .then(nf::tuple_params)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn zip_producer() {
+    check_rule(
+        &|g| {
+            (g.shape.len() == 1).then_some(())?;
+            let (l, m) = (g.lambda(), g.lambda());
+            let d = g.shape.clone();
+            let stage = match g.rng.gen_range(0..3) {
+                0 => format!("(|a| map(|p| p.0 - p.1) $ zip(a, map({l}) $ a))"),
+                1 => format!("(|a| map(|p| p.0 * p.1) $ zip(map({l}) $ a, (map({m}) o gather(reverse)) $ a))"),
+                _ => format!("(|a| map(|p| p.0 + p.1 * p.2) $ zip(a, map({l}) $ a, map({m}) $ a))"),
+            };
+            g.push(stage, d).then(nf::zip_producer)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn eta_reduce() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            g.push(format!("map(|r| (map({l}) o gather(reverse)) $ r)"), d)
+                .then(nf::eta_reduce)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn lambda_section() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let d0 = g.shape[0];
+            let op = [
+                "|a, b| a + b",
+                "|a, b| b * a",
+                "|a, b| max(a, b)",
+                "|a, b| min(b, a)",
+            ][g.rng.gen_range(0..4)];
+            g.push(format!("map(reduce({op}, 0.5))"), vec![d0])
+                .then(nf::lambda_section)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn pad2_nested() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let (n, m) = (g.shape[0], g.shape[1]);
+            let (t, b, l, r) = (
+                g.rng.gen_range(0..3),
+                g.rng.gen_range(0..3),
+                g.rng.gen_range(0..3),
+                g.rng.gen_range(0..3),
+            );
+            let bd = boundary(g, t.max(b).max(l).max(r), n.min(m));
+            let stage = if g.rng.gen_bool(0.5) {
+                format!("pad({t}, {b}, {bd}) o map(pad({l}, {r}, {bd}))")
+            } else {
+                format!("map(pad({l}, {r}, {bd})) o pad({t}, {b}, {bd})")
+            };
+            g.push(stage, vec![t + n + b, l + m + r])
+                .then(nf::pad2_nested)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+/// Window sizes and steps that tile a length `n`: `(size, step)` with `(n - size) % step == 0`.
+fn window(g: &mut Gen, n: usize) -> Option<(usize, usize)> {
+    let size = g.rng.gen_range(1..=n.min(3));
+    let step = if (n - size).is_multiple_of(2) && g.rng.gen_bool(0.5) {
+        2
+    } else {
+        1
+    };
+    Some((size, step))
+}
+
+#[test]
+fn slide2_nested() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let (n, m) = (g.shape[0], g.shape[1]);
+            let ((sy, ty), (sx, tx)) = (window(g, n)?, window(g, m)?);
+            let sum = "map(reduce(+, 0.0) o join)";
+            let rows = if g.rng.gen_bool(0.5) {
+                format!("{sum} o transpose o map(slide({sx}, {tx}))")
+            } else {
+                format!("{sum} o map(transpose) o slide({sx}, {tx}) o transpose")
+            };
+            let shape = vec![(n - sy) / ty + 1, (m - sx) / tx + 1];
+            g.push(format!("map({rows}) o slide({sy}, {ty})"), shape)
+                .then(nf::slide2_nested)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn slide2_of_slides() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let (n, m) = (g.shape[0], g.shape[1]);
+            let ((sy, ty), (sx, tx)) = (window(g, n)?, window(g, m)?);
+            let shape = vec![(n - sy) / ty + 1, (m - sx) / tx + 1];
+            g.push(
+                format!("map(map(reduce(+, 0.0) o join) o transpose) o slide({sy}, {ty}) o map(slide({sx}, {tx}))"),
+                shape,
+            )
+            .then(nf::slide2_of_slides)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn map_nd_expand() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            g.push(format!("map2({l})"), d).then(nf::map_nd_expand)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn nd_full_args() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let (n, m) = (g.shape[0], g.shape[1]);
+            if g.rng.gen_bool(0.5) {
+                let p = g.rng.gen_range(0..3);
+                let bd = boundary(g, p, n.min(m));
+                g.push(format!("pad2({p}, {bd})"), vec![n + 2 * p, m + 2 * p])
+            } else {
+                let size = g.rng.gen_range(1..=n.min(m).min(3));
+                let shape = [n - size + 1, m - size + 1];
+                g.push(
+                    format!("map(map(join)) o slide2({size}, 1)"),
+                    vec![shape[0], shape[1], size * size],
+                )
+            }
+            .then(nf::nd_full_args)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn map_past_layout() {
+    check_rule(
+        &|g| {
+            let l = g.lambda();
+            let d = g.shape.clone();
+            let pick = g.rng.gen_range(0..5);
+            let k = g.divisor(d[0]);
+            match (d.len(), pick) {
+                (1, 0) => g.push(format!("gather(reverse) o map({l})"), d),
+                (1, 1) => g.push(format!("scatter(reverse) o map({l})"), d),
+                (1, 2) => g.push(format!("pad(1, 2, wrap) o map({l})"), vec![d[0] + 3]),
+                (1, 3) if d[0] >= 2 => g.push(format!("slide(2, 1) o map({l})"), vec![d[0] - 1, 2]),
+                (1, _) => g.push(format!("split({k}) o map({l})"), vec![d[0] / k, k]),
+                (2, 0) => g.push(format!("join o map(map({l}))"), vec![d[0] * d[1]]),
+                (2, 1) => g.push(format!("transpose o map(map({l}))"), vec![d[1], d[0]]),
+                (2, 2) => g.push(
+                    format!("pad2(1, clamp) o map(map({l}))"),
+                    vec![d[0] + 2, d[1] + 2],
+                ),
+                (2, _) if d[0] >= 2 && d[1] >= 2 => g.push(
+                    format!("map(map(join)) o slide2(2, 1) o map(map({l}))"),
+                    vec![d[0] - 1, d[1] - 1, 4],
+                ),
+                _ => false,
+            }
+            .then(nf::map_past_layout)
+        },
+        Tol::Exact,
+        30,
+    );
+}
+
+#[test]
+fn map_id_elim() {
+    check_rule(
+        &|g| {
+            let l = g.lambda();
+            let (a, b) = (g.nest("map", "id"), g.nest("map", l));
+            let d = g.shape.clone();
+            g.push(format!("{a} o {b}"), d).then(nf::map_id_elim)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn apply_map_fusion() {
+    check_rule(
+        &|g| {
+            let (a, b) = (g.lambda(), g.lambda());
+            let (fa, fb) = (g.nest("map", a), g.nest("map", b));
+            let d = g.shape.clone();
+            g.push(format!("(|v| {fa} $ {fb} $ v)"), d)
+                .then(nf::apply_map_fusion)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn lambda_fusion() {
+    check_rule(
+        &|g| {
+            let (a, b) = (g.lambda(), g.lambda());
+            let f = g.nest("map", &format!("({a}) o ({b})"));
+            let d = g.shape.clone();
+            g.push(f, d).then(nf::lambda_fusion)
+        },
+        Tol::Exact,
+        10,
+    );
+}
+
+/// The normal form of kernel `K` of `src`, printed.
+fn normal(src: &str) -> String {
+    let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let n = normalise_kernel(&p, "K").unwrap_or_else(|e| panic!("{e}\n{src}"));
+    crate::print::expr(&n.kernel("K").expect("kernel K").body)
+}
+
+/// Spellings of one function reach one normal form.
+#[test]
+fn spellings_reach_one_normal_form() {
+    let groups: [&[&str]; 3] = [
+        &[
+            "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|w| w[0][1] + w[1][1] * w[2][2]) o slide2(3, 1) o pad2(1, clamp) $ x }",
+            "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(|rows| map(|w| w[0][1] + w[1][1] * w[2][2]) o transpose o map(slide(3, 1)) $ rows) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) $ x }",
+            "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(map(|w| w[0][1] + w[1][1] * w[2][2]) o map(transpose) o slide(3, 1) o transpose) o slide(3, 1) o map(pad(1, 1, clamp)) o pad(1, 1, clamp) $ x }",
+        ],
+        &[
+            "fn twice(v: f32) -> f32 { v * 2.0 }\nkernel K<N>(x: [f32; N], y: [f32; N]) -> [f32; N] { map(|p| p.0 + p.1) $ zip(x, map(twice) $ y) }",
+            "kernel K<N>(x: [f32; N], y: [f32; N]) -> [f32; N] { map(|(a, b)| a + b) $ zip(x, map(|v| v * 2.0) $ y) }",
+            "kernel K<N>(x: [f32; N], y: [f32; N]) -> [f32; N] { map(|p| p.0 + p.1 * 2.0) $ zip(x, y) }",
+        ],
+        &[
+            "fn mult(a: f32, b: f32) -> f32 { a * b }\nfn add(a: f32, b: f32) -> f32 { a + b }\nkernel K<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(add, 0.0) $ map(|p| mult(p.0, p.1)) $ zip(row, x)) $ a }",
+            "kernel K<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(|s, t| s + t, 0.0) $ map(|(u, v)| u * v) $ zip(row, x)) $ a }",
+            "kernel K<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) $ map(|p| p.0 * p.1) $ zip(row, x)) $ a }",
+        ],
+    ];
+    for group in groups {
+        let forms: Vec<String> = group.iter().map(|s| normal(s)).collect();
+        let canon = |f: &str| {
+            // Fresh names differ between spellings; compare up to renaming of the lambda
+            // parameters by replacing each by its first-use order.
+            rename(f)
+        };
+        let first = canon(&forms[0]);
+        for (src, f) in group.iter().zip(&forms) {
+            assert_eq!(canon(f), first, "{src}\n=> {f}\nvs {}", forms[0]);
+        }
+    }
+}
+
+/// `f` with lambda parameter names replaced by `v0`, `v1`, ... in order of binding.
+fn rename(f: &str) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let mut out = String::new();
+    let mut rest = f;
+    while let Some(i) = rest.find('|') {
+        out.push_str(&rest[..=i]);
+        rest = &rest[i + 1..];
+        let j = rest.find('|').unwrap_or(rest.len());
+        let params = &rest[..j];
+        if !params.trim().is_empty() && !params.contains(')') {
+            let mut renamed = Vec::new();
+            for p in params.split(',') {
+                names.push(p.trim().to_string());
+                renamed.push(format!("v{}", names.len() - 1));
+            }
+            out.push_str(&renamed.join(", "));
+            rest = &rest[j..];
+        }
+    }
+    out.push_str(rest);
+    let mut s = out;
+    for (k, n) in names.iter().enumerate() {
+        s = replace_word(&s, n, &format!("v{k}"));
+    }
+    s
+}
+
+fn replace_word(s: &str, from: &str, to: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in s.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            out.push_str(if word == from { to } else { &word });
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.pop();
+    out
+}
