@@ -8,6 +8,7 @@ pub mod opencl;
 pub mod plot;
 pub mod report;
 pub mod roofline;
+pub mod spelling_kernels;
 pub mod timing;
 pub mod workloads;
 
@@ -20,11 +21,18 @@ pub const WORKLOADS: [&str; 9] = [
     "sum", "asum", "dot", "gemv", "gemm", "jacobi2d", "gauss5", "jacobi3d", "conv17",
 ];
 
+/// The "spellings and sizes" part (`--only spellings`; not in the default suite).
+pub const SPELLINGS: &str = "spellings";
+
 /// Runs the suite on the device of `Context::new()` (`LIFT_DEVICE`).
 pub fn run_suite(cfg: &Config) -> Res<Suite> {
     if let Some(o) = &cfg.only {
-        if !WORKLOADS.contains(&o.as_str()) {
-            return Err(format!("unknown workload `{o}`; one of {}", WORKLOADS.join(", ")).into());
+        if !WORKLOADS.contains(&o.as_str()) && o != SPELLINGS {
+            return Err(format!(
+                "unknown workload `{o}`; one of {}, {SPELLINGS}",
+                WORKLOADS.join(", ")
+            )
+            .into());
         }
     }
     let ctx = lift_runtime::Context::new()?;
@@ -82,6 +90,11 @@ pub fn run_suite(cfg: &Config) -> Res<Suite> {
             cfg.selected("jacobi3d"),
             Box::new(|| workloads::stencil::run3d(&ctx, cfg, sizes.s3d)),
         ),
+        (
+            SPELLINGS,
+            cfg.only.as_deref() == Some(SPELLINGS),
+            Box::new(|| workloads::spellings::run(&ctx, cfg, blas)),
+        ),
     ];
     for (name, on, step) in steps {
         if !on {
@@ -110,11 +123,19 @@ fn sizes_of(records: &[Record], sizes: &Sizes) -> Vec<(String, String)> {
         "conv17" => format!("{}^2 (17x17 separable)", sizes.s2d),
         _ => format!("{}^2", sizes.s2d),
     };
-    WORKLOADS
+    let mut out: Vec<(String, String)> = WORKLOADS
         .iter()
         .filter(|w| records.iter().any(|r| r.workload == **w))
         .map(|w| (w.to_string(), size_text(w)))
-        .collect()
+        .collect();
+    for r in records {
+        if let Some(t) = workloads::spellings::size_text(&r.workload) {
+            if !out.iter().any(|(w, _)| *w == r.workload) {
+                out.push((r.workload.clone(), t));
+            }
+        }
+    }
+    out
 }
 
 /// Merges PyTorch results (if any), writes the outputs and the plot into `cfg.out`.
@@ -126,6 +147,11 @@ pub fn finish(suite: &mut Suite, cfg: &Config) -> Res<()> {
         }
     }
     suite.write(&cfg.out)?;
+    let spellings = workloads::spellings::summary(&suite.records);
+    if spellings.lines().count() > 2 {
+        std::fs::write(cfg.out.join("spellings.md"), &spellings)?;
+        println!("{spellings}");
+    }
     if let Err(e) = plot::draw(suite, &cfg.out.join("roofline.png")) {
         eprintln!("plot not drawn: {e}");
     }

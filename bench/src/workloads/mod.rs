@@ -2,6 +2,7 @@
 
 pub mod blas;
 pub mod reduce;
+pub mod spellings;
 pub mod stencil;
 
 use crate::clblast::ClBlast;

@@ -70,6 +70,7 @@ pub fn rules() -> Vec<Rule> {
         map_past_layout(),
         zip_producer(),
         apply_map_fusion(),
+        apply_reduce_map(),
         algorithmic::map_fusion(),
         lambda_fusion(),
     ]
@@ -544,6 +545,31 @@ pub fn apply_map_fusion() -> Rule {
             fs.extend(gs[1..].iter().cloned());
             let h = compose(fs, s);
             Some(Expr::new(ExprKind::Apply(Box::new(h), vec![x.clone()]), s))
+        },
+    )
+}
+
+/// `reduce(op, z) $ (map(g) $ x) ⇒ (reduce(op, z) o map(g)) $ x`: the one shape the reduction
+/// strategies match.
+pub fn apply_reduce_map() -> Rule {
+    Rule::new(
+        "apply_reduce_map",
+        "reduce(op, z) $ (map(g) $ x) ⇒ (reduce(op, z) o map(g)) $ x",
+        |e, _| {
+            let ExprKind::Apply(f, xs) = &e.kind else {
+                return None;
+            };
+            let [inner] = xs.as_slice() else { return None };
+            let ExprKind::Apply(g, ys) = &inner.kind else {
+                return None;
+            };
+            let [x] = ys.as_slice() else { return None };
+            if !matches!(f.as_prim(), Some((Prim::Reduce, _))) || g.prim_fun(Prim::Map).is_none() {
+                return None;
+            }
+            let s = e.span;
+            let fg = compose(vec![(**f).clone(), (**g).clone()], s);
+            Some(Expr::new(ExprKind::Apply(Box::new(fg), vec![x.clone()]), s))
         },
     )
 }

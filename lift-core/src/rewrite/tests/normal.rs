@@ -269,6 +269,21 @@ fn apply_map_fusion() {
 }
 
 #[test]
+fn apply_reduce_map() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let l = g.lambda();
+            let d0 = g.shape[0];
+            g.push(format!("map(|r| reduce(+, 0.0) $ map({l}) $ r)"), vec![d0])
+                .then(nf::apply_reduce_map)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
 fn lambda_fusion() {
     check_rule(
         &|g| {
