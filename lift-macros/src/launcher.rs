@@ -548,7 +548,9 @@ pub fn kernel_item(
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #(#run_checks)*
                 if ::lift_runtime::tune::tune_on_miss() {
-                    self.tune(#(#size_params,)* #(#launch_forward),*)?;
+                    // Tuning only chooses: when it fails (no candidate could be checked or
+                    // timed), the untuned choice runs, as without `LIFT_TUNE`.
+                    let _ = self.tune(#(#size_params,)* #(#launch_forward),*);
                 }
                 #(#uploads)*
                 let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
@@ -636,8 +638,11 @@ fn enqueue_block(
                 });
                 quote!(Some(&[#(#l),*][..]))
             }
-            None => quote!(None),
+            None => quote!(__lift_auto.as_ref().map(|l| &l[..__lift_global.len()])),
         };
+        let auto = gk.local.is_none().then(
+            || quote!(let __lift_auto = __lift_k.default_local(&self.ctx, &__lift_global);),
+        );
         let lmem = eval(&gk.local_mem_bytes);
         let enqueue = if ki == last {
             quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?)
@@ -648,6 +653,7 @@ fn enqueue_block(
             let __lift_k = &__lift_handles[#ki];
             #(#sets)*
             let __lift_global = [#(#global),*];
+            #auto
             let __lift_local: Option<&[usize]> = #local;
             let __lift_global = ::lift_runtime::__private::round_up(__lift_global, __lift_local);
             self.ctx.check_launch(&__lift_global, __lift_local, ::lift_runtime::__private::to_usize(#lmem)?)?;

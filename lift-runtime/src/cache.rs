@@ -85,15 +85,17 @@ pub fn lookup(key: &str) -> Option<Entry> {
 }
 
 /// Stores `entry` under `key` (merged with the file's current content, written atomically).
-/// Gives the file written, or why it could not be.
+/// Gives the file written, or why it could not be; in that case the entry is still kept for
+/// the rest of this process.
 pub fn store(key: &str, entry: Entry) -> Result<PathBuf, String> {
     let path = cache_file().ok_or("no cache directory (set LIFT_CACHE_DIR)")?;
     let mut tables = loaded().lock().map_err(|e| e.to_string())?;
     let mut table = read(&path);
     table.insert(key.to_string(), entry);
-    write_atomically(&path, &table)?;
-    tables.insert(path.clone(), table);
-    Ok(path)
+    let written = write_atomically(&path, &table);
+    // Kept in memory either way: a cache that cannot be written still serves this process.
+    tables.entry(path.clone()).or_default().extend(table);
+    written.map(|()| path)
 }
 
 /// Writes `table` to `path` through a temporary file and a rename.
@@ -102,8 +104,14 @@ fn write_atomically(path: &Path, table: &Table) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let text = serde_json::to_string_pretty(table).map_err(|e| e.to_string())?;
     let tmp = dir.join(format!(".tune.json.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(&tmp, text).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: {e}", tmp.display())
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: {e}", path.display())
+    })
 }
 
 /// Forgets what was loaded (for tests that change `LIFT_CACHE_DIR` or the file behind the

@@ -426,7 +426,9 @@ impl DynKernel {
                         .map(|x| to_usize(eval(x, &lookup)?))
                         .collect::<Result<Vec<_>>>()?,
                 ),
-                None => None,
+                None => k
+                    .default_local(&self.ctx, &global)
+                    .map(|l| l[..global.len()].to_vec()),
             };
             round_up_in_place(&mut global, local.as_deref());
             let lmem = to_usize(eval(&gk.local_mem_bytes, &lookup)?)?;

@@ -7,7 +7,7 @@ use opencl3::event::Event as ClEvent;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{release_mem_object, retain_mem_object, ClMem};
 use opencl3::types::cl_mem;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ptr;
 
 /// `CL_INVALID_ARG_INDEX`: the argument index is out of range.
@@ -49,6 +49,9 @@ pub struct KernelHandle {
     kernel: Kernel,
     /// The buffer bound to each argument index, kept alive until replaced.
     bound: Box<[Cell<Option<Retained>>]>,
+    /// The kernel's largest work-group and preferred work-group multiple on the device it was
+    /// first launched on (queried once).
+    group: OnceCell<(usize, usize)>,
 }
 
 impl std::fmt::Debug for KernelHandle {
@@ -65,7 +68,11 @@ impl KernelHandle {
     pub(crate) fn new(kernel: Kernel) -> Result<KernelHandle> {
         let args = kernel.num_args().map_err(Error::cl("clGetKernelInfo"))?;
         let bound = (0..args).map(|_| Cell::new(None)).collect();
-        Ok(KernelHandle { kernel, bound })
+        Ok(KernelHandle {
+            kernel,
+            bound,
+            group: OnceCell::new(),
+        })
     }
 
     /// Number of parameters the kernel declares.
@@ -160,6 +167,33 @@ impl KernelHandle {
         self.kernel
             .get_work_group_size(ctx.cl_device().id())
             .map_err(Error::cl("clGetKernelWorkGroupInfo"))
+    }
+
+    /// The work-group for a launch of `global` work-items that leaves the choice to the
+    /// implementation, when that choice would be poor: if `global[0]` is not a multiple of
+    /// the kernel's preferred work-group multiple `m` on this device (a prime length, say),
+    /// drivers fall back to a divisor of it, down to groups of one work-item. Then the group
+    /// is `m·2^k` work-items along dimension 0 (the largest not above a quarter of the
+    /// kernel's maximum work-group size, nor above `global[0]` rounded up to `m`), and the
+    /// caller rounds `global` up to it: generated kernels guard every global index. `None`
+    /// leaves the choice to the implementation.
+    pub fn default_local(&self, ctx: &Context, global: &[usize]) -> Option<[usize; 3]> {
+        let &first = global.first()?;
+        let (max, m) = *self.group.get_or_init(|| {
+            let dev = ctx.cl_device().id();
+            let max = self.kernel.get_work_group_size(dev).unwrap_or(1);
+            let m = self.kernel.get_work_group_size_multiple(dev).unwrap_or(1);
+            (max, m.max(1))
+        });
+        if m <= 1 || first % m == 0 || m > max {
+            return None;
+        }
+        let cap = (max / 4).max(m).min(first.div_ceil(m) * m);
+        let mut l = m;
+        while l * 2 <= cap {
+            l *= 2;
+        }
+        Some([l, 1, 1])
     }
 
     /// The underlying `opencl3` kernel, for interoperation.

@@ -253,15 +253,20 @@ const SMALL: &[usize] = &[
     1, 2, 3, 4, 5, 7, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256,
 ];
 
+/// The largest size value the check tries when none of [`SMALL`] will do (a `split(1000)`
+/// needs a multiple of 1000).
+const LARGEST: usize = 4096;
+
 /// Small sizes for which the candidate's preconditions hold: each size variable in
-/// declaration order takes the smallest value of [`SMALL`] that satisfies every precondition
-/// mentioning only it and the variables already chosen.
+/// declaration order takes the smallest value of [`SMALL`], else the smallest value up to
+/// [`LARGEST`], that satisfies every precondition mentioning only it and the variables
+/// already chosen.
 fn small_sizes(dk: &DynKernel) -> Result<Vec<usize>> {
     let names: Vec<&str> = dk.kernel().sizes.iter().map(|(n, _)| n.as_str()).collect();
     let mut vals: Vec<usize> = Vec::with_capacity(names.len());
     for i in 0..names.len() {
         let known = &names[..=i];
-        let ok = SMALL.iter().copied().find(|&v| {
+        let ok = SMALL.iter().copied().chain(1..=LARGEST).find(|&v| {
             let env = |n: &str| {
                 let k = known.iter().position(|m| *m == n)?;
                 Some(if k == i { v } else { vals[k] } as i64)
