@@ -6,6 +6,7 @@ Writes JSON that `lift-bench --torch FILE` (or `lift-bench --report DIR`, readin
 DIR/torch.json) merges into its table:
 
     python3 bench/scripts/torch_ref.py [--quick] [--only WORKLOAD] --out torch.json
+    python3 bench/scripts/torch_ref.py [--quick] --spellings --out torch.json   # lift-bench --spellings
 
 Each result is checked once against float64 on the GPU (relative 2-norm error), then timed:
 warm-up, then >= 20 runs (fewer, at least 3, for runs over 0.3 s); median and p10/p90.
@@ -61,11 +62,45 @@ def stencil2d(x, w, ry, rx):
     return F.conv2d(xp, w[None, None])[0, 0]
 
 
+def spellings(a, add, rnd, dev):
+    """cuBLAS / cuDNN at the sizes and layouts of `lift-bench --spellings` (workloads named
+    `gemm-4000`, ...; an operand "given transposed" is stored transposed, as lift-bench does)."""
+    gemm, sten, gemv, zipn = ((256, 224, 192), (512, 510, 511), (512, 511), (1 << 16, (1 << 16) - 1)) if a.quick \
+        else ((4096, 4000, 4032), (8192, 8190, 8191), (8192, 8191), (1 << 24, (1 << 24) - 1))
+    for n in gemm:
+        A, B = rnd(n, n), rnd(n, n)
+        Bt = B.t().contiguous()
+        ref = torch.mm(A.double(), B.double())
+        add(f"gemm-{n}", "PyTorch mm (cuBLAS, no TF32)", lambda: torch.mm(A, B), ref)
+        add(f"gemm-{n}", "PyTorch a @ bt.t(), B given transposed (cuBLAS, no TF32)", lambda: A @ Bt.t(), ref)
+        del A, B, Bt, ref
+    w = torch.tensor([[0, .2, 0], [.2, .2, .2], [0, .2, 0]], device=dev)
+    for n in sten:
+        x = rnd(n, n)
+        add(f"jacobi-{n}", "PyTorch pad + conv2d (cuDNN)", lambda: stencil2d(x, w, 1, 1),
+            stencil2d(x.double(), w.double(), 1, 1))
+        del x
+    for n in gemv:
+        A, v = rnd(n, n), rnd(n)
+        At = A.t().contiguous()
+        ref = torch.mv(A.double(), v.double())
+        add(f"gemv-{n}", "PyTorch mv (cuBLAS)", lambda: torch.mv(A, v), ref)
+        add(f"gemv-{n}", "PyTorch at.t() @ x, A given transposed (cuBLAS)", lambda: At.t() @ v, ref)
+        del A, At, v, ref
+    for n in zipn:
+        x, y = rnd(n), rnd(n)
+        add(f"zip-{n}", "PyTorch torch.add(x, y, alpha=2)", lambda: torch.add(x, y, alpha=2.0),
+            x.double() + 2 * y.double())
+        del x, y
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--out", default="torch.json")
+    ap.add_argument("--spellings", action="store_true",
+                    help="the spellings-and-sizes part, as `lift-bench --spellings` (also `--only spellings`)")
     a = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -87,6 +122,9 @@ def main():
         results.append(rec)
         print(f"{workload:10} {impl:36} {rec['median_ms']:.4f} ms  rel err {err:.1e}", flush=True)
 
+    if a.spellings or a.only == "spellings":
+        spellings(a, add, rnd, dev)
+        sel = lambda w: False
     if sel("sum") or sel("asum") or sel("dot"):
         x, y = rnd(vec), rnd(vec)
         if sel("sum"):

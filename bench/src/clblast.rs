@@ -15,6 +15,8 @@ use std::ptr;
 const ROW_MAJOR: i32 = 101;
 /// `CLBlastTransposeNo`.
 const NO_TRANS: i32 = 111;
+/// `CLBlastTransposeYes`.
+const TRANS: i32 = 112;
 
 type Status = i32;
 type Reduce1 = unsafe extern "C" fn(
@@ -174,7 +176,42 @@ impl ClBlast {
         x: &Buffer<f32>,
         y: &Buffer<f32>,
     ) -> Res<Ev> {
+        self.gemv_as(ctx, false, n, m, a, x, y)
+    }
+
+    /// `y = Atᵀ x` with `at` row-major `m x n` (`CLBlastSgemv` with `CLBlastTransposeYes`):
+    /// the matrix given transposed.
+    pub fn gemv_t(
+        &self,
+        ctx: &Context,
+        n: usize,
+        m: usize,
+        at: &Buffer<f32>,
+        x: &Buffer<f32>,
+        y: &Buffer<f32>,
+    ) -> Res<Ev> {
+        self.gemv_as(ctx, true, n, m, at, x, y)
+    }
+
+    /// `CLBlastSgemv` on a row-major matrix, transposed or not (`y` has `n` elements).
+    #[allow(clippy::too_many_arguments)]
+    fn gemv_as(
+        &self,
+        ctx: &Context,
+        transposed: bool,
+        n: usize,
+        m: usize,
+        a: &Buffer<f32>,
+        x: &Buffer<f32>,
+        y: &Buffer<f32>,
+    ) -> Res<Ev> {
         let (a, x, y) = (a.raw().get(), x.raw().get(), y.raw().get());
+        // Rows and columns of the stored matrix: n x m, or m x n when given transposed.
+        let (t, rows, cols) = if transposed {
+            (TRANS, m, n)
+        } else {
+            (NO_TRANS, n, m)
+        };
         // SAFETY: as in `sum`; a is n*m, x is m, y is n.
         self.call(
             ctx,
@@ -182,7 +219,7 @@ impl ClBlast {
             b"CLBlastSgemv\0",
             |f: Gemv, q, e| unsafe {
                 f(
-                    ROW_MAJOR, NO_TRANS, n, m, 1.0, a, 0, m, x, 0, 1, 0.0, y, 0, 1, q, e,
+                    ROW_MAJOR, t, rows, cols, 1.0, a, 0, cols, x, 0, 1, 0.0, y, 0, 1, q, e,
                 )
             },
         )
@@ -197,16 +234,41 @@ impl ClBlast {
         b: &Buffer<f32>,
         c: &Buffer<f32>,
     ) -> Res<Ev> {
+        self.gemm_as(ctx, false, n, a, b, c)
+    }
+
+    /// `C = A Btᵀ`, row-major, square `n` (`CLBlastSgemm` with `CLBlastTransposeYes` for
+    /// B): B given transposed.
+    pub fn gemm_nt(
+        &self,
+        ctx: &Context,
+        n: usize,
+        a: &Buffer<f32>,
+        bt: &Buffer<f32>,
+        c: &Buffer<f32>,
+    ) -> Res<Ev> {
+        self.gemm_as(ctx, true, n, a, bt, c)
+    }
+
+    fn gemm_as(
+        &self,
+        ctx: &Context,
+        b_transposed: bool,
+        n: usize,
+        a: &Buffer<f32>,
+        b: &Buffer<f32>,
+        c: &Buffer<f32>,
+    ) -> Res<Ev> {
         let (a, b, c) = (a.raw().get(), b.raw().get(), c.raw().get());
-        // SAFETY: as in `sum`; all three are n*n.
+        let tb = if b_transposed { TRANS } else { NO_TRANS };
+        // SAFETY: as in `sum`; all three are n*n (so every leading dimension is n).
         self.call(
             ctx,
             "CLBlastSgemm",
             b"CLBlastSgemm\0",
             |f: Gemm, q, e| unsafe {
                 f(
-                    ROW_MAJOR, NO_TRANS, NO_TRANS, n, n, n, 1.0, a, 0, n, b, 0, n, 0.0, c, 0, n, q,
-                    e,
+                    ROW_MAJOR, NO_TRANS, tb, n, n, n, 1.0, a, 0, n, b, 0, n, 0.0, c, 0, n, q, e,
                 )
             },
         )

@@ -23,6 +23,9 @@ pub struct Config {
     pub warmup: usize,
     /// Wall-clock budget for the timed runs of one implementation, in seconds.
     pub budget_s: f64,
+    /// Time implementations whose check failed as well (the main suite); `false` reports
+    /// them as wrong without a time (the spellings part).
+    pub time_wrong: bool,
 }
 
 impl Config {
@@ -37,6 +40,7 @@ impl Config {
             runs: if quick { 5 } else { 20 },
             warmup: if quick { 1 } else { 3 },
             budget_s: if quick { 2.0 } else { 6.0 },
+            time_wrong: true,
         }
     }
 
@@ -101,6 +105,33 @@ pub struct Record {
     pub bytes: f64,
     /// How the time was taken.
     pub timing: String,
+    /// What a record of the "spellings and sizes" part stands for (`None` elsewhere).
+    pub spelling: Option<SpellingInfo>,
+}
+
+/// What a record of the "spellings and sizes" part (`workloads::spellings`) measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpellingInfo {
+    /// The workload without its size (`gemm`).
+    pub workload: String,
+    /// The spelling (lift-rs rows) or the reference implementation's name.
+    pub spelling: String,
+    /// The size (`n` of `n^3`, `n^2`, `n x n`, or the vector length).
+    pub n: usize,
+    /// The round size of the workload, whose time per element the others are compared with.
+    pub round: usize,
+    /// Elements of one run: GEMM n^3 multiply-adds, GEMV and Jacobi n^2, zip n.
+    pub elements: f64,
+    /// `untuned` (the default choice, empty tuning cache), `tuned` (after `tune`) or
+    /// `reference`.
+    pub mode: String,
+    /// The candidate that ran (lift-rs rows; empty for references).
+    pub candidate: String,
+    /// Its tuning parameters.
+    pub params: Vec<(String, i64)>,
+    /// The tuner's report on tuned rows: its own time of the choice (ms), candidates tried,
+    /// candidates valid.
+    pub tuner: Option<(f64, usize, usize)>,
 }
 
 /// A workload's name, size text, operation count, minimal traffic and check tolerance.
@@ -126,6 +157,7 @@ impl Work {
             flops: self.flops,
             bytes: self.bytes,
             timing: String::new(),
+            spelling: None,
         }
     }
 }
@@ -284,6 +316,10 @@ pub fn bench_one(
     } else {
         format!("WRONG (rel err {err:.2e} > {:.0e})", work.tol)
     };
+    if rec.status != "ok" && !cfg.time_wrong {
+        eprintln!("  {:<10} {:<34} {}", work.name, imp.name, rec.status);
+        return rec;
+    }
     let out = &*out;
     match measure(
         ctx,

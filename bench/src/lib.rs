@@ -21,7 +21,8 @@ pub const WORKLOADS: [&str; 9] = [
     "sum", "asum", "dot", "gemv", "gemm", "jacobi2d", "gauss5", "jacobi3d", "conv17",
 ];
 
-/// The "spellings and sizes" part (`--only spellings`; not in the default suite).
+/// The "spellings and sizes" part (`--spellings` or `--only spellings`; not in the default
+/// suite; see `workloads::spellings`).
 pub const SPELLINGS: &str = "spellings";
 
 /// Runs the suite on the device of `Context::new()` (`LIFT_DEVICE`).
@@ -138,7 +139,8 @@ fn sizes_of(records: &[Record], sizes: &Sizes) -> Vec<(String, String)> {
     out
 }
 
-/// Merges PyTorch results (if any), writes the outputs and the plot into `cfg.out`.
+/// Merges PyTorch results (if any), writes the outputs and the plots into `cfg.out`
+/// (`spellings.{md,csv,json,png}` too when the suite has spellings records).
 pub fn finish(suite: &mut Suite, cfg: &Config) -> Res<()> {
     if let Some(t) = &cfg.torch {
         match suite.merge_torch(t) {
@@ -147,13 +149,13 @@ pub fn finish(suite: &mut Suite, cfg: &Config) -> Res<()> {
         }
     }
     suite.write(&cfg.out)?;
-    let spellings = workloads::spellings::summary(&suite.records);
-    if spellings.lines().count() > 2 {
-        std::fs::write(cfg.out.join("spellings.md"), &spellings)?;
-        println!("{spellings}");
-    }
     if let Err(e) = plot::draw(suite, &cfg.out.join("roofline.png")) {
         eprintln!("plot not drawn: {e}");
+    }
+    if workloads::spellings::write(suite, &cfg.out)? {
+        if let Err(e) = plot::draw_spellings(suite, &cfg.out.join("spellings.png")) {
+            eprintln!("spellings plot not drawn: {e}");
+        }
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `lift-bench [--quick] [--only WORKLOAD] [--out DIR] [--clblast PATH] [--torch FILE]`
-//! runs the suite; `lift-bench --report DIR [--torch FILE]` rewrites the table, CSV and plot
+//! runs the suite; `--spellings` (= `--only spellings`) runs the spellings-and-sizes part;
+//! `lift-bench --report DIR [--torch FILE]` rewrites the table, CSV and plot
 //! of an earlier run (merging PyTorch results).
 
 use lift_bench::common::Config;
@@ -31,13 +32,14 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         match a.as_str() {
             "--quick" => {}
             "--only" => cfg.only = Some(val()?),
+            "--spellings" => cfg.only = Some(lift_bench::SPELLINGS.into()),
             "--out" => cfg.out = val()?.into(),
             "--clblast" => cfg.clblast = Some(val()?.into()),
             "--torch" => cfg.torch = Some(val()?.into()),
             "--runs" => cfg.runs = val()?.parse()?,
             "--report" => report = Some(val()?.into()),
             "-h" | "--help" => {
-                println!("lift-bench [--quick] [--only WORKLOAD] [--out DIR] [--clblast PATH] [--torch FILE] [--runs N]\nlift-bench --report DIR [--torch FILE]\nworkloads: {}", lift_bench::WORKLOADS.join(", "));
+                println!("lift-bench [--quick] [--only WORKLOAD | --spellings] [--out DIR] [--clblast PATH] [--torch FILE] [--runs N]\nlift-bench --report DIR [--torch FILE]\nworkloads: {}; `--only {1}` (or `--spellings`): the spellings-and-sizes part, not in the default suite", lift_bench::WORKLOADS.join(", "), lift_bench::SPELLINGS);
                 return Ok(());
             }
             other => return Err(format!("unknown argument `{other}` (try --help)").into()),
@@ -55,6 +57,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     };
     lift_bench::finish(&mut suite, &cfg)?;
     println!("{}", suite.table());
+    let spellings = lift_bench::workloads::spellings::table(&suite);
+    if !spellings.is_empty() {
+        println!("{spellings}");
+    }
     println!("outputs in {}", cfg.out.display());
     Ok(())
 }

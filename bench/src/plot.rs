@@ -7,13 +7,6 @@ use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 use std::path::Path;
 
-/// Fonts tried for labels (plotters' bitmap backend needs one registered).
-const FONTS: [&str; 3] = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-];
-
 /// Implementation classes: key, legend text, colour.
 const CLASSES: [(&str, &str, RGBColor); 5] = [
     ("lift", "lift-rs default", RGBColor(214, 39, 40)),
@@ -23,15 +16,12 @@ const CLASSES: [(&str, &str, RGBColor); 5] = [
     ("pytorch", "PyTorch (cuBLAS/cuDNN)", RGBColor(148, 103, 189)),
 ];
 
+/// Registers DejaVu Sans, compiled into the binary (the `dejavu` crate), for the labels:
+/// the plot draws on machines without system fonts.
 fn load_font() -> Res<()> {
-    for f in FONTS {
-        if let Ok(bytes) = std::fs::read(f) {
-            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-            register_font("sans-serif", FontStyle::Normal, bytes).map_err(|_| "bad font")?;
-            return Ok(());
-        }
-    }
-    Err("no DejaVuSans.ttf found for plot labels".into())
+    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| "bad font")?;
+    Ok(())
 }
 
 /// Draws `path` from `suite`.
@@ -157,5 +147,221 @@ pub fn draw(suite: &Suite, path: &Path) -> Res<()> {
         .position(SeriesLabelPosition::UpperRight)
         .draw()?;
     root.present()?;
+    Ok(())
+}
+
+/// Panel titles of `spellings.png`.
+fn spelling_title(workload: &str) -> String {
+    match workload {
+        "gemm" => "GEMM C = A B".into(),
+        "jacobi" => "Jacobi 2-D, 5 points, clamped".into(),
+        "gemv" => "GEMV y = A x".into(),
+        "zip" => "x + 2 y (zip of a computed array)".into(),
+        w => w.into(),
+    }
+}
+
+/// Colours of the lift-rs spellings a, b, c, ... (tuned; untuned is the same, lighter).
+const SPELLING_COLOURS: [RGBColor; 6] = [
+    RGBColor(214, 39, 40),
+    RGBColor(255, 127, 14),
+    RGBColor(31, 119, 180),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+/// `c` mixed with white (`amount` of white, 0..1).
+fn lighter(c: RGBColor, amount: f64) -> RGBColor {
+    let m = |v: u8| (f64::from(v) + (255.0 - f64::from(v)) * amount).round() as u8;
+    RGBColor(m(c.0), m(c.1), m(c.2))
+}
+
+/// Draws `spellings.png`: one panel per workload, one group of bars per size, one bar per
+/// spelling and mode (tuned solid, untuned light) and per reference (CLBlast green, PyTorch
+/// purple); bar height = % of the measured roofline; a red cross marks a spelling that failed
+/// or was wrong. Nothing is drawn without spellings records.
+pub fn draw_spellings(suite: &Suite, path: &Path) -> Res<()> {
+    let rows = crate::workloads::spellings::rows(suite);
+    if rows.is_empty() {
+        return Ok(());
+    }
+    load_font()?;
+    let mut workloads: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !workloads.contains(&r.sp.workload.as_str()) {
+            workloads.push(&r.sp.workload);
+        }
+    }
+    let panel_rows = workloads.len().div_ceil(2);
+    let root = BitMapBackend::new(path, (1800, 560 * panel_rows as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let root = root.titled(
+        &format!(
+            "Spellings and sizes: {} ({} mode), % of the measured roofline",
+            suite.device, suite.mode
+        ),
+        ("sans-serif", 22),
+    )?;
+    let panels = root.split_evenly((panel_rows, 2));
+    for (w, area) in workloads.iter().zip(panels.iter()) {
+        spelling_panel(suite, &rows, w, area)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn spelling_panel(
+    suite: &Suite,
+    rows: &[crate::workloads::spellings::Row<'_>],
+    workload: &str,
+    area: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+) -> Res<()> {
+    let rows: Vec<_> = rows.iter().filter(|r| r.sp.workload == workload).collect();
+    let mut sizes: Vec<usize> = Vec::new();
+    // Bar keys: (spelling, mode, class), in record order.
+    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    for r in &rows {
+        if !sizes.contains(&r.sp.n) {
+            sizes.push(r.sp.n);
+        }
+        let k = (
+            r.sp.spelling.as_str(),
+            r.sp.mode.as_str(),
+            r.rec.class.as_str(),
+        );
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    // Colours: lift-rs spellings by letter, references by class.
+    let mut lift_spellings: Vec<&str> = Vec::new();
+    let (mut n_clblast, mut n_torch) = (0, 0);
+    let colours: Vec<RGBColor> = keys
+        .iter()
+        .map(|&(sp, mode, class)| match class {
+            "clblast" => {
+                n_clblast += 1;
+                lighter(RGBColor(44, 160, 44), 0.4 * f64::from(n_clblast - 1))
+            }
+            "pytorch" => {
+                n_torch += 1;
+                lighter(RGBColor(148, 103, 189), 0.4 * f64::from(n_torch - 1))
+            }
+            _ => {
+                let i = lift_spellings
+                    .iter()
+                    .position(|s| *s == sp)
+                    .unwrap_or_else(|| {
+                        lift_spellings.push(sp);
+                        lift_spellings.len() - 1
+                    });
+                let c = SPELLING_COLOURS[i % SPELLING_COLOURS.len()];
+                if mode == "untuned" {
+                    lighter(c, 0.55)
+                } else {
+                    c
+                }
+            }
+        })
+        .collect();
+    let r = &suite.roofline;
+    let pct = |row: &crate::workloads::spellings::Row<'_>| {
+        row.ms()
+            .and_then(|_| row.rec.fraction(r))
+            .map(|f| 100.0 * f)
+    };
+    let ymax = rows.iter().filter_map(|r| pct(r)).fold(10.0f64, f64::max) * 1.1;
+    let (w, _) = area.dim_in_pixel();
+    let (chart_area, legend) = area.split_horizontally(w.saturating_sub(380));
+    let ns = sizes.len().max(1);
+    let mut ch = ChartBuilder::on(&chart_area)
+        .caption(spelling_title(workload), ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(55)
+        .build_cartesian_2d(-0.5f64..(ns as f64 - 0.5), 0f64..ymax)?;
+    let size_names: Vec<String> = sizes
+        .iter()
+        .map(|n| {
+            crate::workloads::spellings::size_text(&format!("{workload}-{n}"))
+                .unwrap_or_else(|| n.to_string())
+        })
+        .collect();
+    ch.configure_mesh()
+        .disable_x_mesh()
+        .x_labels(ns)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 {
+                size_names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_desc("% of measured roofline")
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    let width = 0.84 / keys.len().max(1) as f64;
+    for row in &rows {
+        let k = (
+            row.sp.spelling.as_str(),
+            row.sp.mode.as_str(),
+            row.rec.class.as_str(),
+        );
+        let (Some(ki), Some(si)) = (
+            keys.iter().position(|x| *x == k),
+            sizes.iter().position(|n| *n == row.sp.n),
+        ) else {
+            continue;
+        };
+        let x0 = si as f64 - 0.42 + ki as f64 * width;
+        match pct(row) {
+            Some(y) => {
+                ch.draw_series(std::iter::once(Rectangle::new(
+                    [(x0, 0.0), (x0 + 0.9 * width, y)],
+                    colours[ki].filled(),
+                )))?;
+            }
+            // Failed or wrong (not "not available"): a red cross at the bottom.
+            None if !row.rec.status.starts_with("not available") => {
+                ch.draw_series(std::iter::once(Cross::new(
+                    (x0 + 0.45 * width, ymax * 0.03),
+                    5,
+                    RED.stroke_width(2),
+                )))?;
+            }
+            None => {}
+        }
+    }
+    // The legend, beside the chart.
+    let font = ("sans-serif", 13).into_font();
+    for (i, ((sp, mode, class), c)) in keys.iter().zip(&colours).enumerate() {
+        let y = 40 + 20 * i as i32;
+        legend.draw(&Rectangle::new([(6, y), (20, y + 14)], c.filled()))?;
+        let mut label = if *class == "lift" {
+            format!("{sp} ({mode})")
+        } else {
+            sp.to_string()
+        };
+        let unavailable = rows.iter().all(|r| {
+            (
+                r.sp.spelling.as_str(),
+                r.sp.mode.as_str(),
+                r.rec.class.as_str(),
+            ) != (*sp, *mode, *class)
+                || r.rec.status.starts_with("not available")
+        });
+        if unavailable {
+            label += " (not available)";
+        }
+        if label.chars().count() > 52 {
+            label = label.chars().take(51).collect::<String>() + "…";
+        }
+        legend.draw(&Text::new(label, (26, y), font.clone()))?;
+    }
+    let y = 40 + 20 * keys.len() as i32 + 6;
+    legend.draw(&Cross::new((13, y + 7), 5, RED.stroke_width(2)))?;
+    legend.draw(&Text::new("failed or wrong", (26, y), font))?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Results: the table (Markdown, printed), CSV and JSON, and the merge of PyTorch results.
 
-use crate::common::Record;
+use crate::common::{Record, SpellingInfo};
 use crate::roofline::Roofline;
 use crate::timing::{Res, Stats};
 use serde_json::{json, Value};
@@ -60,7 +60,7 @@ impl Record {
     }
 
     fn to_json(&self, r: &Roofline) -> Value {
-        json!({
+        let mut v = json!({
             "workload": self.workload, "implementation": self.implementation, "class": self.class,
             "status": self.status, "rel_err": self.rel_err, "flops": self.flops, "bytes": self.bytes,
             "timing": self.timing,
@@ -69,7 +69,11 @@ impl Record {
             "p90_ms": self.stats.as_ref().map(|s| s.p90_ms),
             "runs": self.stats.as_ref().map(|s| s.runs),
             "gbs": self.gbs(), "gflops": self.gflops(), "roofline_fraction": self.fraction(r),
-        })
+        });
+        if let (Some(sp), Some(o)) = (&self.spelling, v.as_object_mut()) {
+            o.insert("spelling".into(), sp.to_json());
+        }
+        v
     }
 
     fn from_json(v: &Value) -> Record {
@@ -90,6 +94,51 @@ impl Record {
                 p90_ms: f("p90_ms").unwrap_or(m),
                 runs: v["runs"].as_u64().unwrap_or(0) as usize,
             }),
+            spelling: v
+                .get("spelling")
+                .filter(|s| s.is_object())
+                .map(SpellingInfo::from_json),
+        }
+    }
+}
+
+impl SpellingInfo {
+    /// As JSON (inside a record of `results.json`).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "workload": self.workload, "spelling": self.spelling, "n": self.n,
+            "round": self.round, "elements": self.elements, "mode": self.mode,
+            "candidate": self.candidate,
+            "params": self.params.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+            "tuner_ms": self.tuner.map(|t| t.0),
+            "tuner_tried": self.tuner.map(|t| t.1),
+            "tuner_valid": self.tuner.map(|t| t.2),
+        })
+    }
+
+    /// Reads [`SpellingInfo::to_json`].
+    pub fn from_json(v: &Value) -> SpellingInfo {
+        let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        let u = |k: &str| v[k].as_u64().unwrap_or(0) as usize;
+        SpellingInfo {
+            workload: s("workload"),
+            spelling: s("spelling"),
+            n: u("n"),
+            round: u("round"),
+            elements: v["elements"].as_f64().unwrap_or(0.0),
+            mode: s("mode"),
+            candidate: s("candidate"),
+            params: v["params"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|p| Some((p[0].as_str()?.to_string(), p[1].as_i64()?)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            tuner: v["tuner_ms"]
+                .as_f64()
+                .map(|ms| (ms, u("tuner_tried"), u("tuner_valid"))),
         }
     }
 }
@@ -154,6 +203,15 @@ impl Suite {
             rec.class = "pytorch".into();
             rec.flops = base.flops;
             rec.bytes = base.bytes;
+            // A reference of the spellings part: same workload and size, mode `reference`.
+            rec.spelling = base.spelling.map(|sp| SpellingInfo {
+                spelling: rec.implementation.clone(),
+                mode: "reference".into(),
+                candidate: String::new(),
+                params: Vec::new(),
+                tuner: None,
+                ..sp
+            });
             if rec.timing.is_empty() {
                 rec.timing = "CUDA events".into();
             }
@@ -211,7 +269,7 @@ impl Suite {
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 rec.workload,
                 size,
-                rec.implementation,
+                rec.implementation.replace('|', "\\|"),
                 med,
                 spread,
                 rec.gbs().map_or("-".into(), |v| format!("{v:.0}")),
@@ -222,7 +280,7 @@ impl Suite {
                 ratio("opencl"),
                 ratio("clblast"),
                 ratio("pytorch"),
-                rec.status
+                rec.status.replace('|', "\\|")
             );
         }
         t.push_str("\nRatios are the reference's best time over this implementation's (above 1 = faster than the reference).\n");

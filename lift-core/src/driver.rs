@@ -74,8 +74,10 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
         let name = c.name();
         let generated = match &c.lowering {
             Lowering::Program(p) => codegen::generate(p, kernel, &c.info),
-            Lowering::Reduction(p) => codegen::generate_reduction(p, kernel, &c.info)
-                .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into()))),
+            Lowering::Reduction(p, shape) => {
+                codegen::generate_reduction(p, kernel, &c.info, *shape)
+                    .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into())))
+            }
         };
         match generated {
             Ok(generated) => candidates.push(CompiledCandidate {

@@ -32,6 +32,14 @@ lift! {
     kernel ZipComputed<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {
         map(|(a, b)| a - b * b) $ zip(x, gather(reverse) o map(|v| v + 1.0) $ y)
     }
+    /// Matrix-vector product.
+    kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] {
+        map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a
+    }
+    /// Matrix-vector product of a matrix given transposed, `max` of products.
+    kernel GemvT<N, M>(mt: [[f32; N]; M], x: [f32; M]) -> [f32; N] {
+        map(|col| reduce(max, -1000.0) o map(|p| p.0 * p.1) $ zip(col, x)) $ transpose $ mt
+    }
     /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
@@ -172,6 +180,33 @@ macro_rules! each_candidate_2 {
         }
         ran
     }};
+}
+
+/// Row reductions with 1, 16, 32 or 64 rows per work-group, over rows and over columns of
+/// memory, at row counts that are not multiples of the group.
+#[test]
+fn every_row_reduction_candidate_matches_the_interpreter() {
+    assert!(GemvT::CANDIDATES[0].starts_with("reduction(cols="));
+    assert!(Gemv::CANDIDATES.contains(&"reduction(cols=1)"));
+    for (n, m) in [(1, 1), (33, 200), (70, 129), (130, 7)] {
+        let (a, x) = (random_f32(n * m, 21), random_f32(m, 22));
+        let want = f32s(&interpret(
+            Gemv::LIFT,
+            "Gemv",
+            &[n, m],
+            &[matrix(&a, n), Value::from_f32s(&x)],
+        ));
+        let ran = each_candidate_2!(Gemv, [n, m], &a, &x, &want);
+        assert!(ran.len() >= 4, "{n}x{m}: {ran:?}");
+        let want = f32s(&interpret(
+            GemvT::LIFT,
+            "GemvT",
+            &[n, m],
+            &[matrix(&a, m), Value::from_f32s(&x)],
+        ));
+        let ran = each_candidate_2!(GemvT, [n, m], &a, &x, &want);
+        assert!(ran.len() >= 4, "T {n}x{m}: {ran:?}");
+    }
 }
 
 #[test]

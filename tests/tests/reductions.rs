@@ -141,17 +141,17 @@ fn f64_lambda_operator_and_padded_input() {
 #[test]
 fn row_reductions_use_a_work_group_per_row() {
     assert!(
-        Gemv::LOWERED.starts_with("one work-group per row"),
+        Gemv::LOWERED.starts_with("one work-group per 1 row(s)"),
         "{}",
         Gemv::LOWERED
     );
     assert!(
-        RowMax::LOWERED.starts_with("one work-group per row"),
+        RowMax::LOWERED.starts_with("one work-group per 1 row(s)"),
         "{}",
         RowMax::LOWERED
     );
     assert!(
-        !RowSumShort::LOWERED.starts_with("one work-group per row"),
+        !RowSumShort::LOWERED.starts_with("one work-group per 1 row(s)"),
         "{}",
         RowSumShort::LOWERED
     );

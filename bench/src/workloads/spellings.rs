@@ -1,20 +1,37 @@
-//! Spellings and sizes (issue 9): every workload in several spellings a user would write, at
-//! round and non-round sizes, untuned (the default choice for the device, with an empty
-//! tuning cache) and tuned (`Name::tune`, then the cached choice), against CLBlast where it
-//! has the routine (PyTorch rows come from `scripts/torch_ref.py --spellings`).
+//! Spellings and sizes (`lift-bench --spellings`, or `--only spellings`): every workload in
+//! several spellings a user would write (`crate::spelling_kernels`), at round and non-round
+//! sizes, each
 //!
-//! Workload names carry the size (`gemm-4000`), so each size is its own group in the table;
-//! [`summary`] compares spellings with the best spelling of the same workload and size, and
-//! each size's time per element with the round size's.
+//! - **untuned**: plain `launch` with an empty tuning cache, i.e. the default choice for the
+//!   device (`select::default_choice`);
+//! - **tuned**: `Name::tune(...)` first (into a fresh cache under the output directory), then
+//!   plain `launch`, which now runs the cached choice;
+//!
+//! against the references at the same sizes and layouts: CLBlast (`Sgemm`, `Sgemm` with B
+//! transposed, `Sgemv`, `Sgemv` transposed) and PyTorch (`scripts/torch_ref.py --spellings`,
+//! merged by `--torch` / `--report`). Every spelling of one workload and size computes the
+//! same output from the same data (an operand "given transposed" is uploaded transposed), so
+//! all are checked against one CPU reference; a wrong result is reported and not timed.
+//!
+//! Workload names carry the size (`gemm-4000`), so each size is its own group in the main
+//! table; each record also carries a [`SpellingInfo`] (spelling, size, mode, candidate and
+//! its parameters). [`table`] and [`write`] derive, per record, the ratio against the best
+//! spelling of the same workload, size and mode, and the time per element relative to the
+//! same spelling and mode at the round size (`spellings.md`, `.csv`, `.json`;
+//! `plot::draw_spellings` draws `spellings.png`).
 
 use super::{Bench, Blas};
-use crate::common::{par_map, random_vec, Config, Record, Reference, Work};
+use crate::clblast::ClBlast;
+use crate::common::{par_map, random_vec, Config, Record, Reference, SpellingInfo, Work};
+use crate::report::Suite;
 use crate::spelling_kernels::*;
-use crate::timing::Res;
+use crate::timing::{Ev, Res};
 use lift_runtime::{Buffer, Context, Error, Event, Tuned};
-use std::fmt::Write;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::Path;
 
-/// The sizes measured: GEMM sides, stencil sides, GEMV sides, zip lengths (round first).
+/// The sizes measured, the round size first.
 struct Sizes {
     gemm: [usize; 3],
     stencil: [usize; 3],
@@ -26,9 +43,11 @@ impl Sizes {
     fn new(quick: bool) -> Sizes {
         if quick {
             Sizes {
-                gemm: [128, 100, 132],
-                stencil: [256, 254, 255],
-                gemv: [256, 255],
+                // Same divisibility as the full sizes: 4096 = 2^12, 4000 = 2^5 * 125 (256 - 32),
+                // 4032 = 2^6 * 63 (256 - 64), so the same candidates apply.
+                gemm: [256, 224, 192],
+                stencil: [512, 510, 511],
+                gemv: [512, 511],
                 zip: [1 << 16, (1 << 16) - 1],
             }
         } else {
@@ -42,39 +61,50 @@ impl Sizes {
     }
 }
 
-/// The size text of a spelling workload (`gemm-4000` → `4000^3`).
+/// The size text of a spellings workload name (`gemm-4000` → `4000^3`).
 pub fn size_text(workload: &str) -> Option<String> {
     let (w, n) = workload.rsplit_once('-')?;
     let n: usize = n.parse().ok()?;
     Some(match w {
-        "gemm" | "gemm_nt" => format!("{n}^3"),
-        "gemv" | "gemv_t" => format!("{n}x{n}"),
+        "gemm" => format!("{n}^3"),
+        "gemv" => format!("{n}x{n}"),
         "jacobi" => format!("{n}^2"),
-        _ => format!("n = {n}"),
+        "zip" => format!("n = {n}"),
+        _ => return None,
     })
 }
 
-/// Runs every spelling at every size.
+/// Runs every spelling at every size, untuned then tuned, and the CLBlast references.
 pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
+    let cfg = &Config {
+        time_wrong: false,
+        ..cfg.clone()
+    };
     // Untuned means an empty cache: tune into a fresh one under the output directory.
     let cache = cfg.out.join("tune-cache");
     let _ = std::fs::remove_dir_all(&cache);
     std::fs::create_dir_all(&cache)?;
-    std::env::set_var("LIFT_CACHE_DIR", &cache);
+    std::env::set_var(lift_runtime::cache::CACHE_DIR_ENV, &cache);
     lift_runtime::cache::reload();
+    eprintln!("spellings: tuning cache {}", cache.display());
     let s = Sizes::new(cfg.quick);
     let mut recs = Vec::new();
+    // A size that fails as a whole (allocation, upload) is reported and the others still run.
+    let mut step = |what: &str, r: Res<Vec<Record>>| match r {
+        Ok(v) => recs.extend(v),
+        Err(e) => eprintln!("spellings: {what} skipped: {e}"),
+    };
     for n in s.gemm {
-        recs.extend(gemm(ctx, cfg, n, blas)?);
+        step(&format!("gemm-{n}"), gemm(ctx, cfg, n, s.gemm[0], blas));
     }
     for n in s.stencil {
-        recs.extend(jacobi(ctx, cfg, n)?);
+        step(&format!("jacobi-{n}"), jacobi(ctx, cfg, n, s.stencil[0]));
     }
     for n in s.gemv {
-        recs.extend(gemv(ctx, cfg, n)?);
+        step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
     }
     for n in s.zip {
-        recs.extend(zip(ctx, cfg, n)?);
+        step(&format!("zip-{n}"), zip(ctx, cfg, n, s.zip[0]));
     }
     Ok(recs)
 }
@@ -84,49 +114,165 @@ fn name(w: &str, n: usize) -> &'static str {
     Box::leak(format!("{w}-{n}").into_boxed_str())
 }
 
-/// One spelling, untuned then tuned: `choose` is the candidate `launch` would run, `tune`
-/// tunes, `launch` runs a given candidate.
-#[allow(clippy::too_many_arguments)]
-fn spelling<K>(
-    b: &mut Bench<'_>,
-    label: &str,
-    names: &[&str],
-    sources: &[&str],
-    kernel: Result<K, Error>,
-    choose: impl Fn(&K) -> Result<usize, Error>,
-    tune: impl Fn(&K) -> Result<Tuned, Error>,
-    launch: impl Fn(&K, usize, &Buffer<f32>) -> Result<Event, Error>,
-) {
-    let k = match kernel {
-        Ok(k) => k,
-        Err(e) => return b.error(label, "lift", e),
-    };
-    let untuned = match choose(&k) {
-        Ok(c) => c,
-        Err(e) => return b.error(label, "lift", e),
-    };
-    let imp = format!("lift-rs {label}, untuned: {}", names[untuned]);
-    b.lift(
-        &imp,
-        "lift",
-        sources[untuned],
-        Ok::<_, Error>(&k),
-        |k, o| Ok(launch(k, untuned, o)?),
-    );
-    match tune(&k).and_then(|t| Ok((t, choose(&k)?))) {
-        Ok((t, c)) => {
-            eprintln!("  {label}: tuned {t}");
-            let imp = format!("lift-rs {label}, tuned: {}", names[c]);
-            b.lift(&imp, "lift", sources[c], Ok::<_, Error>(&k), |k, o| {
-                Ok(launch(k, c, o)?)
+/// One workload at one size: what every record of it shares.
+struct Group {
+    workload: &'static str,
+    n: usize,
+    round: usize,
+    elements: f64,
+}
+
+impl Group {
+    /// Tags the records `recs[from..]` as `spelling` in `mode`, run as `candidate`.
+    fn tag(
+        &self,
+        recs: &mut [Record],
+        from: usize,
+        spelling: &str,
+        mode: &str,
+        candidate: (&str, Vec<(String, i64)>),
+        tuner: Option<&Tuned>,
+    ) {
+        for r in recs.iter_mut().skip(from) {
+            r.spelling = Some(SpellingInfo {
+                workload: self.workload.into(),
+                spelling: spelling.into(),
+                n: self.n,
+                round: self.round,
+                elements: self.elements,
+                mode: mode.into(),
+                candidate: candidate.0.into(),
+                params: candidate.1.clone(),
+                tuner: tuner.map(|t| (t.time_ms, t.tried, t.valid)),
             });
         }
-        Err(e) => b.error(&format!("lift-rs {label}, tuned"), "lift", e),
+    }
+
+    /// A CLBlast reference, tagged with mode `reference`.
+    fn clblast(
+        &self,
+        b: &mut Bench<'_>,
+        name: &str,
+        blas: Blas<'_>,
+        call: impl Fn(&ClBlast, &Buffer<f32>) -> Res<Ev>,
+    ) {
+        let from = b.recs.len();
+        b.clblast(name, blas, call);
+        self.tag(b.recs, from, name, "reference", ("", Vec::new()), None);
     }
 }
 
-/// Sampled entries of `C = A · B` (or `A · Btᵀ`), `idx` in row-major `C`.
-fn gemm_reference(av: &[f32], bv: &[f32], n: usize, transposed: bool) -> Reference {
+/// What the generated struct of a spelling says about its candidates.
+struct Meta {
+    names: &'static [&'static str],
+    params: &'static [&'static [(&'static str, i64)]],
+    sources: &'static [&'static str],
+}
+
+impl Meta {
+    /// Candidate `c`'s name and parameters.
+    fn candidate(&self, c: usize) -> (&'static str, Vec<(String, i64)>) {
+        let params = self.params.get(c).copied().unwrap_or_default();
+        (
+            self.names.get(c).copied().unwrap_or("?"),
+            params.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        )
+    }
+}
+
+/// One spelling, untuned then tuned. `choose` is the candidate `launch` runs
+/// (`candidate_for`), `tune` tunes, `launch` is the plain `launch`.
+#[allow(clippy::too_many_arguments)]
+fn spelling<K>(
+    b: &mut Bench<'_>,
+    g: &Group,
+    label: &str,
+    meta: Meta,
+    kernel: Result<K, Error>,
+    choose: impl Fn(&K) -> Result<usize, Error>,
+    tune: impl Fn(&K) -> Result<Tuned, Error>,
+    launch: impl Fn(&K, &Buffer<f32>) -> Result<Event, Error>,
+) {
+    let none = || ("", Vec::new());
+    let k = match kernel {
+        Ok(k) => k,
+        Err(e) => {
+            for mode in ["untuned", "tuned"] {
+                let from = b.recs.len();
+                b.error(&format!("lift-rs {label}, {mode}"), "lift", &e);
+                g.tag(b.recs, from, label, mode, none(), None);
+            }
+            return;
+        }
+    };
+    // Untuned: the choice `launch` makes with nothing cached.
+    let from = b.recs.len();
+    match choose(&k) {
+        Ok(c) => {
+            let imp = format!("lift-rs {label}, untuned: {}", meta.names[c]);
+            b.lift(&imp, "lift", meta.sources[c], Ok::<_, Error>(&k), |k, o| {
+                Ok(launch(k, o)?)
+            });
+            g.tag(b.recs, from, label, "untuned", meta.candidate(c), None);
+        }
+        Err(e) => {
+            b.error(&format!("lift-rs {label}, untuned"), "lift", e);
+            g.tag(b.recs, from, label, "untuned", none(), None);
+        }
+    }
+    // Tuned: `tune`, then the choice `launch` makes from the cache.
+    let from = b.recs.len();
+    match tune(&k).and_then(|t| Ok((choose(&k)?, t))) {
+        Ok((c, t)) => {
+            eprintln!("  {label}: tuned {t}");
+            if meta.names[c] != t.candidate {
+                eprintln!(
+                    "  {label}: launch runs {} although the tuner chose {}",
+                    meta.names[c], t.candidate
+                );
+            }
+            let imp = format!("lift-rs {label}, tuned: {}", meta.names[c]);
+            b.lift(&imp, "lift", meta.sources[c], Ok::<_, Error>(&k), |k, o| {
+                Ok(launch(k, o)?)
+            });
+            g.tag(b.recs, from, label, "tuned", meta.candidate(c), Some(&t));
+        }
+        Err(e) => {
+            b.error(&format!("lift-rs {label}, tuned"), "lift", e);
+            g.tag(b.recs, from, label, "tuned", none(), None);
+        }
+    }
+}
+
+/// `spelling` for kernel struct `$k` at sizes `[$s...]`, launched on device buffers
+/// `($dev...)`, tuned on the host slices `($host...)`.
+macro_rules! spell {
+    ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*)) => {
+        spelling(
+            $b,
+            $g,
+            $label,
+            Meta {
+                names: $k::CANDIDATES,
+                params: $k::CANDIDATE_PARAMS,
+                sources: $k::CANDIDATE_SOURCES,
+            },
+            $k::new($ctx),
+            |k| k.candidate_for($($s),*),
+            |k| k.tune($($s,)* $($host),*),
+            |k, o| k.launch($($s,)* $($dev,)* o),
+        )
+    };
+}
+
+/// The `n x n` row-major matrix `m` transposed.
+fn transposed(m: &[f32], n: usize) -> Vec<f32> {
+    par_map(n * n, |k| m[(k % n) * n + k / n])
+}
+
+/// Sampled entries of `C = A · B` (4096 of them; the full f64 product would take minutes at
+/// 4096^3 on the host).
+fn gemm_reference(av: &[f32], bv: &[f32], n: usize) -> Reference {
     let samples = 4096.min(n * n);
     let idx: Vec<usize> = (0..samples)
         .map(|s| {
@@ -137,14 +283,7 @@ fn gemm_reference(av: &[f32], bv: &[f32], n: usize, transposed: bool) -> Referen
     let values = par_map(samples, |s| {
         let (i, j) = (idx[s] / n, idx[s] % n);
         (0..n)
-            .map(|k| {
-                let bkj = if transposed {
-                    bv[j * n + k]
-                } else {
-                    bv[k * n + j]
-                };
-                f64::from(av[i * n + k]) * f64::from(bkj)
-            })
+            .map(|k| f64::from(av[i * n + k]) * f64::from(bv[k * n + j]))
             .sum::<f64>()
     });
     Reference {
@@ -153,86 +292,80 @@ fn gemm_reference(av: &[f32], bv: &[f32], n: usize, transposed: bool) -> Referen
     }
 }
 
-macro_rules! spell {
-    ($b:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*)) => {
-        spelling(
-            $b,
-            $label,
-            $k::CANDIDATES,
-            $k::CANDIDATE_SOURCES,
-            $k::new($ctx),
-            |k| k.candidate_for($($s),*),
-            |k| k.tune($($s,)* $($host),*),
-            |k, c, o| k.launch_candidate(c, $($s,)* $($dev,)* o),
-        )
-    };
-}
-
-fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Record>> {
+fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> Res<Vec<Record>> {
     eprintln!("spellings: gemm (n = {n})");
     let mut recs = Vec::new();
     let av = random_vec(n * n, 5);
     let bv = random_vec(n * n, 6);
-    let (a, bm) = (ctx.upload(&av)?, ctx.upload(&bv)?);
+    let btv = transposed(&bv, n);
+    let reference = gemm_reference(&av, &bv, n);
+    let (a, bm, bt) = (ctx.upload(&av)?, ctx.upload(&bv)?, ctx.upload(&btv)?);
     let mut out = ctx.alloc::<f32>(n * n)?;
-    let flops = 2.0 * (n as f64).powi(3);
-    let bytes = 12.0 * (n * n) as f64;
     let work = Work {
         name: name("gemm", n),
         size: format!("{n}^3"),
-        flops,
-        bytes,
+        flops: 2.0 * (n as f64).powi(3),
+        bytes: 12.0 * (n * n) as f64,
         tol: 1e-5,
     };
-    let reference = gemm_reference(&av, &bv, n, false);
-    {
-        let (a, bm) = (&a, &bm);
-        let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-        spell!(
-            &mut b,
-            "a: p.0 * p.1",
-            GemmProj,
-            ctx,
-            [n, n, n],
-            (a, bm),
-            (&av, &bv)
-        );
-        spell!(
-            &mut b,
-            "b: |(x, y)|",
-            GemmTuple,
-            ctx,
-            [n, n, n],
-            (a, bm),
-            (&av, &bv)
-        );
-        spell!(
-            &mut b,
-            "c: user fns",
-            GemmUserFn,
-            ctx,
-            [n, n, n],
-            (a, bm),
-            (&av, &bv)
-        );
-        b.clblast("CLBlast Sgemm", blas, |bl, o| bl.gemm(ctx, n, a, bm, o));
-    }
-    // B given transposed: the same data read as Bᵀ.
-    let work = Work {
-        name: name("gemm_nt", n),
-        size: format!("{n}^3"),
-        flops,
-        bytes,
-        tol: 1e-5,
+    let g = &Group {
+        workload: "gemm",
+        n,
+        round,
+        elements: (n as f64).powi(3),
     };
-    let reference = gemm_reference(&av, &bv, n, true);
-    let (a, bm) = (&a, &bm);
+    let (a, bm, bt) = (&a, &bm, &bt);
+    let (av, bv, btv) = (&av[..], &bv[..], &btv[..]);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    spell!(&mut b, "A·Bᵀ", GemmNt, ctx, [n, n, n], (a, bm), (&av, &bv));
+    let b = &mut b;
+    spell!(
+        b,
+        g,
+        "a: $ transpose $ b, p.0 * p.1",
+        GemmProj,
+        ctx,
+        [n, n, n],
+        (a, bm),
+        (av, bv)
+    );
+    spell!(
+        b,
+        g,
+        "b: o transpose, |(x, y)| x * y",
+        GemmTuple,
+        ctx,
+        [n, n, n],
+        (a, bm),
+        (av, bv)
+    );
+    spell!(
+        b,
+        g,
+        "c: user fns mult, add",
+        GemmUserFn,
+        ctx,
+        [n, n, n],
+        (a, bm),
+        (av, bv)
+    );
+    spell!(
+        b,
+        g,
+        "d: B given transposed, $ bt",
+        GemmBt,
+        ctx,
+        [n, n, n],
+        (a, bt),
+        (av, btv)
+    );
+    g.clblast(b, "CLBlast Sgemm", blas, |bl, o| bl.gemm(ctx, n, a, bm, o));
+    g.clblast(b, "CLBlast Sgemm, B given transposed", blas, |bl, o| {
+        bl.gemm_nt(ctx, n, a, bt, o)
+    });
     Ok(recs)
 }
 
-fn jacobi(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
+fn jacobi(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> {
     eprintln!("spellings: jacobi (n = {n})");
     let mut recs = Vec::new();
     let xv = random_vec(n * n, 9);
@@ -249,108 +382,126 @@ fn jacobi(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
     let work = Work {
         name: name("jacobi", n),
         size: format!("{n}^2"),
-        flops: 5.0 * (n * n) as f64,
+        flops: 10.0 * (n * n) as f64,
         bytes: 8.0 * (n * n) as f64,
         tol: 1e-5,
     };
-    let x = &x;
+    let g = &Group {
+        workload: "jacobi",
+        n,
+        round,
+        elements: (n * n) as f64,
+    };
+    let (x, xv) = (&x, &xv[..]);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    let b = &mut b;
     spell!(
-        &mut b,
-        "a: map2 o slide2 o pad2",
+        b,
+        g,
+        "a: map2 o slide2(3, 1) o pad2(1, clamp)",
         JacobiMap2,
         ctx,
         [n, n],
         (x),
-        (&xv)
+        (xv)
     );
     spell!(
-        &mut b,
-        "b: full forms, reordered",
+        b,
+        g,
+        "b: 4-argument slide2/pad2, terms reordered",
         JacobiFull,
         ctx,
         [n, n],
         (x),
-        (&xv)
+        (xv)
     );
     spell!(
-        &mut b,
-        "c: nested 1-D",
+        b,
+        g,
+        "c: nested 1-D map/slide/pad",
         JacobiNested,
         ctx,
         [n, n],
         (x),
-        (&xv)
+        (xv)
     );
     Ok(recs)
 }
 
-fn gemv(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
+fn gemv(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> Res<Vec<Record>> {
     eprintln!("spellings: gemv (n = {n})");
     let mut recs = Vec::new();
     let av = random_vec(n * n, 3);
     let xv = random_vec(n, 4);
-    let flops = 2.0 * (n * n) as f64;
-    let bytes = 4.0 * (n * n + 2 * n) as f64;
-    let (a, x) = (ctx.upload(&av)?, ctx.upload(&xv)?);
+    let atv = transposed(&av, n);
+    let reference = Reference::full(par_map(n, |i| {
+        (0..n)
+            .map(|j| f64::from(av[i * n + j]) * f64::from(xv[j]))
+            .sum::<f64>()
+    }));
+    let (a, at, x) = (ctx.upload(&av)?, ctx.upload(&atv)?, ctx.upload(&xv)?);
     let mut out = ctx.alloc::<f32>(n)?;
-    for transposed in [false, true] {
-        let reference = Reference::full(par_map(n, |i| {
-            (0..n)
-                .map(|j| {
-                    let aij = if transposed {
-                        av[j * n + i]
-                    } else {
-                        av[i * n + j]
-                    };
-                    f64::from(aij) * f64::from(xv[j])
-                })
-                .sum::<f64>()
-        }));
-        let work = Work {
-            name: name(if transposed { "gemv_t" } else { "gemv" }, n),
-            size: format!("{n}x{n}"),
-            flops,
-            bytes,
-            tol: 1e-5,
-        };
-        let (a, x) = (&a, &x);
-        let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-        if transposed {
-            spell!(&mut b, "Aᵀ given", GemvT, ctx, [n, n], (a, x), (&av, &xv));
-        } else {
-            spell!(
-                &mut b,
-                "a: p.0 * p.1",
-                GemvProj,
-                ctx,
-                [n, n],
-                (a, x),
-                (&av, &xv)
-            );
-            spell!(
-                &mut b,
-                "b: |(u, v)|, |s, t| s + t",
-                GemvTuple,
-                ctx,
-                [n, n],
-                (a, x),
-                (&av, &xv)
-            );
-        }
-    }
+    let work = Work {
+        name: name("gemv", n),
+        size: format!("{n}x{n}"),
+        flops: 2.0 * (n * n) as f64,
+        bytes: 4.0 * (n * n + 2 * n) as f64,
+        tol: 1e-5,
+    };
+    let g = &Group {
+        workload: "gemv",
+        n,
+        round,
+        elements: (n * n) as f64,
+    };
+    let (a, at, x) = (&a, &at, &x);
+    let (av, atv, xv) = (&av[..], &atv[..], &xv[..]);
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    let b = &mut b;
+    spell!(
+        b,
+        g,
+        "a: p.0 * p.1",
+        GemvProj,
+        ctx,
+        [n, n],
+        (a, x),
+        (av, xv)
+    );
+    spell!(
+        b,
+        g,
+        "b: |(u, v)| u * v, |s, t| s + t",
+        GemvTuple,
+        ctx,
+        [n, n],
+        (a, x),
+        (av, xv)
+    );
+    spell!(
+        b,
+        g,
+        "c: A given transposed, $ transpose $ at",
+        GemvT,
+        ctx,
+        [n, n],
+        (at, x),
+        (atv, xv)
+    );
+    g.clblast(b, "CLBlast Sgemv", blas, |bl, o| {
+        bl.gemv(ctx, n, n, a, x, o)
+    });
+    g.clblast(b, "CLBlast Sgemv, A given transposed", blas, |bl, o| {
+        bl.gemv_t(ctx, n, n, at, x, o)
+    });
     Ok(recs)
 }
 
-fn zip(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
+fn zip(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> {
     eprintln!("spellings: zip (n = {n})");
     let mut recs = Vec::new();
     let (xv, yv) = (random_vec(n, 11), random_vec(n, 12));
-    let reference = Reference::full(
-        (0..n)
-            .map(|i| f64::from(xv[i]) + 2.0 * f64::from(yv[i]))
-            .collect(),
-    );
+    let reference = Reference::full(par_map(n, |i| f64::from(xv[i]) + 2.0 * f64::from(yv[i])));
     let (x, y) = (ctx.upload(&xv)?, ctx.upload(&yv)?);
     let mut out = ctx.alloc::<f32>(n)?;
     let work = Work {
@@ -358,84 +509,291 @@ fn zip(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         size: format!("n = {n}"),
         flops: 2.0 * n as f64,
         bytes: 12.0 * n as f64,
-        tol: 1e-6,
+        tol: 1e-5,
     };
-    let (x, y) = (&x, &y);
+    let g = &Group {
+        workload: "zip",
+        n,
+        round,
+        elements: n as f64,
+    };
+    let (x, y, xv, yv) = (&x, &y, &xv[..], &yv[..]);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    let b = &mut b;
     spell!(
-        &mut b,
-        "a: zip(x, map(g) $ y)",
+        b,
+        g,
+        "a: zip(x, map(|v| v * 2.0) $ y)",
         ZipComputed,
         ctx,
         [n],
         (x, y),
-        (&xv, &yv)
+        (xv, yv)
     );
-    spell!(&mut b, "b: one map", ZipFused, ctx, [n], (x, y), (&xv, &yv));
     spell!(
-        &mut b,
-        "c: two maps, tuple patterns",
+        b,
+        g,
+        "b: fused, map(|p| p.0 + 2.0 * p.1)",
+        ZipFused,
+        ctx,
+        [n],
+        (x, y),
+        (xv, yv)
+    );
+    spell!(
+        b,
+        g,
+        "c: (a) with |(u, v)| u + v",
+        ZipTuple,
+        ctx,
+        [n],
+        (x, y),
+        (xv, yv)
+    );
+    spell!(
+        b,
+        g,
+        "d: two maps, tuple patterns",
         ZipTwoMaps,
         ctx,
         [n],
         (x, y),
-        (&xv, &yv)
+        (xv, yv)
     );
     Ok(recs)
 }
 
-/// The comparison the issue asks for, as Markdown: per workload and size, each tuned and
-/// untuned spelling against the best tuned spelling, and the best time per element against
-/// the round size's.
-pub fn summary(records: &[Record]) -> String {
-    let time = |r: &Record| {
-        r.stats
-            .as_ref()
-            .filter(|_| r.status == "ok")
-            .map(|s| s.median_ms)
-    };
-    let mut groups: Vec<&str> = Vec::new();
-    for r in records {
-        if size_text(&r.workload).is_some() && !groups.contains(&r.workload.as_str()) {
-            groups.push(&r.workload);
-        }
+/// One row of the spellings table: a record and what is derived from the others.
+pub struct Row<'a> {
+    pub rec: &'a Record,
+    pub sp: &'a SpellingInfo,
+    /// The best lift-rs time of the same workload, size and mode over this time (1 = this
+    /// is the best spelling; lift-rs rows only).
+    pub vs_best: Option<f64>,
+    /// Time per element over the time per element of the same spelling and mode at the
+    /// round size (1 = scales perfectly; above 1 = slower per element).
+    pub per_element_vs_round: Option<f64>,
+    /// The best CLBlast time at the same workload and size over this time.
+    pub vs_clblast: Option<f64>,
+    /// The best PyTorch time at the same workload and size over this time.
+    pub vs_pytorch: Option<f64>,
+}
+
+impl Row<'_> {
+    /// The median time if the record is correct and timed.
+    pub fn ms(&self) -> Option<f64> {
+        ms(self.rec)
     }
-    let best_of = |w: &str| {
-        records
+}
+
+fn ms(r: &Record) -> Option<f64> {
+    r.stats
+        .as_ref()
+        .filter(|_| r.status == "ok")
+        .map(|s| s.median_ms)
+}
+
+/// The rows of the spellings part of `suite`, in record order.
+pub fn rows(suite: &Suite) -> Vec<Row<'_>> {
+    let tagged: Vec<(&Record, &SpellingInfo)> = suite
+        .records
+        .iter()
+        .filter_map(|r| Some((r, r.spelling.as_ref()?)))
+        .collect();
+    let best = |pick: &dyn Fn(&Record, &SpellingInfo) -> bool| {
+        tagged
             .iter()
-            .filter(|r| r.workload == w && r.class == "lift" && r.implementation.contains("tuned:"))
-            .filter_map(time)
+            .filter(|(r, s)| pick(r, s))
+            .filter_map(|(r, _)| ms(r))
             .min_by(f64::total_cmp)
     };
-    let elems = |w: &str| {
-        let (kind, n) = w.rsplit_once('-').unwrap_or((w, "1"));
-        let n: f64 = n.parse().unwrap_or(1.0);
-        match kind {
-            "gemm" | "gemm_nt" => n * n * n,
-            "gemv" | "gemv_t" | "jacobi" => n * n,
-            _ => n,
-        }
-    };
-    let mut t = String::from(
-        "| workload | spelling | median ms | vs best spelling | best: ns per element vs round size |\n|---|---|--:|--:|--:|\n",
-    );
-    for w in &groups {
-        let Some(best) = best_of(w) else { continue };
-        let kind = w.rsplit_once('-').map_or(*w, |(k, _)| k);
-        let round = groups
-            .iter()
-            .find(|g| g.rsplit_once('-').is_some_and(|(k, _)| k == kind))
-            .and_then(|g| best_of(g).map(|b| b / elems(g)));
-        let per_el = round.map_or("-".into(), |r| format!("{:.3}x", (best / elems(w)) / r));
-        for r in records.iter().filter(|r| r.workload == *w) {
-            let Some(ms) = time(r) else { continue };
-            let _ = writeln!(
-                t,
-                "| {w} | {} | {ms:.4} | {:.2}x | {per_el} |",
-                r.implementation,
-                best / ms
-            );
-        }
+    tagged
+        .iter()
+        .map(|&(rec, sp)| {
+            let t = ms(rec);
+            let same = |s: &SpellingInfo| s.workload == sp.workload && s.n == sp.n;
+            let ratio = |b: Option<f64>| Some(b? / t?);
+            let vs_best = (sp.mode != "reference")
+                .then(|| {
+                    ratio(best(&|r, s| {
+                        same(s) && s.mode == sp.mode && r.class == "lift"
+                    }))
+                })
+                .flatten();
+            let at_round = best(&|_, s| {
+                s.workload == sp.workload
+                    && s.n == sp.round
+                    && s.spelling == sp.spelling
+                    && s.mode == sp.mode
+            });
+            let round_elements = tagged
+                .iter()
+                .find(|(_, s)| s.workload == sp.workload && s.n == sp.round)
+                .map_or(0.0, |(_, s)| s.elements);
+            let per_element_vs_round = match (t, at_round) {
+                (Some(t), Some(r)) if sp.elements > 0.0 && round_elements > 0.0 => {
+                    Some((t / sp.elements) / (r / round_elements))
+                }
+                _ => None,
+            };
+            let class_best = |c: &str| ratio(best(&|r, s| same(s) && r.class == c));
+            Row {
+                rec,
+                sp,
+                vs_best,
+                per_element_vs_round,
+                vs_clblast: class_best("clblast"),
+                vs_pytorch: class_best("pytorch"),
+            }
+        })
+        .collect()
+}
+
+/// `s` for a Markdown table cell (`|` escaped).
+fn md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn x(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{v:.2}x"))
+}
+
+fn params_text(p: &[(String, i64)]) -> String {
+    p.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The spellings table (Markdown); empty when `suite` has no spellings records.
+pub fn table(suite: &Suite) -> String {
+    let rows = rows(suite);
+    if rows.is_empty() {
+        return String::new();
     }
+    let r = &suite.roofline;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "Spellings and sizes on **{}** ({}, {} mode). Measured roofline: copy {:.0} GB/s, read {:.0} GB/s, fp32 FMA {:.0} GFLOP/s.\n",
+        suite.device, suite.date, suite.mode, r.copy_gbs, r.read_gbs, r.fma_gflops
+    );
+    t.push_str("| workload | size | spelling | mode | candidate | median ms | GFLOP/s | GB/s | of roofline | vs best spelling | time/elem vs round | vs CLBlast | vs PyTorch | status |\n");
+    t.push_str("|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    for row in &rows {
+        let (rec, sp) = (row.rec, row.sp);
+        let timed = row.ms().is_some();
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            sp.workload,
+            size_text(&rec.workload).unwrap_or_default(),
+            md(&sp.spelling),
+            sp.mode,
+            if sp.candidate.is_empty() {
+                "-".into()
+            } else {
+                md(&sp.candidate)
+            },
+            row.ms().map_or("-".into(), |v| format!("{v:.4}")),
+            rec.gflops()
+                .filter(|_| timed)
+                .map_or("-".into(), |v| format!("{v:.0}")),
+            rec.gbs()
+                .filter(|_| timed)
+                .map_or("-".into(), |v| format!("{v:.0}")),
+            rec.fraction(r)
+                .filter(|_| timed)
+                .map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+            x(row.vs_best),
+            x(row.per_element_vs_round),
+            x(row.vs_clblast),
+            x(row.vs_pytorch),
+            md(&rec.status),
+        );
+    }
+    t.push_str(
+        "\n*vs best spelling*: the fastest lift-rs spelling of the same workload, size and mode over this time (1.00x = the best). \
+*time/elem vs round*: time per element over that of the same spelling and mode at the round size (elements: GEMM n^3 multiply-adds, GEMV and Jacobi n^2, zip n; 1.00x = scales perfectly, above = slower per element). \
+*vs CLBlast / PyTorch*: the reference's best time at the same size over this time (above 1 = faster than the reference). \
+*untuned*: plain `launch` with an empty tuning cache (the default choice); *tuned*: `tune`, then `launch` (the cached choice).\n",
+    );
     t
+}
+
+/// Writes `spellings.md`, `spellings.csv` and `spellings.json` into `dir`; `false` (and
+/// nothing written) when `suite` has no spellings records.
+pub fn write(suite: &Suite, dir: &Path) -> Res<bool> {
+    let rows = rows(suite);
+    if rows.is_empty() {
+        return Ok(false);
+    }
+    std::fs::write(dir.join("spellings.md"), table(suite))?;
+    let r = &suite.roofline;
+    let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
+    let q = |s: &str| format!("\"{}\"", s.replace('"', "'"));
+    let mut csv = String::from("device,workload,n,size,spelling,mode,implementation,class,candidate,params,median_ms,p10_ms,p90_ms,runs,gflops,gbs,roofline_fraction,vs_best_spelling,time_per_element_vs_round,vs_clblast,vs_pytorch,tuner_ms,tuner_tried,tuner_valid,rel_err,status\n");
+    let mut json_rows = Vec::new();
+    for row in &rows {
+        let (rec, sp) = (row.rec, row.sp);
+        let s = rec.stats.as_ref().filter(|_| row.ms().is_some());
+        let ok = |v: Option<f64>| v.filter(|_| s.is_some());
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            q(&suite.device),
+            sp.workload,
+            sp.n,
+            q(&size_text(&rec.workload).unwrap_or_default()),
+            q(&sp.spelling),
+            sp.mode,
+            q(&rec.implementation),
+            rec.class,
+            q(&sp.candidate),
+            q(&params_text(&sp.params)),
+            opt(s.map(|s| s.median_ms)),
+            opt(s.map(|s| s.p10_ms)),
+            opt(s.map(|s| s.p90_ms)),
+            s.map_or(0, |s| s.runs),
+            opt(ok(rec.gflops())),
+            opt(ok(rec.gbs())),
+            opt(ok(rec.fraction(r))),
+            opt(row.vs_best),
+            opt(row.per_element_vs_round),
+            opt(row.vs_clblast),
+            opt(row.vs_pytorch),
+            opt(sp.tuner.map(|t| t.0)),
+            sp.tuner.map_or(String::new(), |t| t.1.to_string()),
+            sp.tuner.map_or(String::new(), |t| t.2.to_string()),
+            rec.rel_err.map_or(String::new(), |v| format!("{v:.3e}")),
+            q(&rec.status),
+        );
+        json_rows.push(json!({
+            "workload": sp.workload, "n": sp.n, "size": size_text(&rec.workload),
+            "spelling": sp.spelling, "mode": sp.mode, "implementation": rec.implementation,
+            "class": rec.class, "candidate": sp.candidate,
+            "params": sp.params.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+            "median_ms": s.map(|s| s.median_ms), "p10_ms": s.map(|s| s.p10_ms),
+            "p90_ms": s.map(|s| s.p90_ms), "runs": s.map(|s| s.runs),
+            "gflops": ok(rec.gflops()), "gbs": ok(rec.gbs()),
+            "roofline_fraction": ok(rec.fraction(r)),
+            "vs_best_spelling": row.vs_best,
+            "time_per_element_vs_round": row.per_element_vs_round,
+            "vs_clblast": row.vs_clblast, "vs_pytorch": row.vs_pytorch,
+            "tuner_ms": sp.tuner.map(|t| t.0), "tuner_tried": sp.tuner.map(|t| t.1),
+            "tuner_valid": sp.tuner.map(|t| t.2),
+            "rel_err": rec.rel_err, "status": rec.status, "timing": rec.timing,
+        }));
+    }
+    std::fs::write(dir.join("spellings.csv"), csv)?;
+    let doc: Value = json!({
+        "device": suite.device, "date": suite.date, "mode": suite.mode,
+        "roofline": {"copy_gbs": r.copy_gbs, "read_gbs": r.read_gbs, "fma_gflops": r.fma_gflops},
+        "rows": json_rows,
+    });
+    std::fs::write(
+        dir.join("spellings.json"),
+        serde_json::to_string_pretty(&doc)? + "\n",
+    )?;
+    Ok(true)
 }

@@ -135,24 +135,50 @@ pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Gene
     })
 }
 
-/// Compiles kernel `kernel` of the type-checked high-level program `prog` as a multi-kernel
-/// reduction (a full reduction in two kernels, or GEMV-like row reductions with a work-group
-/// per row); `None` if its body has neither shape.
+/// Which reduction lowering [`generate_reduction`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReductionShape {
+    /// A full reduction in two kernels.
+    Full,
+    /// A map of row reductions with a work-group per `cols` rows (see
+    /// `reduction::compile_rows`).
+    Rows {
+        /// Rows per work-group, a power of two dividing the work-group size.
+        cols: i64,
+    },
+}
+
+/// Compiles kernel `kernel` of the type-checked high-level program `prog` as a reduction of
+/// the given shape; `None` if its body does not have it.
 pub fn generate_reduction(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
+    shape: ReductionShape,
 ) -> GResult<Option<Generated>> {
     let k = prog
         .kernel(kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
-    if let Some(g) = reduction::compile(prog, k, info)? {
-        return Ok(Some(g));
+    match shape {
+        ReductionShape::Full => reduction::compile(prog, k, info),
+        ReductionShape::Rows { cols } => reduction::compile_rows(prog, k, info, cols),
     }
-    reduction::compile_rows(prog, k, info)
 }
 
-/// Does [`generate_reduction`] apply to kernel `kernel`?
-pub fn is_reduction(prog: &Program, kernel: &str, info: &KernelInfo) -> bool {
-    matches!(generate_reduction(prog, kernel, info), Ok(Some(_)))
+/// The reduction shapes that apply to kernel `kernel`: `Full`, or `Rows` with each of
+/// `cols`, or none.
+pub fn reduction_shapes(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    cols: &[i64],
+) -> Vec<ReductionShape> {
+    let ok = |s| matches!(generate_reduction(prog, kernel, info, s), Ok(Some(_)));
+    if ok(ReductionShape::Full) {
+        return vec![ReductionShape::Full];
+    }
+    cols.iter()
+        .map(|&cols| ReductionShape::Rows { cols })
+        .filter(|&s| ok(s))
+        .collect()
 }

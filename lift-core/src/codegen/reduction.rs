@@ -146,6 +146,7 @@ pub(crate) fn compile(
         (&input, &elem_ty, lanes.as_ref()),
         &n,
         ("get_global_id(0)", "get_global_size(0)"),
+        1,
     )?;
     if needs_buffers(&g) {
         return Ok(None);
@@ -181,6 +182,7 @@ pub(crate) fn compile(
         (&pview, &t, None),
         &groups,
         ("get_local_id(0)", &WG.to_string()),
+        1,
     )?;
     g.line("if (lift_l == 0) out[0] = lift_tmp[0];");
     let body2 = g.take_text();
@@ -295,12 +297,18 @@ fn tree_scalar(t: &Type) -> Option<ScalarType> {
 }
 
 /// Compiles `map(|row| reduce(op, z) o map(g)... $ input(row)) $ x` (GEMV-like) with one
-/// work-group per row: the row's reduction is a coalesced strided fold by `WG` work-items
-/// and a local-memory tree. Used when the row length is symbolic or at least `WG / 2`.
+/// work-group per `cols` rows: the group's `WG` work-items are `WG / cols` slices of `cols`
+/// lanes; lane `c` of every slice folds row `cols · group + c` at a stride of `WG / cols`
+/// elements, and a local-memory tree combines the slices. `cols = 1` reads each row with
+/// consecutive work-items (coalesced when rows are rows of memory); `cols = 32` or more
+/// reads one element of `cols` consecutive rows side by side (coalesced when the rows are
+/// columns of memory, a transposed view). Used when the row length is symbolic or at least
+/// `WG / 2`.
 pub(crate) fn compile_rows(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
+    cols: i64,
 ) -> GResult<Option<super::Generated>> {
     let ExprKind::Apply(f, xs) = &k.body.kind else {
         return Ok(None);
@@ -389,24 +397,32 @@ pub(crate) fn compile_rows(
         args.push(KernelArg::Size(s.clone()));
     }
     let xv = g.value(Arg::Expr(&xs[0]))?;
-    g.line("const int lift_wg = get_group_id(0);");
+    // The row of this work-item (clamped: lanes past the last row repeat it, unwritten).
+    g.line(format!(
+        "const int lift_wg = get_group_id(0) * {cols} + get_local_id(0) % {cols};"
+    ));
+    g.line(format!("const int lift_row = min(lift_wg, ({rows}) - 1);"));
     g.bind(
         &pats[0],
-        xv.at(Nat::index_var("lift_wg", Nat::cst(0), rows.clone())),
+        xv.at(Nat::index_var("lift_row", Nat::cst(0), rows.clone())),
     );
     let input = g.value(Arg::Expr(row_input))?;
+    let (start, stride) = (format!("get_local_id(0) / {cols}"), (WG / cols).to_string());
     g.tree(
         &t,
         (fold, op),
         z,
         (&input, row_elem, None),
         len,
-        ("get_local_id(0)", &WG.to_string()),
+        (&start, &stride),
+        cols,
     )?;
     if needs_buffers(&g) {
         return Ok(None);
     }
-    g.line("if (lift_l == 0) out[lift_wg] = lift_tmp[0];");
+    g.line(format!(
+        "if (lift_l < {cols} && lift_wg < {rows}) out[lift_wg] = lift_tmp[lift_l];"
+    ));
     let body = g.take_text();
     let name = c_name(&k.name);
     let mut source = g.preamble()?;
@@ -419,12 +435,15 @@ pub(crate) fn compile_rows(
         kernels: vec![GeneratedKernel {
             name,
             args,
-            global: vec![rows * WG],
+            global: vec![(rows + &Nat::cst(cols - 1)) / &Nat::cst(cols) * WG],
             local: Some(vec![Nat::cst(WG)]),
             local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
         }],
         temporaries: Vec::new(),
-        lowered: format!("one work-group per row: {}", crate::print::expr(&rk.body)),
+        lowered: format!(
+            "one work-group per {cols} row(s): {}",
+            crate::print::expr(&rk.body)
+        ),
     }))
 }
 
@@ -510,7 +529,10 @@ impl Gen<'_> {
     /// One work-group's part of a reduction: every work-item folds `input[i]` for `i` from
     /// `start` in steps of `stride` below `n` with `fold` (with `vload4` of whole vectors first
     /// when `lanes` gives the input's buffers), then the group combines its values in local
-    /// memory (`lift_tmp`) with a tree of `combine`, leaving the result in `lift_tmp[0]`.
+    /// memory (`lift_tmp`) with a tree of `combine`, leaving the result in `lift_tmp[0]`. With
+    /// `cols > 1` the group holds `cols` independent reductions, work-item `l` taking part in
+    /// reduction `l % cols`: the tree stops at `cols` values, `lift_tmp[0..cols]`.
+    #[allow(clippy::too_many_arguments)]
     fn tree(
         &mut self,
         t: &Type,
@@ -519,6 +541,7 @@ impl Gen<'_> {
         (input, elem, lanes): (&View, &Type, Option<&Lanes>),
         n: &Nat,
         (start, stride): (&str, &str),
+        cols: i64,
     ) -> GResult<()> {
         let ct = self.ct.compute(t)?;
         let zv = self.value(Arg::Expr(z))?;
@@ -567,7 +590,7 @@ impl Gen<'_> {
         self.line("lift_tmp[lift_l] = lift_acc;");
         self.line("barrier(CLK_LOCAL_MEM_FENCE);");
         let mut s = WG / 2;
-        while s > 0 {
+        while s >= cols {
             let args = vec![
                 Arg::View(View::Value("lift_tmp[lift_l]".into()), t.clone()),
                 Arg::View(View::Value(format!("lift_tmp[lift_l + {s}]")), t.clone()),

@@ -18,6 +18,7 @@ pub mod normalise;
 pub mod space;
 pub mod strips;
 
+use crate::codegen::ReductionShape;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::rewrite::blocking::block_map_reduce;
 use crate::rewrite::RewriteCtx;
@@ -28,8 +29,9 @@ use crate::typeck::{check_program, KernelInfo};
 pub enum Lowering {
     /// A low-level program for [`crate::codegen::generate`].
     Program(Program),
-    /// A high-level reduction for [`crate::codegen::generate_reduction`] (multi-kernel).
-    Reduction(Program),
+    /// A high-level reduction for [`crate::codegen::generate_reduction`] (multi-kernel), with
+    /// the shape to give it.
+    Reduction(Program, crate::codegen::ReductionShape),
 }
 
 /// One low-level candidate of a kernel.
@@ -92,12 +94,20 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             out.push(c);
         }
     }
-    let reduction = crate::codegen::is_reduction(prog, kernel, info).then(|| Candidate {
-        strategy: "reduction",
-        params: Vec::new(),
-        lowering: Lowering::Reduction(prog.clone()),
-        info: info.clone(),
-    });
+    let columns = rows_are_columns(body);
+    let mut reductions: Vec<Candidate> =
+        crate::codegen::reduction_shapes(prog, kernel, info, &space::row_groups())
+            .into_iter()
+            .map(|shape| Candidate {
+                strategy: "reduction",
+                params: match shape {
+                    ReductionShape::Full => Vec::new(),
+                    ReductionShape::Rows { cols } => vec![("cols".to_string(), cols)],
+                },
+                lowering: Lowering::Reduction(prog.clone(), shape),
+                info: info.clone(),
+            })
+            .collect();
     let map = crate::codegen::lower::lower_program(prog, kernel, info)
         .ok()
         .map(|l| Candidate {
@@ -106,12 +116,20 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             lowering: Lowering::Program(l.prog),
             info: l.info,
         });
-    // Row reductions give each row to a work-group that reads it with consecutive work-items;
-    // when the rows are columns of memory (a transposed view) that read is strided, while one
-    // work-item per row reads consecutive rows side by side: then the map comes first.
-    let mut tail: Vec<Candidate> = reduction.into_iter().chain(map).collect();
-    if rows_are_columns(body) {
-        tail.reverse();
+    // Row reductions with one row per work-group read each row with consecutive work-items:
+    // coalesced when rows are rows of memory. When they are columns (a transposed view),
+    // groups of many rows read side by side instead, and so does one work-item per row: then
+    // those come first, and the map before one row per group.
+    let one_row = |c: &Candidate| c.params.iter().any(|(n, v)| n == "cols" && *v == 1);
+    let mut tail: Vec<Candidate> = Vec::new();
+    if columns {
+        let (single, many): (Vec<_>, Vec<_>) = reductions.drain(..).partition(one_row);
+        tail.extend(many.into_iter().rev());
+        tail.extend(map);
+        tail.extend(single);
+    } else {
+        tail.extend(reductions);
+        tail.extend(map);
     }
     out.extend(tail);
     out

@@ -101,6 +101,12 @@ pub fn strips() -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// Rows per work-group of row reductions (`reduction(cols=c)`): powers of two up to the
+/// work-group size's quarter, with one row per group first.
+pub fn row_groups() -> Vec<i64> {
+    vec![1, 16, 32, 64]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,50 @@
+//! The spellings-and-sizes part in quick mode on the default device (POCL in CI): every
+//! spelling, untuned and tuned, must build, pass its check and be timed, with the chosen
+//! candidate recorded; the outputs (table, CSV, JSON, plot) must be written.
+
+use lift_bench::common::Config;
+
+#[test]
+fn quick_spellings_run_and_check() {
+    if let Err(e) = lift_runtime::Context::new() {
+        panic!("no OpenCL device: {e}");
+    }
+    let mut cfg = Config::new(true);
+    cfg.runs = 3;
+    cfg.only = Some(lift_bench::SPELLINGS.into());
+    cfg.out = std::env::temp_dir().join(format!("lift-bench-spellings-{}", std::process::id()));
+    let mut suite = lift_bench::run_suite(&cfg).expect("suite runs");
+    lift_bench::finish(&mut suite, &cfg).expect("outputs written");
+    let lift: Vec<_> = suite.records.iter().filter(|r| r.class == "lift").collect();
+    // GEMM 4 spellings x 3 sizes, Jacobi 3 x 3, GEMV 3 x 2, zip 4 x 2; untuned and tuned.
+    assert_eq!(lift.len(), 2 * (4 * 3 + 3 * 3 + 3 * 2 + 4 * 2));
+    for r in lift {
+        let sp = r.spelling.as_ref().expect("tagged");
+        assert_eq!(
+            r.status, "ok",
+            "{} / {}: {}",
+            r.workload, r.implementation, r.status
+        );
+        assert!(r.stats.as_ref().is_some_and(|s| s.median_ms > 0.0));
+        assert!(
+            !sp.candidate.is_empty(),
+            "{}: no candidate",
+            r.implementation
+        );
+        assert_eq!(
+            sp.tuner.is_some(),
+            sp.mode == "tuned",
+            "{}",
+            r.implementation
+        );
+    }
+    for f in [
+        "spellings.md",
+        "spellings.csv",
+        "spellings.json",
+        "spellings.png",
+    ] {
+        assert!(cfg.out.join(f).exists(), "{f} not written");
+    }
+    let _ = std::fs::remove_dir_all(&cfg.out);
+}
