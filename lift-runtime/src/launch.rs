@@ -170,13 +170,13 @@ impl KernelHandle {
     }
 
     /// The work-group for a launch of `global` work-items that leaves the choice to the
-    /// implementation, when that choice would be poor: if `global[0]` is not a multiple of
-    /// the kernel's preferred work-group multiple `m` on this device (a prime length, say),
-    /// drivers fall back to a divisor of it, down to groups of one work-item. Then the group
-    /// is `m·2^k` work-items along dimension 0 (the largest not above a quarter of the
-    /// kernel's maximum work-group size, nor above `global[0]` rounded up to `m`), and the
-    /// caller rounds `global` up to it: generated kernels guard every global index. `None`
-    /// leaves the choice to the implementation.
+    /// implementation, when that choice could be poor. Drivers need a group that divides the
+    /// global size, so for a length with few small factors (a prime, or `2^5 · 524287`) they
+    /// fall back to groups of 32 or even 1 work-item. The group used instead is `l = m·2^k`
+    /// work-items along dimension 0 (`m` the kernel's preferred work-group multiple, `l` the
+    /// largest such not above the kernel's maximum work-group size nor `global[0]` rounded up
+    /// to `m`), and the caller rounds `global` up to it (generated kernels guard every global
+    /// index). When `l` divides `global[0]`, the driver can pick it itself: `None`.
     pub fn default_local(&self, ctx: &Context, global: &[usize]) -> Option<[usize; 3]> {
         let &first = global.first()?;
         let (max, m) = *self.group.get_or_init(|| {
@@ -185,15 +185,15 @@ impl KernelHandle {
             let m = self.kernel.get_work_group_size_multiple(dev).unwrap_or(1);
             (max, m.max(1))
         });
-        if m <= 1 || first % m == 0 || m > max {
+        if m > max {
             return None;
         }
-        let cap = (max / 4).max(m).min(first.div_ceil(m) * m);
+        let cap = max.min(first.div_ceil(m) * m);
         let mut l = m;
         while l * 2 <= cap {
             l *= 2;
         }
-        Some([l, 1, 1])
+        (first % l != 0).then_some([l, 1, 1])
     }
 
     /// The underlying `opencl3` kernel, for interoperation.

@@ -119,12 +119,13 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     // Row reductions with one row per work-group read each row with consecutive work-items:
     // coalesced when rows are rows of memory. When they are columns (a transposed view),
     // groups of many rows read side by side instead, and so does one work-item per row: then
-    // those come first, and the map before one row per group.
+    // those come first (fewest rows per group first: the most work-items per row), and the
+    // map before one row per group.
     let one_row = |c: &Candidate| c.params.iter().any(|(n, v)| n == "cols" && *v == 1);
     let mut tail: Vec<Candidate> = Vec::new();
     if columns {
         let (single, many): (Vec<_>, Vec<_>) = reductions.drain(..).partition(one_row);
-        tail.extend(many.into_iter().rev());
+        tail.extend(many);
         tail.extend(map);
         tail.extend(single);
     } else {
