@@ -356,6 +356,10 @@ pub fn kernel_item(
             }
         }
     });
+    let applies_arms = cands.iter().enumerate().map(|(ci, c)| {
+        let applies = c.conditions.iter().map(cond_holds);
+        quote!(#ci => true #(&& #applies)*,)
+    });
     let arms = cands.iter().enumerate().map(|(ci, c)| {
         let block = enqueue_block(&c.generated.kernels, ci, &params);
         quote!(#ci => { #block })
@@ -463,6 +467,16 @@ pub fn kernel_item(
             }
 
             #scratch_fn
+
+            /// For checked sizes: whether candidate `c` applies (`None`: no such candidate).
+            /// Allocates nothing (it runs on every launch).
+            #[allow(unused_variables, clippy::nonminimal_bool)]
+            fn applies(c: usize, [#(#size_locals),*]: [i64; #n_sizes]) -> Option<bool> {
+                Some(match c {
+                    #(#applies_arms)*
+                    _ => return None,
+                })
+            }
 
             /// For checked sizes: whether each candidate applies and what it needs.
             fn facts([#(#size_locals),*]: [i64; #n_sizes]) -> ::std::vec::Vec<::lift_runtime::select::CandidateFacts> {
@@ -579,10 +593,9 @@ pub fn kernel_item(
                 if out.len() != __lift_len {
                     return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
                 }
-                let __lift_facts = Self::facts([#(#size_locals),*]);
-                match __lift_facts.get(candidate) {
-                    Some(f) if f.applies => {}
-                    Some(_) => return Err(::lift_runtime::Error::Launch { reason: format!("candidate `{}` does not apply to these sizes: {}", Self::CANDIDATES[candidate], Self::CANDIDATE_CONDITIONS[candidate]) }),
+                match Self::applies(candidate, [#(#size_locals),*]) {
+                    Some(true) => {}
+                    Some(false) => return Err(::lift_runtime::Error::Launch { reason: format!("candidate `{}` does not apply to these sizes: {}", Self::CANDIDATES[candidate], Self::CANDIDATE_CONDITIONS[candidate]) }),
                     None => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
                 }
                 let __lift_handles = self.handles(candidate)?;
