@@ -393,7 +393,20 @@ pub(crate) fn parse_pat(input: ParseStream, sc: Scope) -> syn::Result<Pat> {
             "`o` is the composition operator, not a name",
         ));
     }
+    not_a_primitive(&id.to_string(), id.span(), "lambda parameter")?;
     Ok(Pat::Name(id.to_string(), id.span()))
+}
+
+/// A name bound by a parameter or a pattern must not be a primitive's: in the body the
+/// primitive would win (`at` there is `at(i)`, not the parameter).
+pub(crate) fn not_a_primitive(name: &str, span: Span, what: &str) -> syn::Result<()> {
+    match Prim::from_name(name) {
+        Some(_) => Err(syn::Error::new(
+            span,
+            format!("{what} `{name}` has the name of the primitive `{name}`; rename it"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `(e)` or a tuple `(a, b, ...)`.

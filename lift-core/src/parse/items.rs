@@ -77,6 +77,7 @@ fn parse_params(input: ParseStream, sc: Scope) -> syn::Result<Vec<Param>> {
         content.parse::<Token![:]>()?;
         let (ty, tspan) = parse_type(&content, sc)?;
         let n = name.to_string();
+        super::expr::not_a_primitive(&n, name.span(), "parameter")?;
         if params.iter().any(|p| p.name == n) {
             return Err(syn::Error::new(
                 name.span(),
