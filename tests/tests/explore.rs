@@ -32,6 +32,10 @@ lift! {
     kernel ZipComputed<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {
         map(|(a, b)| a - b * b) $ zip(x, gather(reverse) o map(|v| v + 1.0) $ y)
     }
+    /// Matrix product as one sequential fold over the pairs (a fold that is not `op o g`).
+    kernel GemmFold<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        map(|r| map(|c| reduce_seq(|acc, (x, y)| acc + x * y - 0.25 * acc, 0.5) $ zip(r, c)) $ transpose $ b) $ a
+    }
     /// Matrix-vector product.
     kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] {
         map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a
@@ -223,6 +227,17 @@ fn every_gemm_candidate_matches_the_interpreter() {
         assert!(
             ran.iter().any(|c| c.starts_with("blocked")),
             "{n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
+        );
+        let want = f32s(&interpret(
+            GemmFold::LIFT,
+            "GemmFold",
+            &[n, kk, m],
+            &[matrix(&a, n), matrix(&b, kk)],
+        ));
+        let ran = each_candidate_2!(GemmFold, [n, kk, m], &a, &b, &want);
+        assert!(
+            ran.iter().any(|c| c.starts_with("blocked")),
+            "fold {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
         );
         let bt = random_f32(m * kk, 3);
         let want = f32s(&interpret(

@@ -124,8 +124,10 @@ struct Matched {
     a: Expr,
     c: Expr,
     z: Expr,
+    /// The fold: `op` after the element function `g`, or one sequential fold function
+    /// `|acc, pair| ...` (`reduce_seq(f, z) $ zip(..)`, `g` then `None`).
     op: Expr,
-    g: Expr,
+    g: Option<Expr>,
     /// `zip(c, r)` instead of `zip(r, c)`: `g` sees `(c, a)`.
     swapped: bool,
 }
@@ -182,23 +184,25 @@ fn matched(e: &Expr) -> Option<Matched> {
     if !build::is_view(&a) || !build::is_view(&c) || build::mentions(&c, r) {
         return None;
     }
-    // `reduce(op, z) o map(g) $ zip(..)` or `reduce(op, z) $ map(g) $ zip(..)`.
+    // `reduce(op, z) o map(g) $ zip(..)`, `reduce(op, z) $ map(g) $ zip(..)`, or one
+    // sequential fold over the pairs, `reduce_seq(|acc, p| .., z) $ zip(..)`.
     let ExprKind::Apply(f, xs) = &dot.kind else {
         return None;
     };
     let [x] = xs.as_slice() else { return None };
     let (red, g, zipped) = match &f.kind {
-        ExprKind::Compose(fs) if fs.len() == 2 => (&fs[0], fs[1].prim_fun(Prim::Map)?, x),
+        ExprKind::Compose(fs) if fs.len() == 2 => (&fs[0], Some(fs[1].prim_fun(Prim::Map)?), x),
+        ExprKind::Prim(Prim::ReduceSeq, _) if is_zip(x) => (&**f, None, x),
         _ => {
             let ExprKind::Apply(m, ys) = &x.kind else {
                 return None;
             };
             let [y] = ys.as_slice() else { return None };
-            (&**f, m.prim_fun(Prim::Map)?, y)
+            (&**f, Some(m.prim_fun(Prim::Map)?), y)
         }
     };
     let (p, args) = red.as_prim()?;
-    if !matches!(p, Prim::Reduce | Prim::ReduceSeq) {
+    if !matches!(p, Prim::Reduce | Prim::ReduceSeq) || (g.is_none() && p != Prim::ReduceSeq) {
         return None;
     }
     let op = args.iter().find_map(PrimArg::as_fun)?.clone();
@@ -215,14 +219,19 @@ fn matched(e: &Expr) -> Option<Matched> {
         _ => return None,
     };
     let free = |e: &Expr| !build::mentions(e, r) && !build::mentions(e, col);
-    (free(&op) && free(&z) && free(g)).then(|| Matched {
+    (free(&op) && free(&z) && g.is_none_or(free)).then(|| Matched {
         a,
         c,
         z,
         op,
-        g: g.clone(),
+        g: g.cloned(),
         swapped,
     })
+}
+
+/// Is `e` `zip(..)` applied to data?
+fn is_zip(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Apply(z, _) if matches!(&z.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()))
 }
 
 /// Replaces the size variables of the pattern by constants.
@@ -283,8 +292,11 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     } else {
         vec![a_el, c_el]
     };
-    let prod = call(&m.g, vec![Expr::new(ExprKind::Tuple(pair), s)], s);
-    let step = call(&m.op, vec![ident("e", s), prod], s);
+    let pair = Expr::new(ExprKind::Tuple(pair), s);
+    let step = match &m.g {
+        Some(g) => call(&m.op, vec![ident("e", s), call(g, vec![pair], s)], s),
+        None => call(&m.op, vec![ident("e", s), pair], s),
+    };
     subst(&mut rhs, "__step", &step);
     subst(&mut rhs, "__z", &build::untyped(&m.z));
     subst(
