@@ -77,6 +77,9 @@ fn agree(device: &Value, reference: &Value, inexact: bool) -> Result<(), String>
 }
 
 /// Compiles, runs and compares program `p` on the inputs of `seed`.
+/// Candidate runs that agreed with the interpreter (every candidate of every program).
+static CANDIDATE_RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 fn check(p: &Program, seed: u64) -> Outcome {
     let args = inputs(p, seed);
     catch_unwind(AssertUnwindSafe(|| {
@@ -97,12 +100,34 @@ fn check(p: &Program, seed: u64) -> Outcome {
             Err(e) => return Outcome::Failed(format!("interpreter: {e}")),
         };
         match kernel.run(&p.sizes, &args) {
-            Ok(got) => match agree(&got, &want, p.inexact) {
-                Ok(()) => Outcome::Agree,
-                Err(e) => Outcome::Failed(format!("{e}\nlowered: {}", kernel.lowered())),
-            },
-            Err(e) => Outcome::Failed(format!("device run: {e}")),
+            Ok(got) => {
+                if let Err(e) = agree(&got, &want, p.inexact) {
+                    return Outcome::Failed(format!("{e}\nlowered: {}", kernel.lowered()));
+                }
+            }
+            Err(e) => return Outcome::Failed(format!("device run: {e}")),
         }
+        // Every candidate the explorer derives, where its conditions hold.
+        for name in kernel.candidates() {
+            let other = match DynKernel::compile_candidate(ctx(), &p.text, "K", Some(name)) {
+                Ok(k) => k,
+                Err(e) => return Outcome::Failed(format!("candidate {name}: {e}")),
+            };
+            match other.run(&p.sizes, &args) {
+                Ok(got) => {
+                    if let Err(e) = agree(&got, &want, p.inexact) {
+                        return Outcome::Failed(format!(
+                            "candidate {name}: {e}\nlowered: {}",
+                            other.lowered()
+                        ));
+                    }
+                    CANDIDATE_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                Err(lift_runtime::Error::Precondition { .. }) => {}
+                Err(e) => return Outcome::Failed(format!("candidate {name}: device run: {e}")),
+            }
+        }
+        Outcome::Agree
     }))
     .unwrap_or_else(|e| {
         let msg = e
@@ -160,6 +185,9 @@ fn random_programs_agree_with_the_interpreter() {
         total - rejected - failures.len(),
         failures.len()
     );
+    let runs = CANDIDATE_RUNS.load(std::sync::atomic::Ordering::Relaxed);
+    eprintln!("{runs} candidate runs agreed");
+    assert!(runs >= total - rejected, "only {runs} candidate runs");
     assert_eq!(total, seeds.len(), "a worker panicked");
     assert!(
         failures.is_empty(),
