@@ -33,7 +33,7 @@ use std::path::Path;
 
 /// The sizes measured, the round size first.
 struct Sizes {
-    gemm: [usize; 3],
+    gemm: [usize; 4],
     stencil: [usize; 3],
     gemv: [usize; 2],
     zip: [usize; 2],
@@ -44,15 +44,15 @@ impl Sizes {
         if quick {
             Sizes {
                 // Same divisibility as the full sizes: 4096 = 2^12, 4000 = 2^5 * 125 (256 - 32),
-                // 4032 = 2^6 * 63 (256 - 64), so the same candidates apply.
-                gemm: [256, 224, 192],
+                // 4032 = 2^6 * 63 (256 - 64), 4001 odd, so the same candidates apply.
+                gemm: [256, 224, 192, 201],
                 stencil: [512, 510, 511],
                 gemv: [512, 511],
                 zip: [1 << 16, (1 << 16) - 1],
             }
         } else {
             Sizes {
-                gemm: [4096, 4000, 4032],
+                gemm: [4096, 4000, 4032, 4001],
                 stencil: [8192, 8190, 8191],
                 gemv: [8192, 8191],
                 zip: [1 << 24, (1 << 24) - 1],

@@ -63,9 +63,9 @@ impl Candidate {
     }
 }
 
-/// The most candidates one strategy contributes (each is compiled at build time; the tuner
-/// times every one).
-pub const MAX_PER_STRATEGY: usize = 12;
+/// The most configurations of one strategy explored (each gives up to three candidates:
+/// unpadded and padded variants; each is compiled at build time and timed by the tuner).
+pub const MAX_CONFIGS: usize = 6;
 
 /// The candidates of kernel `kernel` of the checked, normalised program `prog` (`info` its
 /// checker output), in order of preference; the last is the default mapping, which always
@@ -77,7 +77,15 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     let ctx = RewriteCtx::for_kernel(info);
     let mut out = Vec::new();
     let body = &k.body;
-    for cfg in space::blockings().into_iter().take(MAX_PER_STRATEGY) {
+    let mut configs = Vec::new();
+    for cfg in space::blockings() {
+        let key = (cfg.tm, cfg.tn, cfg.tk, cfg.l0, cfg.l1, cfg.v);
+        if !configs.contains(&key) {
+            if configs.len() == MAX_CONFIGS {
+                break;
+            }
+            configs.push(key);
+        }
         let Some(new) = block_map_reduce(cfg).apply(body, &ctx) else {
             continue;
         };

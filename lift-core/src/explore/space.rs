@@ -64,6 +64,7 @@ fn all_blockings() -> Vec<Blocking> {
                                 l1,
                                 v,
                                 pad: false,
+                                pad_k: false,
                             });
                         }
                     }
@@ -75,13 +76,24 @@ fn all_blockings() -> Vec<Blocking> {
 }
 
 /// The valid blockings, most work per work-item first (larger register blocks amortise the
-/// local-memory reads; the tuner decides among them), each unpadded then padded.
+/// local-memory reads; the tuner decides among them), each unpadded, padded in the result's
+/// dimensions, and padded in the shared dimension too (where the fold allows it).
 pub fn blockings() -> Vec<Blocking> {
     let mut valid: Vec<Blocking> = all_blockings().into_iter().filter(blocking_valid).collect();
     valid.sort_by_key(|b| (-b.accumulators(), (b.tm - b.tn).abs(), -(b.tm * b.tn)));
     valid
         .into_iter()
-        .flat_map(|b| [b, Blocking { pad: true, ..b }])
+        .flat_map(|b| {
+            let padded = Blocking { pad: true, ..b };
+            [
+                b,
+                padded,
+                Blocking {
+                    pad_k: true,
+                    ..padded
+                },
+            ]
+        })
         .collect()
 }
 

@@ -88,7 +88,8 @@ fn stencil_strips_3d() {
 const GEMM: &str = "kernel G<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) o transpose $ b) $ a }";
 
 /// Nested map-reduce over views gets 2-D blocked candidates, unpadded (conditions on `N`, `M`
-/// and `K`) and padded (a condition on `K` only).
+/// and `K`), padded in the result's dimensions (a condition on `K` only) and padded in `K`
+/// too (no condition).
 #[test]
 fn blocked_matrix_products() {
     let c = compile(GEMM);
@@ -102,8 +103,8 @@ fn blocked_matrix_products() {
         .iter()
         .any(|c| c.name == "blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,pad=0)"));
     for b in &blocked {
-        let padded = b.params.iter().any(|(n, v)| n == "pad" && *v == 1);
-        let want = if padded { 1 } else { 3 };
+        let pad = b.params.iter().find(|(n, _)| n == "pad").map_or(0, |p| p.1);
+        let want = [3, 1, 0][pad as usize];
         assert_eq!(b.conditions.len(), want, "{}: {:?}", b.name, b.conditions);
         assert_eq!(b.generated.kernels.len(), 1);
         assert!(b.generated.temporaries.is_empty());
@@ -126,4 +127,20 @@ fn blocked_other_spellings() {
             c.rejected
         );
     }
+}
+
+/// The shared dimension is zero-padded (`pad=2`, no condition on `K`) only where a pair of
+/// zeros adds nothing to the fold: `+` of products or sums, not `max`, not a fused fold.
+#[test]
+fn shared_dimension_padded_only_for_neutral_zeros() {
+    let any_k = |src: &str| {
+        compile(src)
+            .candidates
+            .iter()
+            .any(|c| c.strategy == "blocked" && c.conditions.is_empty())
+    };
+    assert!(any_k(GEMM));
+    assert!(any_k(&GEMM.replace("p.0 * p.1", "p.0 + p.1")));
+    assert!(!any_k(&GEMM.replace("reduce(+, 0.0)", "reduce(max, 0.0)")));
+    assert!(!any_k(&GEMM.replace("p.0 * p.1", "p.0 * p.1 + 1.0")));
 }

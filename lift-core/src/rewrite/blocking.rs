@@ -55,6 +55,9 @@ pub struct Blocking {
     pub v: i64,
     /// Pad `A` and `C` up to multiples of `tm`, `tn` and cut the result with `take`.
     pub pad: bool,
+    /// Also pad the shared dimension up to a multiple of `tk` with zeros (only where a zero
+    /// pair adds nothing to the fold: `op` is `+` and `g(0, 0)` is `0`).
+    pub pad_k: bool,
 }
 
 impl Blocking {
@@ -85,7 +88,7 @@ impl Blocking {
             ("l0", self.l0),
             ("l1", self.l1),
             ("v", self.v),
-            ("pad", i64::from(self.pad)),
+            ("pad", i64::from(self.pad) + i64::from(self.pad_k)),
         ]
         .iter()
         .map(|(n, v)| (n.to_string(), *v))
@@ -259,15 +262,77 @@ fn pad_if(pad: bool, x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
     }
 }
 
+/// `map(pad(0, extra, constant(0.0))) $ x`, the rows of `x` (length `k`) zero-padded up to a
+/// multiple of `tk`, if `cfg.pad_k`.
+fn pad_k_if(cfg: &Blocking, x: Expr, k: &Nat, s: Span) -> Expr {
+    if !cfg.pad_k {
+        return x;
+    }
+    let t = Nat::cst(cfg.tk);
+    let extra = (k + &(&t - &Nat::cst(1))) / &t * &t - k;
+    let zero = Expr::new(
+        ExprKind::Lit(crate::ir::LitValue::Float(0.0), Some(ScalarType::F32)),
+        s,
+    );
+    let pad = prim(
+        Prim::Pad,
+        vec![
+            PrimArg::Nat(Nat::cst(0), s),
+            PrimArg::Nat(extra, s),
+            PrimArg::Boundary(crate::ir::Boundary::Constant(Box::new(zero)), s),
+        ],
+        s,
+    );
+    let rows = build::with_fun(Prim::Map, &pad, s);
+    Expr::new(ExprKind::Apply(Box::new(rows), vec![x]), s)
+}
+
+/// Whether a pair of zeros adds nothing to the fold: `op` is `+` and `g((0, 0))` folds to
+/// the literal `0` (a product, a sum of products, ...), so zero-padding the shared dimension
+/// leaves every result as it was.
+fn zero_pairs_add_nothing(m: &Matched, s: Span) -> bool {
+    let Some(g) = &m.g else { return false };
+    if build::section_of(&m.op) != Some(crate::ir::Section::Add) {
+        return false;
+    }
+    let zero = || Expr::new(ExprKind::Lit(crate::ir::LitValue::Float(0.0), None), s);
+    let e = call(
+        g,
+        vec![Expr::new(ExprKind::Tuple(vec![zero(), zero()]), s)],
+        s,
+    );
+    folds_to_zero(&e)
+}
+
+/// Does `e` evaluate to zero whatever its free variables: a zero literal, a product with a
+/// zero factor, a sum or difference of zeros, a negated zero.
+fn folds_to_zero(e: &Expr) -> bool {
+    use crate::ir::{BinOp, UnOp};
+    match &e.kind {
+        ExprKind::Lit(v, _) => build::is_lit(e, 0.0) && !matches!(v, crate::ir::LitValue::Bool(_)),
+        ExprKind::Binary(BinOp::Mul, a, b) => folds_to_zero(a) || folds_to_zero(b),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => folds_to_zero(a) && folds_to_zero(b),
+        ExprKind::Unary(UnOp::Neg, a) => folds_to_zero(a),
+        _ => false,
+    }
+}
+
 /// Instantiates the right-hand side for `m` and `cfg`.
 fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option<Expr> {
     if !cfg.is_consistent() {
         return None;
     }
-    let (n, mm) = match (m.a.ty.as_ref()?.as_array(), m.c.ty.as_ref()?.as_array()) {
-        (Some((_, n)), Some((_, mm))) => (n.clone(), mm.clone()),
+    let (n, mm, kk) = match (m.a.ty.as_ref()?.as_array(), m.c.ty.as_ref()?.as_array()) {
+        (Some((row, n)), Some((_, mm))) => (n.clone(), mm.clone(), row.as_array()?.1.clone()),
         _ => return None,
     };
+    if cfg.pad_k
+        && (!cfg.pad
+            || !zero_pairs_add_nothing(m, s)
+            || ctx.facts.divisible(&kk, &Nat::cst(cfg.tk)) == Some(true))
+    {
+        return None;
+    }
     if !cfg.pad
         && (ctx.facts.divisible(&n, &Nat::cst(cfg.tm)) == Some(false)
             || ctx.facts.divisible(&mm, &Nat::cst(cfg.tn)) == Some(false))
@@ -302,12 +367,12 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     subst(
         &mut rhs,
         "__A",
-        &pad_if(cfg.pad, m.a.clone(), &n, cfg.tm, s),
+        &pad_if(cfg.pad, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s),
     );
     subst(
         &mut rhs,
         "__C",
-        &pad_if(cfg.pad, m.c.clone(), &mm, cfg.tn, s),
+        &pad_if(cfg.pad, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s),
     );
     if !cfg.pad {
         return Some(rhs);
