@@ -3,7 +3,7 @@
 //! (sizes 1, primes, composites). A candidate whose conditions fail for the sizes must be
 //! refused by `launch_candidate`, never run.
 
-use lift_runtime::core::interp::Value;
+use lift_runtime::core::interp::{Scalar, Value};
 use lift_runtime::{lift, Error};
 use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
 
@@ -43,6 +43,22 @@ lift! {
     /// Matrix-vector product of a matrix given transposed, `max` of products.
     kernel GemvT<N, M>(mt: [[f32; N]; M], x: [f32; M]) -> [f32; N] {
         map(|col| reduce(max, -1000.0) o map(|p| p.0 * p.1) $ zip(col, x)) $ transpose $ mt
+    }
+    /// Matrix product with an epilogue around the fold (`alpha * dot + 1`).
+    kernel GemmEpi<N, K, M>(alpha: f32, a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        map(|r| map(|c| alpha * (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) + 1.0) $ transpose $ b) $ a
+    }
+    /// Row norms: an epilogue around each row's reduction.
+    kernel RowNorm<N, M>(a: [[f32; M]; N]) -> [f32; N] {
+        map(|row| sqrt(reduce(+, 0.0) o map(|v| v * v) $ row)) $ a
+    }
+    /// A scaled dot product, the epilogue composed in front of the reduction.
+    kernel ScaledDot<N>(alpha: f32, x: [f32; N], y: [f32; N]) -> f32 {
+        (|s| alpha * s) o reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(x, y)
+    }
+    /// A mean, the epilogue a `let` around the reduction.
+    kernel Mean<N>(x: [f32; N]) -> f32 {
+        { let s = reduce(+, 0.0) $ x; s / 3.0 }
     }
     /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
@@ -160,6 +176,87 @@ fn every_3d_stencil_candidate_matches_the_interpreter() {
         ));
         let ran = each_candidate_1!(Jacobi3d, [n, m, l], &x, &want);
         assert!(ran >= 2, "{n}x{m}x{l}: only {ran} candidates ran");
+    }
+}
+
+/// Runs every candidate of kernel struct `$k` at sizes `$s` with `$launch(k, c, out)`
+/// against `$want`; gives the candidates that ran.
+macro_rules! each_candidate {
+    ($k:ident, [$($s:expr),*], $want:expr, $launch:expr) => {{
+        let k = $k::new(ctx()).unwrap();
+        let mut ran = Vec::new();
+        for c in 0..$k::CANDIDATES.len() {
+            let out = ctx().alloc::<f32>($want.len()).unwrap();
+            match ($launch)(&k, c, &out) {
+                Ok(ev) => {
+                    let ev: lift_runtime::Event = ev;
+                    ev.wait().unwrap();
+                    let what = format!("{} {}: {:?}", stringify!($k), $k::CANDIDATES[c], [$($s),*]);
+                    assert_close(&out.download().unwrap(), $want, 1e-4, &what);
+                    ran.push($k::CANDIDATES[c]);
+                }
+                Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
+                Err(e) => panic!("{} {}: {e}", stringify!($k), $k::CANDIDATES[c]),
+            }
+        }
+        ran
+    }};
+}
+
+/// Epilogues around a reduction (`alpha * dot`, `sqrt(sum)`, `let s = sum; s / 3`) keep the
+/// parallel strategies: blocked products, row reductions, two-kernel reductions.
+#[test]
+fn epilogues_keep_the_parallel_candidates() {
+    let alpha = 0.75f32;
+    let s = || Value::Scalar(Scalar::F32(alpha));
+    for (n, kk, m) in [(17, 16, 33), (9, 17, 5)] {
+        let (a, b) = (random_f32(n * kk, 31), random_f32(kk * m, 32));
+        let want = f32s(&interpret(
+            GemmEpi::LIFT,
+            "GemmEpi",
+            &[n, kk, m],
+            &[s(), matrix(&a, n), matrix(&b, kk)],
+        ));
+        let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
+        let ran = each_candidate!(GemmEpi, [n, kk, m], &want, |k: &GemmEpi, c, out| k
+            .launch_candidate(c, n, kk, m, alpha, &da, &db, out));
+        assert!(
+            ran.iter().any(|c| c.starts_with("blocked")),
+            "{n}x{kk}x{m}: {ran:?}"
+        );
+    }
+    for (n, m) in [(1, 1), (70, 129), (5, 1000)] {
+        let a = random_f32(n * m, 33);
+        let want = f32s(&interpret(
+            RowNorm::LIFT,
+            "RowNorm",
+            &[n, m],
+            &[matrix(&a, n)],
+        ));
+        let da = ctx().upload(&a).unwrap();
+        let ran = each_candidate!(RowNorm, [n, m], &want, |k: &RowNorm, c, out| k
+            .launch_candidate(c, n, m, &da, out));
+        assert!(ran.len() >= 4, "{n}x{m}: {ran:?}");
+    }
+    for n in [1, 1000, 100_003] {
+        let (x, y) = (random_f32(n, 34), random_f32(n, 35));
+        let args = [s(), Value::from_f32s(&x), Value::from_f32s(&y)];
+        let want = f32s(&interpret(ScaledDot::LIFT, "ScaledDot", &[n], &args));
+        let (dx, dy) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
+        let sc = ScaledDot::new(ctx()).unwrap().scratch(n).unwrap();
+        let ran = each_candidate!(ScaledDot, [n], &want, |k: &ScaledDot, c, out| k
+            .launch_candidate(c, n, alpha, &dx, &dy, out, &sc));
+        assert!(ran.contains(&"reduction"), "{n}: {ran:?}");
+        let want = f32s(&interpret(
+            Mean::LIFT,
+            "Mean",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let sc = Mean::new(ctx()).unwrap().scratch(n).unwrap();
+        let ran = each_candidate!(Mean, [n], &want, |k: &Mean, c, out| k
+            .launch_candidate(c, n, &dx, out, &sc));
+        assert!(ran.contains(&"reduction"), "{n}: {ran:?}");
     }
 }
 

@@ -1,9 +1,10 @@
 //! Prints the candidates the explorer derives for a kernel: strategy, tuning parameters,
 //! launch-time conditions, and the time the driver took (what `lift!` spends per kernel at
 //! build time). With no argument it explores a few built-in kernels; with a file argument,
-//! every kernel of that `lift!` program text.
+//! every kernel of that `lift!` program text. With `--source NAME` it also prints the
+//! low-level program and the OpenCL C of the candidates named `NAME`.
 //!
-//! `cargo run --release -p examples --bin explore [FILE]`
+//! `cargo run --release -p examples --bin explore [FILE] [--source NAME]`
 
 use lift_runtime::core::{driver, explore, parse, print, typeck};
 use std::time::Instant;
@@ -24,7 +25,13 @@ kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] {
 ";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let text = match std::env::args().nth(1) {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let show = match args.iter().position(|a| a == "--source") {
+        Some(i) if i + 1 < args.len() => Some(args.drain(i..i + 2).nth(1).unwrap_or_default()),
+        Some(_) => return Err("--source needs a candidate name".into()),
+        None => None,
+    };
+    let text = match args.first() {
         Some(path) => std::fs::read_to_string(path)?,
         None => BUILT_IN.to_string(),
     };
@@ -58,6 +65,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 conds.join(", ")
             };
             println!("  {:<58} {when}", c.name);
+            if show.as_deref() == Some(c.name.as_str()) {
+                println!("\n{}\n\n{}\n", c.generated.lowered, c.generated.source);
+            }
         }
         for (name, why) in &compiled.rejected {
             println!("  rejected {name}: {why}");

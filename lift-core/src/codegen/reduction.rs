@@ -7,7 +7,8 @@
 //!    work-item folds a grid-stride (coalesced) slice with the fused function
 //!    `|acc, v| op(acc, g1(...gk(v)))`, then each group combines its `WG` values with a tree
 //!    in local memory and writes one partial result to a global temporary;
-//! 2. `K_final`: one work-group reduces the `G` partial results the same way with `op`.
+//! 2. `K_final`: one work-group reduces the `G` partial results the same way with `op`, and
+//!    applies the epilogue around the reduction, if any (`alpha * reduce(..)`).
 //!
 //! `op` is associative (and commutative) by the contract of `reduce` (SPEC section 2), which
 //! is what makes the reordering valid; `z` is applied once per work-item, so it must be
@@ -33,16 +34,35 @@ const MAX_GROUPS: i64 = 1024;
 /// Name of the size variable holding the number of partial results in the second kernel.
 const GROUPS: &str = "lift_groups";
 
-/// The parts of a reduction body: `reduce(op, z) o map(g1) o ... o layout $ x`.
-struct Shape<'e> {
-    op: &'e Expr,
-    z: &'e Expr,
-    maps: Vec<&'e Expr>,
+/// The parts of a reduction body: `post(reduce(op, z) o map(g1) o ... o layout $ x)`, with
+/// an optional epilogue `post` (see [`crate::rewrite::epilogue`]).
+struct Shape {
+    op: Expr,
+    z: Expr,
+    maps: Vec<Expr>,
     /// The input: `x` with the layout primitives after the maps applied.
     input: Expr,
+    /// The epilogue applied to the reduction's result, if any (untyped).
+    post: Option<Expr>,
 }
 
-fn shape(body: &Expr) -> Option<Shape<'_>> {
+fn shape(body: &Expr) -> Option<Shape> {
+    let split = crate::rewrite::epilogue::split(body, &has_reduce, &|e| core(e).is_some())?;
+    let mut s = core(&split.core)?;
+    s.post = split.post;
+    Some(s)
+}
+
+/// Does `e` contain a reduction?
+fn has_reduce(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Prim(Prim::Reduce | Prim::ReduceSeq, _))
+        || crate::rewrite::walk::children(e)
+            .into_iter()
+            .any(has_reduce)
+}
+
+/// The [`Shape`] of `reduce(op, z) o map(g1) o ... o layout $ x` (no epilogue).
+fn core(body: &Expr) -> Option<Shape> {
     let ExprKind::Apply(f, args) = &body.kind else {
         return None;
     };
@@ -53,7 +73,10 @@ fn shape(body: &Expr) -> Option<Shape<'_>> {
     };
     let (head, rest) = chain.split_first()?;
     let (op, z) = (head.prim_fun(Prim::Reduce)?, head.prim_value(Prim::Reduce)?);
-    let maps: Vec<&Expr> = rest.iter().map_while(|m| m.prim_fun(Prim::Map)).collect();
+    let maps: Vec<Expr> = rest
+        .iter()
+        .map_while(|m| m.prim_fun(Prim::Map).cloned())
+        .collect();
     let layout: Vec<Expr> = rest[maps.len()..].iter().map(|e| (*e).clone()).collect();
     let input = if layout.is_empty() {
         x.clone()
@@ -61,7 +84,13 @@ fn shape(body: &Expr) -> Option<Shape<'_>> {
         let f = Expr::new(ExprKind::Compose(layout), x.span);
         Expr::new(ExprKind::Apply(Box::new(f), vec![x.clone()]), x.span)
     };
-    super::lower::is_pure(&input).then_some(Shape { op, z, maps, input })
+    super::lower::is_pure(&input).then(|| Shape {
+        op: op.clone(),
+        z: z.clone(),
+        maps,
+        input,
+        post: None,
+    })
 }
 
 /// A new untyped expression at `span`.
@@ -105,6 +134,7 @@ pub(crate) fn compile(
         return Ok(None);
     };
     let (part, fin) = (&sprog.kernels[0], &sprog.kernels[1]);
+    let (post, fin_fold) = peel_post(&fin.body);
     let (
         Some(Stage {
             f: f1,
@@ -112,7 +142,7 @@ pub(crate) fn compile(
             x: x1,
         }),
         Some(Stage { f: f2, z: z2, .. }),
-    ) = (stage(&part.body), stage(&fin.body))
+    ) = (stage(&part.body), stage(fin_fold))
     else {
         return Ok(None);
     };
@@ -171,6 +201,17 @@ pub(crate) fn compile(
         format!("global {ct}* out"),
     ];
     let mut args = vec![KernelArg::Temporary(0), KernelArg::Output];
+    // The scalar parameters, for the epilogue (bound since kernel 1).
+    for (i, p) in k.params.iter().enumerate() {
+        if !matches!(p.ty, Type::Array(..)) {
+            let decl = match &p.ty {
+                Type::Scalar(ScalarType::Bool) => "uchar".to_string(),
+                t => g.ct.compute(t)?,
+            };
+            params.push(format!("{decl} {}", c_name(&p.name)));
+            args.push(KernelArg::Scalar { param: i });
+        }
+    }
     for (s, _) in &k.sizes {
         params.push(format!("int {s}"));
         args.push(KernelArg::Size(s.clone()));
@@ -184,7 +225,8 @@ pub(crate) fn compile(
         ("get_local_id(0)", &WG.to_string()),
         1,
     )?;
-    g.line("if (lift_l == 0) out[0] = lift_tmp[0];");
+    let result = g.finish(post, "lift_tmp[0]", &t)?;
+    g.line(format!("if (lift_l == 0) out[0] = {result};"));
     let body2 = g.take_text();
     let name2 = c_name(&fin.name);
     let kernel2 = GeneratedKernel {
@@ -237,7 +279,7 @@ fn fused_fold(s: &Shape, span: Span) -> Expr {
     let (acc, v) = ("lift_acc", "lift_v");
     let mut mapped = ident(v, span);
     for g in s.maps.iter().rev() {
-        mapped = node(ExprKind::Apply(Box::new((*g).clone()), vec![mapped]), span);
+        mapped = node(ExprKind::Apply(Box::new(g.clone()), vec![mapped]), span);
     }
     let combined = node(
         ExprKind::Apply(Box::new(s.op.clone()), vec![ident(acc, span), mapped]),
@@ -252,19 +294,31 @@ fn fused_fold(s: &Shape, span: Span) -> Expr {
     )
 }
 
-/// `reduce_seq(op, z) $ lift_partial` over `lift_groups` values: the final kernel, and the
-/// way to get `op` typed for the local-memory tree.
+/// `post $ reduce_seq(op, z) $ lift_partial` over `lift_groups` values: the final kernel, and
+/// the way to get `op` and the epilogue `post` typed for the local-memory tree.
 fn op_kernel(k: &Kernel, elem: ScalarType, s: &Shape, span: Span) -> Kernel {
+    let fold = reduce_seq(s.op.clone(), s.z.clone(), ident("lift_partial", span), span);
+    let body = match &s.post {
+        Some(post) => node(ExprKind::Apply(Box::new(post.clone()), vec![fold]), span),
+        None => fold,
+    };
     Kernel {
         name: format!("{}_final", k.name),
         sizes: vec![(GROUPS.into(), span)],
-        params: vec![Param {
+        params: std::iter::once(Param {
             name: "lift_partial".into(),
             ty: Type::array(Type::Scalar(elem), Nat::size_var(GROUPS)),
             span,
-        }],
+        })
+        .chain(
+            k.params
+                .iter()
+                .filter(|p| !matches!(p.ty, Type::Array(..)))
+                .cloned(),
+        )
+        .collect(),
         ret: Type::Scalar(elem),
-        body: reduce_seq(s.op.clone(), s.z.clone(), ident("lift_partial", span), span),
+        body,
         ..k.clone()
     }
 }
@@ -365,8 +419,8 @@ pub(crate) fn compile_rows(
     let ExprKind::Apply(m, xs) = &rk.body.kind else {
         return Ok(None);
     };
-    let (Some(lambda), Some(Stage { f: op, .. })) = (m.prim_fun(Prim::Map), stage(&fin.body))
-    else {
+    let (post, fin_fold) = peel_post(&fin.body);
+    let (Some(lambda), Some(Stage { f: op, .. })) = (m.prim_fun(Prim::Map), stage(fin_fold)) else {
         return Ok(None);
     };
     let ExprKind::Lambda(pats, inner) = &lambda.kind else {
@@ -420,8 +474,9 @@ pub(crate) fn compile_rows(
     if needs_buffers(&g) {
         return Ok(None);
     }
+    let result = g.finish(post, "lift_tmp[lift_l]", &t)?;
     g.line(format!(
-        "if (lift_l < {cols} && lift_wg < {rows}) out[lift_wg] = lift_tmp[lift_l];"
+        "if (lift_l < {cols} && lift_wg < {rows}) out[lift_wg] = {result};"
     ));
     let body = g.take_text();
     let name = c_name(&k.name);
@@ -507,6 +562,17 @@ fn vector_lanes(x: &Expr, k: &Kernel) -> Option<Lanes> {
     }
 }
 
+/// `(Some(post), x)` for the final kernel's body `post $ x`, `(None, body)` without an
+/// epilogue.
+fn peel_post(body: &Expr) -> (Option<&Expr>, &Expr) {
+    match &body.kind {
+        ExprKind::Apply(f, xs) if f.prim_fun(Prim::ReduceSeq).is_none() && xs.len() == 1 => {
+            (Some(&**f), &xs[0])
+        }
+        _ => (None, body),
+    }
+}
+
 /// The typed parts of `reduce_seq(f, z) $ x`.
 struct Stage<'e> {
     f: &'e Expr,
@@ -526,6 +592,16 @@ fn stage(body: &Expr) -> Option<Stage<'_>> {
 }
 
 impl Gen<'_> {
+    /// `post(value)` as C code, or `value` itself without an epilogue.
+    fn finish(&mut self, post: Option<&Expr>, value: &str, t: &Type) -> GResult<String> {
+        let Some(post) = post else {
+            return Ok(value.to_string());
+        };
+        let arg = Arg::View(View::Value(value.into()), t.clone());
+        let r = self.call_value(post, vec![arg], None)?;
+        self.read(&r, t)
+    }
+
     /// One work-group's part of a reduction: every work-item folds `input[i]` for `i` from
     /// `start` in steps of `stride` below `n` with `fold` (with `vload4` of whole vectors first
     /// when `lanes` gives the input's buffers), then the group combines its values in local

@@ -144,3 +144,21 @@ fn shared_dimension_padded_only_for_neutral_zeros() {
     assert!(!any_k(&GEMM.replace("reduce(+, 0.0)", "reduce(max, 0.0)")));
     assert!(!any_k(&GEMM.replace("p.0 * p.1", "p.0 * p.1 + 1.0")));
 }
+
+/// An epilogue around the fold (`alpha * dot + 1`, `sqrt`) keeps the blocked candidates; one
+/// that reads the data again (`dot + r[0]`) is not split off, and only the default remains.
+#[test]
+fn epilogues_around_the_fold() {
+    let blocked = |src: &str| {
+        compile(src)
+            .candidates
+            .iter()
+            .any(|c| c.strategy == "blocked")
+    };
+    let with = |e: &str| GEMM.replace("reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)", e);
+    let dot = "(reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c))";
+    assert!(blocked(&with(&format!("2.0 * {dot} + 1.0"))));
+    assert!(blocked(&with(&format!("sqrt({dot})"))));
+    assert!(blocked(&with(&format!("(|s| s * s) $ {dot}"))));
+    assert!(!blocked(&with(&format!("{dot} + r[0]"))));
+}

@@ -20,8 +20,12 @@
 //!
 //! `A'`, `C'` are `A`, `C` padded with `clamp` up to multiples of `tm`, `tn` when the
 //! configuration asks for it (the result is then cut with `take`): the padded rows compute
-//! values nobody keeps. The shared dimension is never padded (its length must be a multiple
-//! of `tk`, a launch-time condition from `split`).
+//! values nobody keeps. The shared dimension is padded with zeros (`pad_k`) only where a pair
+//! of zeros adds nothing to the fold; otherwise its length must be a multiple of `tk` (a
+//! launch-time condition from `split`).
+//!
+//! An epilogue around the fold (`alpha * reduce(..) $ ..`, see [`super::epilogue`]) is applied
+//! where the private blocks are written out.
 //!
 //! The right-hand side is written once below as a pattern over the metavariables of the rule
 //! (`__A`, `__C`, `__z`, the element computation `__step` over the accumulator `e`, the
@@ -31,7 +35,7 @@
 
 use super::build::{self, call, ident, is_ident, lambda1, prim, subst};
 use super::walk::children_mut;
-use super::{RewriteCtx, Rule};
+use super::{epilogue, RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::{Expr, ExprKind, PrimArg};
 use crate::prim::Prim;
@@ -100,7 +104,7 @@ impl Blocking {
 const RHS: &str = "join o map_wrg(1, |ra|
     transpose o join o map_wrg(0, |cb|
         map_seq(join o transpose) o join o map_seq(join) o transpose o map_seq(split(V) o transpose)
-        o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(id)))) o
+        o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post)))) o
         reduce_seq(|acc, t| (|(al, bl)|
             map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
                 reduce_seq(|bq, q| (|(ap, bs)|
@@ -133,6 +137,8 @@ struct Matched {
     g: Option<Expr>,
     /// `zip(c, r)` instead of `zip(r, c)`: `g` sees `(c, a)`.
     swapped: bool,
+    /// The epilogue applied to each result (`alpha * dot`), if any.
+    post: Option<Expr>,
 }
 
 /// The blocking rule for configuration `cfg` (see the module docs). Matches an f32 nested
@@ -183,12 +189,28 @@ fn matched(e: &Expr) -> Option<Matched> {
     let (outer, a) = map_app(e)?;
     let (r, row) = lambda1(outer)?;
     let (inner, c) = map_app(row)?;
-    let (col, dot) = lambda1(inner)?;
+    let (col, body) = lambda1(inner)?;
     if !build::is_view(&a) || !build::is_view(&c) || build::mentions(&c, r) {
         return None;
     }
-    // `reduce(op, z) o map(g) $ zip(..)`, `reduce(op, z) $ map(g) $ zip(..)`, or one
-    // sequential fold over the pairs, `reduce_seq(|acc, p| .., z) $ zip(..)`.
+    let touches = |e: &Expr| epilogue::mentions_any(e, &[r, col]);
+    let split = epilogue::split(body, &touches, &|d| fold_of(d, r, col).is_some())?;
+    let (op, z, g, swapped) = fold_of(&split.core, r, col)?;
+    Some(Matched {
+        a,
+        c,
+        z,
+        op,
+        g,
+        swapped,
+        post: split.post,
+    })
+}
+
+/// `(op, z, g, swapped)` of the fold over the pairs of row `r` and column `col`:
+/// `reduce(op, z) o map(g) $ zip(..)`, `reduce(op, z) $ map(g) $ zip(..)`, or one sequential
+/// fold over the pairs, `reduce_seq(|acc, p| .., z) $ zip(..)`.
+fn fold_of(dot: &Expr, r: &str, col: &str) -> Option<(Expr, Expr, Option<Expr>, bool)> {
     let ExprKind::Apply(f, xs) = &dot.kind else {
         return None;
     };
@@ -222,14 +244,7 @@ fn matched(e: &Expr) -> Option<Matched> {
         _ => return None,
     };
     let free = |e: &Expr| !build::mentions(e, r) && !build::mentions(e, col);
-    (free(&op) && free(&z) && g.is_none_or(free)).then(|| Matched {
-        a,
-        c,
-        z,
-        op,
-        g: g.cloned(),
-        swapped,
-    })
+    (free(&op) && free(&z) && g.is_none_or(free)).then(|| (op, z, g.cloned(), swapped))
 }
 
 /// Is `e` `zip(..)` applied to data?
@@ -364,6 +379,8 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     };
     subst(&mut rhs, "__step", &step);
     subst(&mut rhs, "__z", &build::untyped(&m.z));
+    let post = m.post.clone().unwrap_or_else(|| ident("id", s));
+    subst(&mut rhs, "__post", &post);
     subst(
         &mut rhs,
         "__A",

@@ -15,6 +15,7 @@
 pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
+pub(crate) mod epilogue;
 pub mod interchange;
 pub mod iterate;
 pub mod lowering;
