@@ -13,7 +13,7 @@
 //! [`DynKernel`]: https://docs.rs/lift-runtime
 
 use crate::codegen::{self, CodegenError, Generated};
-use crate::explore::{self, Lowering};
+use crate::explore::{self, Candidate, Lowering};
 use crate::ir::Program;
 use crate::rewrite::points::{apply_points, PointWarning};
 use crate::rewrite::RewriteError;
@@ -72,14 +72,7 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
     let mut last_error = None;
     for c in explore::candidates(&pointed, kernel, &info) {
         let name = c.name();
-        let generated = match &c.lowering {
-            Lowering::Program(p) => codegen::generate(p, kernel, &c.info),
-            Lowering::Reduction(p, shape) => {
-                codegen::generate_reduction(p, kernel, &c.info, *shape)
-                    .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into())))
-            }
-        };
-        match generated {
+        match generate(&c, kernel, &pointed) {
             Ok(generated) => candidates.push(CompiledCandidate {
                 name,
                 strategy: c.strategy.to_string(),
@@ -105,6 +98,32 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
         candidates,
         rejected,
     })
+}
+
+/// Compiles candidate `c` of kernel `kernel` (of `prog`) to OpenCL C.
+fn generate(c: &Candidate, kernel: &str, prog: &Program) -> Result<Generated, CodegenError> {
+    match &c.lowering {
+        Lowering::Program(p) => codegen::generate(p, kernel, &c.info),
+        Lowering::Reduction(p, shape) => codegen::generate_reduction(p, kernel, &c.info, *shape)
+            .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into()))),
+        Lowering::Stages(stages) => {
+            let params = prog
+                .kernel(kernel)
+                .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?
+                .params
+                .len();
+            let gens = stages
+                .iter()
+                .map(|s| {
+                    Ok(codegen::stages::StageGen {
+                        generated: generate(&s.candidate, &s.kernel, prog)?,
+                        result: s.result.clone(),
+                    })
+                })
+                .collect::<Result<Vec<_>, CodegenError>>()?;
+            codegen::stages::merge(gens, params)
+        }
+    }
 }
 
 /// The checker's output for kernel `kernel` of `prog`.

@@ -60,6 +60,31 @@ lift! {
     kernel Mean<N>(x: [f32; N]) -> f32 {
         { let s = reduce(+, 0.0) $ x; s / 3.0 }
     }
+    /// Three computing stages no rule fuses (maps under `constant` pads): three kernels.
+    kernel Chain3<N>(x: [f32; N]) -> [f32; N] {
+        map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, constant(0.5)) o map(reduce(max, -100.0)) o slide(3, 1) o pad(1, 1, constant(0.0)) o map(|v| v * v - 0.5) $ x
+    }
+    /// Row sums, then a stencil over them with a constant border: two kernels, the first a
+    /// row reduction.
+    kernel RowsThenStencil<N, M>(a: [[f32; M]; N]) -> [f32; N] {
+        map(|w| w[0] - w[2]) o slide(3, 1) o pad(1, 1, constant(1.0)) o map(reduce(+, 0.0)) $ a
+    }
+    /// A sum used by every element: hoisted out of the map, then two stages.
+    kernel Normalise<N>(v: [f32; N]) -> [f32; N] {
+        map(|x| x / (1.0 + (reduce(+, 0.0) o map(|y| y * y) $ v))) $ v
+    }
+    /// The same per row: row sums, then the whole matrix in parallel.
+    kernel RowNormalise<N, M>(a: [[f32; M]; N]) -> [[f32; M]; N] {
+        map(|row| map(|v| v - (reduce(max, -1000.0) $ row)) $ row) $ a
+    }
+    /// A shape-preserving `iterate`: one kernel per step.
+    kernel Smooth<N>(x: [f32; N]) -> [f32; N] {
+        iterate(3, map(|w| 0.25 * w[0] + 0.5 * w[1] + 0.25 * w[2]) o slide(3, 1) o pad(1, 1, clamp)) $ x
+    }
+    /// Only a view: a parallel copy.
+    kernel Transpose<N, M>(a: [[f32; M]; N]) -> [[f32; N]; M] {
+        transpose $ a
+    }
     /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
@@ -257,6 +282,109 @@ fn epilogues_keep_the_parallel_candidates() {
         let ran = each_candidate!(Mean, [n], &want, |k: &Mean, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
         assert!(ran.contains(&"reduction"), "{n}: {ran:?}");
+    }
+}
+
+/// Chains of computing stages that no rule fuses run as one kernel per stage (kernel
+/// fission), never on one work-item.
+#[test]
+fn fissioned_stages_match_the_interpreter() {
+    assert_eq!(Chain3::CANDIDATES[0], "stages(kernels=3)");
+    assert_eq!(RowsThenStencil::CANDIDATES[0], "stages(kernels=2)");
+    for n in [1, 2, 3, 17, 1000, 4099] {
+        let x = random_f32(n, 41);
+        let want = f32s(&interpret(
+            Chain3::LIFT,
+            "Chain3",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let dx = ctx().upload(&x).unwrap();
+        let sc = Chain3::new(ctx()).unwrap().scratch(n).unwrap();
+        let ran = each_candidate!(Chain3, [n], &want, |k: &Chain3, c, out| k
+            .launch_candidate(c, n, &dx, out, &sc));
+        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+        assert_close(
+            &Chain3::new(ctx()).unwrap().run(n, &x).unwrap(),
+            &want,
+            1e-4,
+            "run",
+        );
+    }
+    for (n, m) in [(1, 1), (5, 300), (130, 7)] {
+        let a = random_f32(n * m, 42);
+        let want = f32s(&interpret(
+            RowsThenStencil::LIFT,
+            "RowsThenStencil",
+            &[n, m],
+            &[matrix(&a, n)],
+        ));
+        let da = ctx().upload(&a).unwrap();
+        let sc = RowsThenStencil::new(ctx()).unwrap().scratch(n, m).unwrap();
+        let ran = each_candidate!(
+            RowsThenStencil,
+            [n, m],
+            &want,
+            |k: &RowsThenStencil, c, out| k.launch_candidate(c, n, m, &da, out, &sc)
+        );
+        assert_eq!(ran.len(), 2, "{n}x{m}: {ran:?}");
+    }
+}
+
+/// Reductions used by every element of a map, `iterate` steps and plain views: no candidate
+/// runs on one work-item where a parallel one exists.
+#[test]
+fn hoisted_and_iterated_stages_match_the_interpreter() {
+    assert_eq!(Normalise::CANDIDATES[0], "stages(kernels=2)");
+    assert_eq!(RowNormalise::CANDIDATES[0], "stages(kernels=2)");
+    assert_eq!(Smooth::CANDIDATES[0], "stages(kernels=3)");
+    assert!(Transpose::LOWERED.starts_with("map_glb(1, map_glb(0, id))"));
+    for n in [1, 2, 17, 1000, 4099] {
+        let x = random_f32(n, 51);
+        let dx = ctx().upload(&x).unwrap();
+        let want = f32s(&interpret(
+            Normalise::LIFT,
+            "Normalise",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let sc = Normalise::new(ctx()).unwrap().scratch(n).unwrap();
+        let ran = each_candidate!(Normalise, [n], &want, |k: &Normalise, c, out| k
+            .launch_candidate(c, n, &dx, out, &sc));
+        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+        let want = f32s(&interpret(
+            Smooth::LIFT,
+            "Smooth",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let sc = Smooth::new(ctx()).unwrap().scratch(n).unwrap();
+        let ran = each_candidate!(Smooth, [n], &want, |k: &Smooth, c, out| k
+            .launch_candidate(c, n, &dx, out, &sc));
+        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+    }
+    for (n, m) in [(1, 1), (5, 300), (130, 7)] {
+        let a = random_f32(n * m, 52);
+        let da = ctx().upload(&a).unwrap();
+        let want = f32s(&interpret(
+            RowNormalise::LIFT,
+            "RowNormalise",
+            &[n, m],
+            &[matrix(&a, n)],
+        ));
+        let sc = RowNormalise::new(ctx()).unwrap().scratch(n, m).unwrap();
+        let ran = each_candidate!(RowNormalise, [n, m], &want, |k: &RowNormalise, c, out| k
+            .launch_candidate(c, n, m, &da, out, &sc));
+        assert_eq!(ran.len(), 2, "{n}x{m}: {ran:?}");
+        let want = f32s(&interpret(
+            Transpose::LIFT,
+            "Transpose",
+            &[n, m],
+            &[matrix(&a, n)],
+        ));
+        let ran = each_candidate!(Transpose, [n, m], &want, |k: &Transpose, c, out| k
+            .launch_candidate(c, n, m, &da, out));
+        assert_eq!(ran.len(), 1, "{n}x{m}: {ran:?}");
     }
 }
 

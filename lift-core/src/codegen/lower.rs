@@ -6,7 +6,9 @@
 //!    `reduce_seq(|acc, x| op(acc, g(x)), z)`, so that no intermediate array is stored.
 //! 3. If the body uses no parallel map, a body of the form `layout o map(f) o layout $ data`
 //!    gets `map_glb` for that map and up to two maps directly nested in it, the innermost in
-//!    dimension 0 (coalesced access); any other body runs in a single work-item.
+//!    dimension 0 (coalesced access); a body that only reads data through views gets a
+//!    `map_glb` copy; any other body runs in a single work-item (the explorer offers kernel
+//!    fission for chains of several computing stages before this, `explore::stages`).
 //! 4. Every remaining `map` becomes `map_seq` and every `reduce` `reduce_seq` (the lowering
 //!    rules of `rewrite::lowering`, normalised).
 //!
@@ -205,7 +207,7 @@ fn is_prim(e: &Expr, ps: &[Prim]) -> bool {
 }
 
 /// Does the expression use a parallel map?
-fn uses_parallel(e: &Expr) -> bool {
+pub(crate) fn uses_parallel(e: &Expr) -> bool {
     let mut found = false;
     let _ = map_children(e.clone(), &mut |x| {
         found |= is_prim(&x, &[Prim::MapGlb, Prim::MapWrg, Prim::MapLcl]) || uses_parallel(&x);
@@ -239,7 +241,7 @@ const LAYOUT: &[Prim] = &[
 
 /// Layout primitives, compositions of them and maps of them (`map(transpose)`,
 /// `map(slide(3, 1))`: views too).
-fn is_layout(f: &Expr) -> bool {
+pub(crate) fn is_layout(f: &Expr) -> bool {
     match &f.kind {
         ExprKind::Point(_, _, x) => is_layout(x),
         ExprKind::Compose(fs) => fs.iter().all(is_layout),
@@ -259,8 +261,22 @@ pub(crate) fn is_pure(e: &Expr) -> bool {
     }
 }
 
-/// Makes the single map of `layout o map(f) o layout $ pure` a `map_glb`.
+/// Makes the single map of `layout o map(f) o layout $ pure` a `map_glb`; a body that only
+/// reads (`transpose $ a`) becomes `map_glb(.., id)` over up to three dimensions of it.
 fn parallel_top(body: &mut Expr) {
+    if is_pure(body) {
+        let depth = body.ty.as_ref().map_or(0, |t| t.dims().len()).min(3);
+        if depth > 0 {
+            let span = body.span;
+            let mut m = prim(Prim::Id, Vec::new(), span);
+            for _ in 0..depth {
+                m = prim(Prim::Map, vec![PrimArg::Fun(m)], span);
+            }
+            make_glb(&mut m, depth as i64 - 1);
+            *body = Expr::new(ExprKind::Apply(Box::new(m), vec![body.clone()]), span);
+        }
+        return;
+    }
     let ExprKind::Apply(f, args) = &mut body.kind else {
         return;
     };

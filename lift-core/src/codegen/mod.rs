@@ -6,6 +6,7 @@
 //!   (with map fusion), used by the explorer;
 //! * `reduction`: high-level reductions as two kernels, GEMV-like row reductions with a
 //!   work-group per row ([`generate_reduction`]);
+//! * [`stages`]: the stage kernels of a fissioned kernel merged into one program;
 //! * `launch`: the NDRange, from the trip counts of the parallel maps;
 //! * `view`: data-layout primitives as views, turned into one flat index per access;
 //! * `memory`: address spaces, buffers and temporaries;
@@ -22,6 +23,7 @@ mod memory;
 mod prims;
 mod reduction;
 mod scalar;
+pub mod stages;
 #[cfg(test)]
 mod tests;
 mod view;

@@ -7,7 +7,8 @@
 //!   configurations (with the fraction of valid ones among uniformly drawn configurations);
 //! * strategies, each a sequence of rules of [`crate::rewrite`]: 2-D blocking of nested
 //!   map-reduce ([`crate::rewrite::blocking`]), strip mining with interchange ([`strips`]),
-//!   the reduction lowerings of [`crate::codegen`], and the default mapping
+//!   the reduction lowerings of [`crate::codegen`], kernel fission of chains of several
+//!   computing stages ([`stages`]), and the default mapping
 //!   ([`crate::codegen::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
 //!   applies to every kernel and comes last.
 //!
@@ -16,6 +17,7 @@
 
 pub mod normalise;
 pub mod space;
+pub mod stages;
 pub mod strips;
 
 use crate::codegen::ReductionShape;
@@ -32,12 +34,15 @@ pub enum Lowering {
     /// A high-level reduction for [`crate::codegen::generate_reduction`] (multi-kernel), with
     /// the shape to give it.
     Reduction(Program, crate::codegen::ReductionShape),
+    /// Several kernels run in order, each stage's result in a global temporary
+    /// ([`stages`]).
+    Stages(Vec<stages::Stage>),
 }
 
 /// One low-level candidate of a kernel.
 #[derive(Clone, Debug)]
 pub struct Candidate {
-    /// The strategy that derived it (`blocked`, `strips`, `reduction`, `map`).
+    /// The strategy that derived it (`blocked`, `strips`, `reduction`, `stages`, `map`).
     pub strategy: &'static str,
     /// Its tuning parameters, by name.
     pub params: Vec<(String, i64)>,
@@ -130,14 +135,26 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     // those come first (fewest rows per group first: the most work-items per row), and the
     // map before one row per group.
     let one_row = |c: &Candidate| c.params.iter().any(|(n, v)| n == "cols" && *v == 1);
+    // Kernel fission, where no other strategy applies, comes before the default mapping,
+    // which runs such chains on one work-item.
+    let fission = if !out.is_empty()
+        || !reductions.is_empty()
+        || crate::codegen::lower::uses_parallel(body)
+    {
+        None
+    } else {
+        stages::fission(prog, kernel, info)
+    };
     let mut tail: Vec<Candidate> = Vec::new();
     if columns {
         let (single, many): (Vec<_>, Vec<_>) = reductions.drain(..).partition(one_row);
         tail.extend(many);
+        tail.extend(fission);
         tail.extend(map);
         tail.extend(single);
     } else {
         tail.extend(reductions);
+        tail.extend(fission);
         tail.extend(map);
     }
     out.extend(tail);

@@ -73,6 +73,7 @@ pub fn rules() -> Vec<Rule> {
         apply_reduce_map(),
         algorithmic::map_fusion(),
         lambda_fusion(),
+        hoist_invariant_reduction(),
     ]
 }
 
@@ -626,4 +627,120 @@ fn projections(e: &Expr, p: &str, i: usize) -> usize {
         }
     }
     children(e).into_iter().map(|c| projections(c, p, i)).sum()
+}
+
+/// `F o map(|x| E[R]) o G $ data ⇒ { let h = R; F o map(|x| E[h]) o G $ data }` where `R` is
+/// a reduction that mentions no name bound in the lambda: computed once instead of once per
+/// element (`map(|x| x / (reduce(+, 0.0) $ v)) $ v` is quadratic as written).
+pub fn hoist_invariant_reduction() -> Rule {
+    Rule::new(
+        "hoist_invariant_reduction",
+        "F o map(|x| E[R]) o G $ d ⇒ { let h = R; F o map(|x| E[h]) o G $ d }   if R is a reduction free of x",
+        |e, ctx| {
+            let ExprKind::Apply(f, _) = &e.kind else {
+                return None;
+            };
+            let fs: Vec<&Expr> = match &f.kind {
+                ExprKind::Compose(fs) => fs.iter().collect(),
+                _ => vec![&**f],
+            };
+            let (i, r) = fs.iter().enumerate().find_map(|(i, m)| {
+                let lam = m.prim_fun(Prim::Map)?;
+                let ExprKind::Lambda(_, body) = &lam.kind else {
+                    return None;
+                };
+                Some((i, invariant_reduction(body, &binders(lam))?))
+            })?;
+            let h = ctx.fresh("h", &[e]);
+            let s = e.span;
+            // Only inside that map's lambda, which binds none of `r`'s names.
+            let mut fs: Vec<Expr> = fs.into_iter().cloned().collect();
+            replace_same(&mut fs[i], &r, &ident(&h, s));
+            let ExprKind::Apply(_, xs) = &e.kind else {
+                return None;
+            };
+            let app = Expr::new(
+                ExprKind::Apply(Box::new(compose(fs, f.span)), xs.clone()),
+                s,
+            );
+            let kind = ExprKind::Let(Pat::Name(h, s), Box::new(build::untyped(&r)), Box::new(app));
+            Some(Expr::new(kind, s))
+        },
+    )
+}
+
+/// The names a pattern binds.
+fn pat_names(p: &Pat) -> Vec<String> {
+    match p {
+        Pat::Name(n, _) => vec![n.clone()],
+        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
+    }
+}
+
+/// The names bound by lambdas and `let`s in `e`.
+fn binders(e: &Expr) -> Vec<String> {
+    let mut out = match &e.kind {
+        ExprKind::Lambda(ps, _) => ps.iter().flat_map(pat_names).collect(),
+        ExprKind::Let(p, _, _) => pat_names(p),
+        _ => Vec::new(),
+    };
+    for c in children(e) {
+        out.extend(binders(c));
+    }
+    out
+}
+
+/// The names that occur free in `e` (not bound by a lambda or `let` inside it).
+fn free_names(e: &Expr) -> Vec<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => vec![n.clone()],
+        ExprKind::Lambda(ps, b) => {
+            let bound: Vec<String> = ps.iter().flat_map(pat_names).collect();
+            free_names(b)
+                .into_iter()
+                .filter(|n| !bound.contains(n))
+                .collect()
+        }
+        ExprKind::Let(p, v, b) => {
+            let bound = pat_names(p);
+            let mut out = free_names(v);
+            out.extend(free_names(b).into_iter().filter(|n| !bound.contains(n)));
+            out
+        }
+        _ => children(e).into_iter().flat_map(free_names).collect(),
+    }
+}
+
+/// The first reduction applied to data in `e` (pre-order) none of whose free names is in
+/// `bound`.
+fn invariant_reduction(e: &Expr, bound: &[String]) -> Option<Expr> {
+    if let ExprKind::Apply(f, _) = &e.kind {
+        let head = match &f.kind {
+            ExprKind::Compose(fs) => fs.first(),
+            _ => Some(&**f),
+        };
+        if head.is_some_and(|h| h.prim_fun(Prim::Reduce).is_some())
+            && !free_names(e).iter().any(|n| bound.contains(n))
+        {
+            return Some(e.clone());
+        }
+    }
+    children(e)
+        .into_iter()
+        .find_map(|c| invariant_reduction(c, bound))
+}
+
+/// Replaces every sub-expression of `e` printed like `r` by `by`.
+fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
+    fn go(e: &mut Expr, target: &str, by: &Expr) {
+        if crate::print::expr(e) == target {
+            *e = by.clone();
+            return;
+        }
+        e.ty = None;
+        for c in children_mut(e) {
+            go(c, target, by);
+        }
+    }
+    go(e, &crate::print::expr(r), by);
 }

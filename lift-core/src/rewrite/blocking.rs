@@ -379,7 +379,10 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     };
     subst(&mut rhs, "__step", &step);
     subst(&mut rhs, "__z", &build::untyped(&m.z));
-    let post = m.post.clone().unwrap_or_else(|| ident("id", s));
+    let post = m
+        .post
+        .clone()
+        .unwrap_or_else(|| prim(Prim::Id, Vec::new(), s));
     subst(&mut rhs, "__post", &post);
     subst(
         &mut rhs,

@@ -297,6 +297,25 @@ fn lambda_fusion() {
     );
 }
 
+#[test]
+fn hoist_invariant_reduction() {
+    check_rule(
+        &|g| {
+            let d = g.shape.clone();
+            let stage = match (d.len(), g.rng.gen_range(0..2)) {
+                (1, 0) => "(|a| map(|x| x / (1.0 + (reduce(+, 0.0) $ map(|v| v * v) $ a))) $ a)",
+                (1, _) => "(|a| map(|x| { let m = reduce(max, -1000.0) $ a; x - m }) $ a)",
+                (2, _) => "map(|r| map(|x| x - 0.5 * (reduce(max, -1000.0) $ r)) $ r)",
+                _ => return None,
+            };
+            g.push(stage.to_string(), d)
+                .then(nf::hoist_invariant_reduction)
+        },
+        Tol::Exact,
+        10,
+    );
+}
+
 /// The normal form of kernel `K` of `src`, printed.
 fn normal(src: &str) -> String {
     let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));

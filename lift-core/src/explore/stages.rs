@@ -1,0 +1,274 @@
+//! Kernel fission (the thesis' `kernel_fission`, applied by the explorer): a body that is a
+//! chain of several computing stages, `L2 o f2 o L1 o f1 o L0 $ data` (`f` computing, `L`
+//! layout primitives), where no rule fuses the stages (a `map` under a `constant` pad, a
+//! reduction feeding a map), would otherwise run on one work-item. Instead each stage
+//! becomes a kernel of its own, writing its result to a global temporary that the next stage
+//! reads through its layouts:
+//!
+//! ```text
+//! s0: f1 o L0 $ data        -> lift_t0
+//! s1: f2 o L1 $ lift_t0     -> lift_t1
+//! s2: L2 ... $ lift_t1      -> out
+//! ```
+//!
+//! A constant `iterate(k, g)` in the chain counts as `k` copies of `g`: every step is then
+//! separated from the next by a kernel boundary (a step's global map must see the whole
+//! result of the step before).
+//!
+//! A `let` around the body whose value is computed (`{ let s = reduce(+, 0.0) $ v; map(|x| x
+//! / s) $ v }`) is a stage of its own too: its value is written to a temporary (of one
+//! element for a scalar) and the later stages read it from there.
+//!
+//! So is a `let` at the top of a map's function, `map(|row| { let s = reduce(+, 0.0) $ row;
+//! map(|v| v / s) $ row }) $ a`: the values per element first (a map of reductions), then the
+//! rest over `zip(a, values)`, parallel over the whole nest.
+//!
+//! Each stage kernel is explored like any kernel (it has one computing stage, so its default
+//! mapping is parallel); its preferred candidate that applies at every size is used. The
+//! stages run in order on one queue: a kernel boundary is the grid-wide barrier between them.
+
+use super::{Candidate, Lowering};
+use crate::arith::Nat;
+use crate::codegen::lower::{is_layout, is_pure};
+use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
+use crate::prim::Prim;
+use crate::rewrite::build::{compose, ident};
+use crate::typeck::{check_program, KernelInfo};
+use crate::types::Type;
+
+/// One stage of a fissioned kernel.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    /// The stage kernel's name in [`Stage::candidate`]'s program.
+    pub kernel: String,
+    /// Its chosen candidate.
+    pub candidate: Candidate,
+    /// The type of its result (a temporary, or the kernel's result for the last stage).
+    pub result: Type,
+}
+
+/// The most stages a kernel is split into.
+const MAX_STAGES: usize = 8;
+
+/// The kernel-fission candidate of kernel `kernel` (see the module docs), if its body splits
+/// into at least two stages: `let`s of computed values around the body, and a chain of
+/// several computing stages over data whose intermediate results are arrays.
+pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candidate> {
+    let k = prog.kernel(kernel)?;
+    let span = k.body.span;
+    // (body, result type) per stage, bodies reading earlier results as `lift_t{j}`.
+    let mut parts: Vec<(Expr, Type)> = Vec::new();
+    // How each `let` name is read in later stages.
+    let mut reads: Vec<(String, Expr)> = Vec::new();
+    let mut body = k.body.clone();
+    while let ExprKind::Let(Pat::Name(name, _), v, b) = &body.kind {
+        let t = v.ty.clone()?;
+        let mut v = (**v).clone();
+        substitute(&mut v, &reads);
+        if is_pure(&v) {
+            // A view of the data: read through it where it is used.
+            reads.push((name.clone(), v));
+            body = (**b).clone();
+            continue;
+        }
+        let temp = ident(&format!("lift_t{}", parts.len()), span);
+        let read = match t {
+            Type::Array(..) => temp,
+            _ => Expr::new(ExprKind::Index(Box::new(temp), Nat::cst(0)), span),
+        };
+        reads.push((name.clone(), read));
+        parts.push((v, t));
+        body = (**b).clone();
+    }
+    substitute(&mut body, &reads);
+    if let Some((rows, rest)) = let_in_map(&body, parts.len()) {
+        parts.push(rows);
+        body = rest;
+    }
+    let first = parts.len();
+    parts.extend(chain_stages(&body, &info.result, first));
+    if parts.len() < 2 || parts.len() > MAX_STAGES {
+        return None;
+    }
+    let mut kernels: Vec<Kernel> = Vec::new();
+    for (i, (body, result)) in parts.into_iter().enumerate() {
+        let mut params = k.params.clone();
+        for (j, prev) in kernels.iter().enumerate() {
+            params.push(Param {
+                name: format!("lift_t{j}"),
+                ty: match &prev.ret {
+                    t @ Type::Array(..) => t.clone(),
+                    t => Type::array(t.clone(), Nat::cst(1)),
+                },
+                span: k.span,
+            });
+        }
+        kernels.push(Kernel {
+            name: format!("{kernel}_s{i}"),
+            params,
+            ret: result,
+            body,
+            ..k.clone()
+        });
+    }
+    let mut sprog = Program {
+        funs: prog.funs.clone(),
+        kernels,
+        includes: prog.includes.clone(),
+    };
+    let infos = check_program(&mut sprog).ok()?;
+    let mut stages = Vec::new();
+    for (sk, sinfo) in sprog.kernels.iter().zip(&infos) {
+        let candidate = super::candidates(&sprog, &sk.name, sinfo)
+            .into_iter()
+            .find(|c| c.strategy != "stages" && unconditional(c, sinfo))?;
+        stages.push(Stage {
+            kernel: sk.name.clone(),
+            candidate,
+            result: sinfo.result.clone(),
+        });
+    }
+    Some(Candidate {
+        strategy: "stages",
+        params: vec![("kernels".to_string(), stages.len() as i64)],
+        lowering: Lowering::Stages(stages),
+        info: info.clone(),
+    })
+}
+
+/// The stages of `body`, a chain `L2 o f2 o L1 o f1 o L0 $ data` cut before every computing
+/// function but the leftmost one (`body` itself as one stage if it is no such chain), with
+/// their result types (`result` for the last); stage `i` reads stage `i - 1`'s result as
+/// `lift_t{first + i - 1}`.
+fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Type)> {
+    let whole = vec![(body.clone(), result.clone())];
+    let ExprKind::Apply(f, args) = &body.kind else {
+        return whole;
+    };
+    let fs = expand_iterates(match &f.kind {
+        ExprKind::Compose(fs) => fs.clone(),
+        _ => vec![(**f).clone()],
+    });
+    let computing: Vec<usize> = (0..fs.len()).filter(|&i| !is_layout(&fs[i])).collect();
+    if computing.len() < 2 || !args.iter().all(is_pure) {
+        return whole;
+    }
+    let mut bounds: Vec<usize> = computing[1..].to_vec();
+    bounds.reverse();
+    bounds.push(0);
+    let mut out = Vec::new();
+    let mut end = fs.len();
+    for (i, &start) in bounds.iter().enumerate() {
+        let t = if start == 0 {
+            result.clone()
+        } else {
+            match fs[start].ty.clone() {
+                Some(t @ Type::Array(..)) => t,
+                _ => return whole,
+            }
+        };
+        let input = if i == 0 {
+            args.clone()
+        } else {
+            vec![ident(&format!("lift_t{}", first + i - 1), body.span)]
+        };
+        let chain = compose(fs[start..end].to_vec(), f.span);
+        out.push((
+            Expr::new(ExprKind::Apply(Box::new(chain), input), body.span),
+            t,
+        ));
+        end = start;
+    }
+    out
+}
+
+/// `map(|x| { let h = R; B }) $ xs` (`R` computed from `x`) as two stages: the values of
+/// `R`, `map(|x| R) $ xs` (a map of reductions: one work-group per row), and the rest,
+/// `map(|(x, h)| B) $ zip(xs, lift_t{first})` (parallel over the whole nest).
+fn let_in_map(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
+    let ExprKind::Apply(m, xs) = &body.kind else {
+        return None;
+    };
+    let [data] = xs.as_slice() else { return None };
+    let lam = m.prim_fun(Prim::Map)?;
+    let ExprKind::Lambda(ps, lb) = &lam.kind else {
+        return None;
+    };
+    let ([Pat::Name(x, xspan)], ExprKind::Let(Pat::Name(h, hspan), r, b)) =
+        (ps.as_slice(), &lb.kind)
+    else {
+        return None;
+    };
+    let (Some(rt @ Type::Scalar(_)), Some(Type::Array(_, n))) = (r.ty.clone(), data.ty.as_ref())
+    else {
+        return None;
+    };
+    if !is_pure(data) || is_pure(r) {
+        return None;
+    }
+    let s = body.span;
+    let map_of = |pats: Vec<Pat>, e: Expr| {
+        let lam = Expr::new(ExprKind::Lambda(pats, Box::new(e)), s);
+        crate::rewrite::build::with_fun(Prim::Map, &lam, s)
+    };
+    let values = Expr::new(
+        ExprKind::Apply(
+            Box::new(map_of(vec![Pat::Name(x.clone(), *xspan)], (**r).clone())),
+            vec![data.clone()],
+        ),
+        s,
+    );
+    let pair = Pat::Tuple(
+        vec![Pat::Name(x.clone(), *xspan), Pat::Name(h.clone(), *hspan)],
+        s,
+    );
+    let zipped = Expr::new(
+        ExprKind::Apply(
+            Box::new(crate::rewrite::build::prim(Prim::Zip, Vec::new(), s)),
+            vec![data.clone(), ident(&format!("lift_t{first}"), s)],
+        ),
+        s,
+    );
+    let rest = Expr::new(
+        ExprKind::Apply(Box::new(map_of(vec![pair], (**b).clone())), vec![zipped]),
+        s,
+    );
+    Some(((values, Type::array(rt, n.clone())), rest))
+}
+
+/// Replaces the free occurrences of each name of `reads` in `e` by its expression.
+fn substitute(e: &mut Expr, reads: &[(String, Expr)]) {
+    for (name, by) in reads {
+        crate::rewrite::build::subst(e, name, by);
+    }
+}
+
+/// The chain `fs` with every `iterate(k, g)` of a constant `k` (at most [`MAX_STAGES`])
+/// written out as `k` copies of `g`: each step becomes its own stages, so the steps are
+/// separated by kernel boundaries.
+fn expand_iterates(fs: Vec<Expr>) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for e in fs {
+        if let ExprKind::Prim(Prim::Iterate, args) = &e.kind {
+            let k = args.iter().find_map(|a| a.as_nat()?.as_cst());
+            if let (Some(k @ 1..), Some(g)) = (k, args.iter().rev().find_map(PrimArg::as_fun)) {
+                if k as usize <= MAX_STAGES {
+                    for _ in 0..k {
+                        out.extend(crate::rewrite::build::flatten(std::slice::from_ref(g)));
+                    }
+                    continue;
+                }
+            }
+        }
+        out.push(e);
+    }
+    out
+}
+
+/// Does candidate `c` apply wherever its kernel (checked as `info`) does?
+fn unconditional(c: &Candidate, info: &KernelInfo) -> bool {
+    c.info
+        .preconditions
+        .iter()
+        .all(|p| info.preconditions.iter().any(|q| q.cond == p.cond))
+}
