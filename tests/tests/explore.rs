@@ -85,6 +85,14 @@ lift! {
     kernel Transpose<N, M>(a: [[f32; M]; N]) -> [[f32; N]; M] {
         transpose $ a
     }
+    /// BLAS `sgemm`: `alpha * A·B + beta * C`, C zipped with the rows.
+    kernel Sgemm<N, K, M>(alpha: f32, beta: f32, a: [[f32; K]; N], b: [[f32; M]; K], c: [[f32; M]; N]) -> [[f32; M]; N] {
+        map(|(ra, rc)| map(|(cb, x)| alpha * (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(ra, cb)) + beta * x) $ zip(transpose $ b, rc)) $ zip(a, c)
+    }
+    /// Softmax written with `let`s: four stages.
+    kernel Softmax<N>(x: [f32; N]) -> [f32; N] {
+        { let m = reduce(max, -1000000.0) $ x; let e = map(|v| exp(v - m)) $ x; let s = reduce(+, 0.0) $ e; map(|v| v / s) $ e }
+    }
     /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
@@ -385,6 +393,59 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
         let ran = each_candidate!(Transpose, [n, m], &want, |k: &Transpose, c, out| k
             .launch_candidate(c, n, m, &da, out));
         assert_eq!(ran.len(), 1, "{n}x{m}: {ran:?}");
+    }
+}
+
+/// BLAS-style GEMM (an epilogue reading C) runs a blocked product then the epilogue; softmax
+/// written with `let`s runs its four stages.
+#[test]
+fn sgemm_and_softmax_stages_match_the_interpreter() {
+    assert_eq!(Sgemm::CANDIDATES[0], "stages(kernels=2)");
+    assert!(Sgemm::LOWERED.contains("map_wrg"), "{}", Sgemm::LOWERED);
+    let (alpha, beta) = (0.5f32, -2.0f32);
+    let f = |v| Value::Scalar(Scalar::F32(v));
+    for (n, kk, m) in [(1, 1, 1), (17, 16, 33), (9, 17, 5)] {
+        let (a, b, c) = (
+            random_f32(n * kk, 61),
+            random_f32(kk * m, 62),
+            random_f32(n * m, 63),
+        );
+        let want = f32s(&interpret(
+            Sgemm::LIFT,
+            "Sgemm",
+            &[n, kk, m],
+            &[
+                f(alpha),
+                f(beta),
+                matrix(&a, n),
+                matrix(&b, kk),
+                matrix(&c, n),
+            ],
+        ));
+        let (da, db, dc) = (
+            ctx().upload(&a).unwrap(),
+            ctx().upload(&b).unwrap(),
+            ctx().upload(&c).unwrap(),
+        );
+        let sc = Sgemm::new(ctx()).unwrap().scratch(n, kk, m).unwrap();
+        let ran = each_candidate!(Sgemm, [n, kk, m], &want, |k: &Sgemm, i, out| k
+            .launch_candidate(i, n, kk, m, alpha, beta, &da, &db, &dc, out, &sc));
+        assert_eq!(ran.len(), 2, "{n}x{kk}x{m}: {ran:?}");
+    }
+    assert_eq!(Softmax::CANDIDATES[0], "stages(kernels=4)");
+    for n in [1, 1000, 4099] {
+        let x = random_f32(n, 64);
+        let want = f32s(&interpret(
+            Softmax::LIFT,
+            "Softmax",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let dx = ctx().upload(&x).unwrap();
+        let sc = Softmax::new(ctx()).unwrap().scratch(n).unwrap();
+        let ran = each_candidate!(Softmax, [n], &want, |k: &Softmax, c, out| k
+            .launch_candidate(c, n, &dx, out, &sc));
+        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
     }
 }
 

@@ -47,18 +47,13 @@ struct Shape {
 }
 
 fn shape(body: &Expr) -> Option<Shape> {
-    let split = crate::rewrite::epilogue::split(body, &has_reduce, &|e| core(e).is_some())?;
+    let split =
+        crate::rewrite::epilogue::split(body, &crate::rewrite::epilogue::has_reduce, &|e| {
+            core(e).is_some()
+        })?;
     let mut s = core(&split.core)?;
     s.post = split.post;
     Some(s)
-}
-
-/// Does `e` contain a reduction?
-fn has_reduce(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Prim(Prim::Reduce | Prim::ReduceSeq, _))
-        || crate::rewrite::walk::children(e)
-            .into_iter()
-            .any(has_reduce)
 }
 
 /// The [`Shape`] of `reduce(op, z) o map(g1) o ... o layout $ x` (no epilogue).

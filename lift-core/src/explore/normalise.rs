@@ -74,6 +74,7 @@ pub fn rules() -> Vec<Rule> {
         algorithmic::map_fusion(),
         lambda_fusion(),
         hoist_invariant_reduction(),
+        zip_unused(),
     ]
 }
 
@@ -743,4 +744,77 @@ fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
         }
     }
     go(e, &crate::print::expr(r), by);
+}
+
+/// `map(|t| E) $ zip(x0, .., xn) ⇒ map(|t| E') $ zip(xi, ..)` keeping only the components
+/// `E` projects (`E'` renumbered; a single one is not zipped at all): a component nobody reads
+/// hides the shape of the map from the strategies (`map(|t| f(t.0)) $ zip(a, c)` is
+/// `map(f) $ a`).
+pub fn zip_unused() -> Rule {
+    Rule::new(
+        "zip_unused",
+        "map(|t| E) $ zip(x0, .., xn) ⇒ map(|t| E') $ zip(xi, ..)   keeping the projected xi",
+        |e, _ctx| {
+            let ExprKind::Apply(m, ys) = &e.kind else {
+                return None;
+            };
+            let [zipped] = ys.as_slice() else { return None };
+            let (t, body) = build::lambda1(m.prim_fun(Prim::Map)?)?;
+            let ExprKind::Apply(z, xs) = &zipped.kind else {
+                return None;
+            };
+            if !matches!(&z.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) {
+                return None;
+            }
+            let counts: Vec<usize> = (0..xs.len()).map(|i| projections(body, t, i)).collect();
+            let used: Vec<usize> = (0..xs.len()).filter(|&i| counts[i] > 0).collect();
+            if used.is_empty()
+                || used.len() == xs.len()
+                || counts.iter().sum::<usize>() != uses(body, t)
+            {
+                return None;
+            }
+            let s = e.span;
+            let mut body = build::untyped(body);
+            let one = used.len() == 1;
+            for (k, &i) in used.iter().enumerate() {
+                let by = if one {
+                    ident(t, s)
+                } else {
+                    Expr::new(ExprKind::Proj(Box::new(ident(t, s)), k), s)
+                };
+                replace_projection(&mut body, t, i, &by);
+            }
+            let data = if one {
+                build::untyped(&xs[used[0]])
+            } else {
+                let kept = used.iter().map(|&i| build::untyped(&xs[i])).collect();
+                Expr::new(ExprKind::Apply(Box::new(build::untyped(z)), kept), s)
+            };
+            let lam = Expr::new(
+                ExprKind::Lambda(vec![Pat::Name(t.to_string(), s)], Box::new(body)),
+                s,
+            );
+            let m = with_fun(Prim::Map, &lam, s);
+            Some(Expr::new(ExprKind::Apply(Box::new(m), vec![data]), s))
+        },
+    )
+}
+
+/// Replaces every `p.i` in `e` by `by` (the new projections are not revisited).
+fn replace_projection(e: &mut Expr, p: &str, i: usize, by: &Expr) {
+    if let ExprKind::Proj(x, j) = &e.kind {
+        if *j == i && build::is_ident(x, p) {
+            *e = Expr {
+                ty: None,
+                ..by.clone()
+            };
+            // Mark as done: a renumbered projection must not be replaced again.
+            return;
+        }
+    }
+    e.ty = None;
+    for c in children_mut(e) {
+        replace_projection(c, p, i, by);
+    }
 }

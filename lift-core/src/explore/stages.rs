@@ -33,6 +33,7 @@ use crate::codegen::lower::{is_layout, is_pure};
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
 use crate::prim::Prim;
 use crate::rewrite::build::{compose, ident};
+use crate::rewrite::epilogue;
 use crate::typeck::{check_program, KernelInfo};
 use crate::types::Type;
 
@@ -81,8 +82,10 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candid
         body = (**b).clone();
     }
     substitute(&mut body, &reads);
-    if let Some((rows, rest)) = let_in_map(&body, parts.len()) {
-        parts.push(rows);
+    if let Some((values, rest)) =
+        let_in_map(&body, parts.len()).or_else(|| nest_epilogue(&body, parts.len()))
+    {
+        parts.push(values);
         body = rest;
     }
     let first = parts.len();
@@ -116,6 +119,12 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candid
         kernels,
         includes: prog.includes.clone(),
     };
+    check_program(&mut sprog).ok()?;
+    // Each stage in normal form (a stage cut out of a larger body may now match a strategy).
+    for i in 0..sprog.kernels.len() {
+        let name = sprog.kernels[i].name.clone();
+        sprog = super::normalise::normalise_kernel(&sprog, &name).ok()?;
+    }
     let infos = check_program(&mut sprog).ok()?;
     let mut stages = Vec::new();
     for (sk, sinfo) in sprog.kernels.iter().zip(&infos) {
@@ -234,6 +243,77 @@ fn let_in_map(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
         s,
     );
     Some(((values, Type::array(rt, n.clone())), rest))
+}
+
+/// `map(|t0| map(|t1| E[R]) $ Y) $ X`, where the epilogue `E` around the reduction `R` reads
+/// other data of the element (`alpha * dot + beta * c`, C given zipped with the rows) as two
+/// stages: the nest of reductions alone, `map(|t0| map(|t1| R) $ Y) $ X` (which the other
+/// strategies then match, a blocked matrix product for GEMM), and the epilogue over
+/// `zip(X, lift_t{first})`.
+fn nest_epilogue(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
+    let ExprKind::Apply(m0, xs) = &body.kind else {
+        return None;
+    };
+    let [x] = xs.as_slice() else { return None };
+    let (t0, inner) = crate::rewrite::build::lambda1(m0.prim_fun(Prim::Map)?)?;
+    let ExprKind::Apply(m1, ys) = &inner.kind else {
+        return None;
+    };
+    let [y] = ys.as_slice() else { return None };
+    let (t1, e) = crate::rewrite::build::lambda1(m1.prim_fun(Prim::Map)?)?;
+    let split = epilogue::split(e, &epilogue::has_reduce, &is_reduction)?;
+    let post = split.post?;
+    let mentions = |n: &str| crate::rewrite::build::mentions(&post, n);
+    let (Some(rt @ Type::Scalar(_)), Some(Type::Array(row, n))) =
+        (split.core.ty.clone(), body.ty.as_ref())
+    else {
+        return None;
+    };
+    let (_, m) = row.as_array()?;
+    if !(mentions(t0) || mentions(t1)) || !is_pure(x) {
+        return None;
+    }
+    let sp = body.span;
+    let map_of = |pat: Pat, e: Expr, data: Expr| {
+        let lam = Expr::new(ExprKind::Lambda(vec![pat], Box::new(e)), sp);
+        let f = crate::rewrite::build::with_fun(Prim::Map, &lam, sp);
+        Expr::new(ExprKind::Apply(Box::new(f), vec![data]), sp)
+    };
+    let name = |n: &str| Pat::Name(n.to_string(), sp);
+    let zip = |a: Expr, b: Expr| {
+        let z = crate::rewrite::build::prim(Prim::Zip, Vec::new(), sp);
+        Expr::new(ExprKind::Apply(Box::new(z), vec![a, b]), sp)
+    };
+    let values = map_of(
+        name(t0),
+        map_of(name(t1), split.core.clone(), y.clone()),
+        x.clone(),
+    );
+    let (g, v) = ("lift_g", "lift_s");
+    let applied = crate::rewrite::build::call(&post, vec![ident(v, sp)], sp);
+    let rest = map_of(
+        Pat::Tuple(vec![name(t0), name(g)], sp),
+        map_of(
+            Pat::Tuple(vec![name(t1), name(v)], sp),
+            applied,
+            zip(y.clone(), ident(g, sp)),
+        ),
+        zip(x.clone(), ident(&format!("lift_t{first}"), sp)),
+    );
+    let t = Type::array(Type::array(rt, m.clone()), n.clone());
+    Some(((values, t), rest))
+}
+
+/// Is `e` a reduction applied to data (`reduce(..) o .. $ x`)?
+fn is_reduction(e: &Expr) -> bool {
+    let ExprKind::Apply(f, _) = &e.kind else {
+        return false;
+    };
+    let head = match &f.kind {
+        ExprKind::Compose(fs) => fs.first(),
+        _ => Some(&**f),
+    };
+    head.is_some_and(|h| matches!(h.kind, ExprKind::Prim(Prim::Reduce | Prim::ReduceSeq, _)))
 }
 
 /// Replaces the free occurrences of each name of `reads` in `e` by its expression.

@@ -111,3 +111,11 @@ fn with_hole(
 pub(crate) fn mentions_any(e: &Expr, names: &[&str]) -> bool {
     names.iter().any(|n| build::mentions(e, n))
 }
+
+/// Does `e` contain a reduction?
+pub(crate) fn has_reduce(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Prim(crate::prim::Prim::Reduce | crate::prim::Prim::ReduceSeq, _)
+    ) || children(e).into_iter().any(has_reduce)
+}

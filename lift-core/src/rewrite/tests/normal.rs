@@ -316,6 +316,27 @@ fn hoist_invariant_reduction() {
     );
 }
 
+#[test]
+fn zip_unused() {
+    check_rule(
+        &|g| {
+            (g.shape.len() == 1).then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            let stage = match g.rng.gen_range(0..3) {
+                0 => format!("(|a| map(|t| t.1 * 2.0) $ zip(a, map({l}) $ a))"),
+                1 => {
+                    format!("(|a| map(|t| t.0 - t.2) $ zip(a, gather(reverse) $ a, map({l}) $ a))")
+                }
+                _ => "(|a| map(|t| t.2 + t.2 * t.1) $ zip(a, a, gather(reverse) $ a))".to_string(),
+            };
+            g.push(stage, d).then(nf::zip_unused)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
 /// The normal form of kernel `K` of `src`, printed.
 fn normal(src: &str) -> String {
     let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
