@@ -65,8 +65,9 @@ def stencil2d(x, w, ry, rx):
 def spellings(a, add, rnd, dev):
     """cuBLAS / cuDNN at the sizes and layouts of `lift-bench --spellings` (workloads named
     `gemm-4000`, ...; an operand "given transposed" is stored transposed, as lift-bench does)."""
-    gemm, sten, gemv, zipn = ((256, 224, 192, 201), (512, 510, 511), (512, 511), (1 << 16, (1 << 16) - 1)) if a.quick \
-        else ((4096, 4000, 4032, 4001), (8192, 8190, 8191), (8192, 8191), (1 << 24, (1 << 24) - 1))
+    gemm, sten, sten3, gemv, zipn = \
+        ((256, 224, 192, 201), (512, 510, 511), (64, 62, 63), (512, 511), (1 << 16, (1 << 16) - 1)) if a.quick \
+        else ((4096, 4000, 4032, 4001), (8192, 8190, 8191), (512, 510, 511), (8192, 8191), (1 << 24, (1 << 24) - 1))
     for n in gemm:
         A, B = rnd(n, n), rnd(n, n)
         Bt = B.t().contiguous()
@@ -79,6 +80,14 @@ def spellings(a, add, rnd, dev):
         x = rnd(n, n)
         add(f"jacobi-{n}", "PyTorch pad + conv2d (cuDNN)", lambda: stencil2d(x, w, 1, 1),
             stencil2d(x.double(), w.double(), 1, 1))
+        del x
+    w3 = torch.zeros(3, 3, 3, device=dev)
+    for z, y_, x_ in [(0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1)]:
+        w3[z, y_, x_] = 0.142857
+    f3 = lambda x, w: F.conv3d(F.pad(x[None, None], (1, 1, 1, 1, 1, 1), mode="replicate"), w[None, None])[0, 0]
+    for n in sten3:
+        x = rnd(n, n, n)
+        add(f"jacobi3d-{n}", "PyTorch pad + conv3d (cuDNN)", lambda: f3(x, w3), f3(x.double(), w3.double()))
         del x
     for n in gemv:
         A, v = rnd(n, n), rnd(n)

@@ -155,6 +155,7 @@ fn spelling_title(workload: &str) -> String {
     match workload {
         "gemm" => "GEMM C = A B".into(),
         "jacobi" => "Jacobi 2-D, 5 points, clamped".into(),
+        "jacobi3d" => "Jacobi 3-D, 7 points, clamped".into(),
         "gemv" => "GEMV y = A x".into(),
         "zip" => "x + 2 y (zip of a computed array)".into(),
         w => w.into(),

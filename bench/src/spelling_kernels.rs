@@ -22,6 +22,11 @@ lift! {
     pub kernel GemmUserFn<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(add, 0.0) $ map(|p| mult(p.0, p.1)) $ zip(r, c)) o transpose $ b) $ a
     }
+    /// GEMM (e): BLAS `sgemm`, `alpha * A·B + beta * C` with C zipped with the rows (run with
+    /// `alpha = 1`, `beta = 0`).
+    pub kernel GemmBlas<N, K, M>(alpha: f32, beta: f32, a: [[f32; K]; N], b: [[f32; M]; K], c: [[f32; M]; N]) -> [[f32; M]; N] {
+        map(|(ra, rc)| map(|(cb, x)| alpha * (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(ra, cb)) + beta * x) $ zip(transpose $ b, rc)) $ zip(a, c)
+    }
     /// GEMM (d): B given transposed, `A · Btᵀ`.
     pub kernel GemmBt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ bt) $ a
@@ -38,6 +43,14 @@ lift! {
     /// Jacobi 2-D (c): nested 1-D primitives.
     pub kernel JacobiNested<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
         map(|rows| map(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o transpose o map(slide(3, 1)) $ rows) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) $ x
+    }
+    /// Jacobi 3-D (a): `map3 o slide3(3, 1) o pad3(1, clamp)`, 7 points.
+    pub kernel Jacobi3Map3<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] {
+        map3(|c| 0.142857 * (c[0][1][1] + c[1][0][1] + c[1][1][0] + c[1][1][1] + c[1][1][2] + c[1][2][1] + c[2][1][1])) o slide3(3, 1) o pad3(1, clamp) $ x
+    }
+    /// Jacobi 3-D (b): nested 1-D `map`/`slide`/`pad`, windows built per dimension.
+    pub kernel Jacobi3Nested<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] {
+        map(|planes| map(|rows| map(|c| 0.142857 * (c[0][1][1] + c[1][0][1] + c[1][1][0] + c[1][1][1] + c[1][1][2] + c[1][2][1] + c[2][1][1])) o transpose o map(transpose) o map(map(slide(3, 1))) $ rows) o transpose o map(slide(3, 1)) $ planes) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) o map(map(pad(1, 1, clamp))) $ x
     }
 
     /// GEMV (a): projections.

@@ -35,6 +35,7 @@ use std::path::Path;
 struct Sizes {
     gemm: [usize; 4],
     stencil: [usize; 3],
+    stencil3: [usize; 3],
     gemv: [usize; 2],
     zip: [usize; 2],
 }
@@ -47,6 +48,7 @@ impl Sizes {
                 // 4032 = 2^6 * 63 (256 - 64), 4001 odd, so the same candidates apply.
                 gemm: [256, 224, 192, 201],
                 stencil: [512, 510, 511],
+                stencil3: [64, 62, 63],
                 gemv: [512, 511],
                 zip: [1 << 16, (1 << 16) - 1],
             }
@@ -54,6 +56,7 @@ impl Sizes {
             Sizes {
                 gemm: [4096, 4000, 4032, 4001],
                 stencil: [8192, 8190, 8191],
+                stencil3: [512, 510, 511],
                 gemv: [8192, 8191],
                 zip: [1 << 24, (1 << 24) - 1],
             }
@@ -69,6 +72,7 @@ pub fn size_text(workload: &str) -> Option<String> {
         "gemm" => format!("{n}^3"),
         "gemv" => format!("{n}x{n}"),
         "jacobi" => format!("{n}^2"),
+        "jacobi3d" => format!("{n}^3"),
         "zip" => format!("n = {n}"),
         _ => return None,
     })
@@ -99,6 +103,9 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     }
     for n in s.stencil {
         step(&format!("jacobi-{n}"), jacobi(ctx, cfg, n, s.stencil[0]));
+    }
+    for n in s.stencil3 {
+        step(&format!("jacobi3d-{n}"), jacobi3d(ctx, cfg, n, s.stencil3[0]));
     }
     for n in s.gemv {
         step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
@@ -358,6 +365,23 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         (a, bt),
         (av, btv)
     );
+    let cv = random_vec(n * n, 7);
+    let c = &ctx.upload(&cv)?;
+    let scratch = &GemmBlas::new(ctx)?.scratch(n, n, n)?;
+    spelling(
+        b,
+        g,
+        "e: BLAS alpha * A·B + beta * C (1, 0)",
+        Meta {
+            names: GemmBlas::CANDIDATES,
+            params: GemmBlas::CANDIDATE_PARAMS,
+            sources: GemmBlas::CANDIDATE_SOURCES,
+        },
+        GemmBlas::new(ctx),
+        |k| k.candidate_for(n, n, n),
+        |k| k.tune(n, n, n, 1.0, 0.0, av, bv, &cv),
+        |k, o| k.launch(n, n, n, 1.0, 0.0, a, bm, c, o, scratch),
+    );
     g.clblast(b, "CLBlast Sgemm", blas, |bl, o| bl.gemm(ctx, n, a, bm, o));
     g.clblast(b, "CLBlast Sgemm, B given transposed", blas, |bl, o| {
         bl.gemm_nt(ctx, n, a, bt, o)
@@ -422,6 +446,66 @@ fn jacobi(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record
         JacobiNested,
         ctx,
         [n, n],
+        (x),
+        (xv)
+    );
+    Ok(recs)
+}
+
+fn jacobi3d(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> {
+    eprintln!("spellings: jacobi3d (n = {n})");
+    let mut recs = Vec::new();
+    let xv = random_vec(n * n * n, 10);
+    let at = |i: isize, j: isize, k: isize| {
+        let c = |v: isize| v.clamp(0, n as isize - 1) as usize;
+        f64::from(xv[(c(i) * n + c(j)) * n + c(k)])
+    };
+    let reference = Reference::full(par_map(n * n * n, |p| {
+        let (i, j, k) = ((p / (n * n)) as isize, (p / n % n) as isize, (p % n) as isize);
+        let s = at(i - 1, j, k)
+            + at(i, j - 1, k)
+            + at(i, j, k - 1)
+            + at(i, j, k)
+            + at(i, j, k + 1)
+            + at(i, j + 1, k)
+            + at(i + 1, j, k);
+        f64::from(0.142857f32) * s
+    }));
+    let x = ctx.upload(&xv)?;
+    let mut out = ctx.alloc::<f32>(n * n * n)?;
+    let work = Work {
+        name: name("jacobi3d", n),
+        size: format!("{n}^3"),
+        flops: 14.0 * (n * n * n) as f64,
+        bytes: 8.0 * (n * n * n) as f64,
+        tol: 1e-5,
+    };
+    let g = &Group {
+        workload: "jacobi3d",
+        n,
+        round,
+        elements: (n * n * n) as f64,
+    };
+    let (x, xv) = (&x, &xv[..]);
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    let b = &mut b;
+    spell!(
+        b,
+        g,
+        "a: map3 o slide3(3, 1) o pad3(1, clamp)",
+        Jacobi3Map3,
+        ctx,
+        [n, n, n],
+        (x),
+        (xv)
+    );
+    spell!(
+        b,
+        g,
+        "b: nested 1-D map/slide/pad",
+        Jacobi3Nested,
+        ctx,
+        [n, n, n],
         (x),
         (xv)
     );

@@ -310,25 +310,30 @@ fn map_depth(m: &Expr) -> i64 {
     }
 }
 
-/// The map nested directly in the function `f` of a map: `f` itself, or the single map of
+/// The map nested directly in the function `f` of a map: `f` itself, the single map of a
+/// composition `layout o map(g) o layout`, or the single map of
 /// `|x| layout o map(g) o layout $ pure`.
 fn nested_map(f: &Expr) -> Option<&Expr> {
     match &f.kind {
         ExprKind::Prim(Prim::Map, _) => Some(f),
+        ExprKind::Compose(fs) => single_map(fs),
         ExprKind::Lambda(_, body) => match &body.kind {
             ExprKind::Apply(g, args) if args.iter().all(is_pure) => match &g.kind {
-                ExprKind::Compose(fs) => {
-                    let mut computing = fs.iter().filter(|x| !is_layout(x));
-                    match (computing.next(), computing.next()) {
-                        (Some(m), None) if is_prim(m, &[Prim::Map]) => Some(m),
-                        _ => None,
-                    }
-                }
+                ExprKind::Compose(fs) => single_map(fs),
                 _ if is_prim(g, &[Prim::Map]) => Some(g),
                 _ => None,
             },
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// The one computing function of a chain, if it is a map and the rest are layouts.
+fn single_map(fs: &[Expr]) -> Option<&Expr> {
+    let mut computing = fs.iter().filter(|x| !is_layout(x));
+    match (computing.next(), computing.next()) {
+        (Some(m), None) if is_prim(m, &[Prim::Map]) => Some(m),
         _ => None,
     }
 }
@@ -339,19 +344,23 @@ fn nested_map_mut(f: &mut Expr) -> Option<&mut Expr> {
     if is_prim(f, &[Prim::Map]) {
         return Some(f);
     }
-    let ExprKind::Lambda(_, body) = &mut f.kind else {
-        return None;
+    let fs = match &mut f.kind {
+        ExprKind::Compose(fs) => fs,
+        ExprKind::Lambda(_, body) => {
+            let ExprKind::Apply(g, _) = &mut body.kind else {
+                return None;
+            };
+            if is_prim(g, &[Prim::Map]) {
+                return Some(&mut **g);
+            }
+            match &mut g.kind {
+                ExprKind::Compose(fs) => fs,
+                _ => return None,
+            }
+        }
+        _ => return None,
     };
-    let ExprKind::Apply(g, _) = &mut body.kind else {
-        return None;
-    };
-    if is_prim(g, &[Prim::Map]) {
-        return Some(&mut **g);
-    }
-    match &mut g.kind {
-        ExprKind::Compose(fs) => fs.iter_mut().find(|x| !is_layout(x)),
-        _ => None,
-    }
+    fs.iter_mut().find(|x| !is_layout(x))
 }
 
 /// Makes `m` and the maps nested in it (see [`nested_map`]) `map_glb`, the innermost in
