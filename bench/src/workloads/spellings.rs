@@ -105,7 +105,10 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
         step(&format!("jacobi-{n}"), jacobi(ctx, cfg, n, s.stencil[0]));
     }
     for n in s.stencil3 {
-        step(&format!("jacobi3d-{n}"), jacobi3d(ctx, cfg, n, s.stencil3[0]));
+        step(
+            &format!("jacobi3d-{n}"),
+            jacobi3d(ctx, cfg, n, s.stencil3[0]),
+        );
     }
     for n in s.gemv {
         step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
@@ -461,7 +464,11 @@ fn jacobi3d(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Reco
         f64::from(xv[(c(i) * n + c(j)) * n + c(k)])
     };
     let reference = Reference::full(par_map(n * n * n, |p| {
-        let (i, j, k) = ((p / (n * n)) as isize, (p / n % n) as isize, (p % n) as isize);
+        let (i, j, k) = (
+            (p / (n * n)) as isize,
+            (p / n % n) as isize,
+            (p % n) as isize,
+        );
         let s = at(i - 1, j, k)
             + at(i, j - 1, k)
             + at(i, j, k - 1)

@@ -255,7 +255,7 @@ pub(crate) fn is_pure(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Ident(_) | ExprKind::Lit(..) => true,
         ExprKind::Tuple(es) => es.iter().all(is_pure),
-        ExprKind::Point(_, _, x) => is_pure(x),
+        ExprKind::Point(_, _, x) | ExprKind::Proj(x, _) => is_pure(x),
         ExprKind::Apply(f, es) => is_layout(f) && es.iter().all(is_pure),
         _ => false,
     }

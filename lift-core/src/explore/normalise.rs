@@ -63,7 +63,9 @@ pub fn rules() -> Vec<Rule> {
         eta_reduce(),
         lambda_section(),
         pad2_nested(),
+        pad3_nested(),
         slide2_nested(),
+        slide3_nested(),
         slide2_of_slides(),
         map_id_elim(),
         simplify::transpose_transpose(),
@@ -311,6 +313,95 @@ pub fn pad2_nested() -> Rule {
             let s = f.span;
             let args = vec![t, b, l, r, PrimArg::Boundary(bo.clone(), s)];
             Some(vec![prim(Prim::Pad2, args, s)])
+        },
+    )
+}
+
+/// `pad2(t, b, l, r, β) o map(map(pad(f, k, β))) ⇒ pad3(t, b, l, r, f, k, β)` and the
+/// mirrored order, for an index boundary `β` (independent index functions per dimension).
+pub fn pad3_nested() -> Rule {
+    Rule::chain(
+        "pad3_nested",
+        "pad2(t, b, l, r, β) o map(map(pad(f, k, β))) ⇒ pad3(t, b, l, r, f, k, β)  (either order)",
+        |f, g, _| {
+            fn inner_pad(m: &Expr) -> Option<(PrimArg, PrimArg, &Boundary)> {
+                pad_args(m.prim_fun(Prim::Map)?.prim_fun(Prim::Map)?)
+            }
+            let (outer, (fr, k, bi)) = match (inner_pad(f), inner_pad(g)) {
+                (None, Some(p)) => (f, p),
+                (Some(p), None) => (g, p),
+                _ => return None,
+            };
+            let (Prim::Pad2, [t, b, l, r, PrimArg::Boundary(bo, _)]) = outer.as_prim()? else {
+                return None;
+            };
+            if !same_boundary(bo, bi) {
+                return None;
+            }
+            let s = f.span;
+            let args = vec![
+                t.clone(),
+                b.clone(),
+                l.clone(),
+                r.clone(),
+                fr,
+                k,
+                PrimArg::Boundary(bo.clone(), s),
+            ];
+            Some(vec![prim(Prim::Pad3, args, s)])
+        },
+    )
+}
+
+/// `map(map(F o transpose o map(transpose o map(slide(sx, tx))))) o slide2(sz, tz, sy, ty) ⇒
+/// map(map(F)) o slide3(sz, tz, sy, ty, sx, tx)` (also with `map(transpose) o
+/// map(map(slide))` unfused): each 2-D window of rows is cut into 3-D windows along the rows,
+/// which is `slide3`.
+pub fn slide3_nested() -> Rule {
+    Rule::chain(
+        "slide3_nested",
+        "map(map(F o transpose o map(transpose o map(slide(sx, tx))))) o slide2(sz, tz, sy, ty) ⇒ map(map(F)) o slide3(..)",
+        |m, sl, _| {
+            let (Prim::Slide2, [sz, tz, sy, ty]) = sl.as_prim()? else {
+                return None;
+            };
+            let body = m.prim_fun(Prim::Map)?.prim_fun(Prim::Map)?;
+            let fs = chain(body);
+            let n = fs.len();
+            // The tail `transpose o map(transpose o map(slide))`, fused or not.
+            let (x, rest) = if n >= 2 && is_bare(&fs[n - 2], Prim::Transpose) {
+                let inner = chain(fs[n - 1].prim_fun(Prim::Map)?);
+                match inner.as_slice() {
+                    [t, ms] if is_bare(t, Prim::Transpose) => {
+                        (slide_args(ms.prim_fun(Prim::Map)?)?, &fs[..n - 2])
+                    }
+                    _ => return None,
+                }
+            } else if n >= 3
+                && is_bare(&fs[n - 3], Prim::Transpose)
+                && fs[n - 2]
+                    .prim_fun(Prim::Map)
+                    .is_some_and(|t| is_bare(t, Prim::Transpose))
+            {
+                let ms = fs[n - 1].prim_fun(Prim::Map)?.prim_fun(Prim::Map)?;
+                (slide_args(ms)?, &fs[..n - 3])
+            } else {
+                return None;
+            };
+            let s = m.span;
+            let [sx, tx] = x;
+            let slide3 = prim(
+                Prim::Slide3,
+                vec![sz.clone(), tz.clone(), sy.clone(), ty.clone(), sx, tx],
+                s,
+            );
+            let mut out = Vec::new();
+            if !rest.is_empty() {
+                let f = compose(rest.to_vec(), s);
+                out.push(with_fun(Prim::Map, &with_fun(Prim::Map, &f, s), s));
+            }
+            out.push(slide3);
+            Some(out)
         },
     )
 }

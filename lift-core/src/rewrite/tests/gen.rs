@@ -90,6 +90,19 @@ impl Gen {
         }
     }
 
+    /// Makes the shape 3-D (splitting a 1-D or 2-D one); false if it has more dimensions.
+    pub fn three_d(&mut self) -> bool {
+        if self.shape.len() < 3 && !self.two_d() {
+            return false;
+        }
+        if self.shape.len() == 2 {
+            let (n, m) = (self.shape[0], self.shape[1]);
+            let k = self.divisor(m);
+            return self.push(format!("map(split({k}))"), vec![n, m / k, k]);
+        }
+        self.shape.len() == 3
+    }
+
     /// One random well-typed stage, where one applies.
     pub fn random_stage(&mut self) {
         let d = self.shape.clone();

@@ -115,6 +115,56 @@ fn pad2_nested() {
     );
 }
 
+#[test]
+fn pad3_nested() {
+    check_rule(
+        &|g| {
+            g.three_d().then_some(())?;
+            let (n, m, l) = (g.shape[0], g.shape[1], g.shape[2]);
+            let p: Vec<usize> = (0..6).map(|_| g.rng.gen_range(0..3)).collect();
+            let bd = boundary(g, *p.iter().max()?, n.min(m).min(l));
+            let (a, b) = (
+                format!("pad2({}, {}, {}, {}, {bd})", p[0], p[1], p[2], p[3]),
+                format!("map(map(pad({}, {}, {bd})))", p[4], p[5]),
+            );
+            let stage = if g.rng.gen_bool(0.5) {
+                format!("{a} o {b}")
+            } else {
+                format!("{b} o {a}")
+            };
+            let shape = vec![p[0] + n + p[1], p[2] + m + p[3], p[4] + l + p[5]];
+            g.push(stage, shape).then(nf::pad3_nested)
+        },
+        Tol::Exact,
+        10,
+    );
+}
+
+#[test]
+fn slide3_nested() {
+    check_rule(
+        &|g| {
+            g.three_d().then_some(())?;
+            let (n, m, l) = (g.shape[0], g.shape[1], g.shape[2]);
+            let ((sz, tz), (sy, ty), (sx, tx)) = (window(g, n)?, window(g, m)?, window(g, l)?);
+            let sum = "map(reduce(+, 0.0) o join o join)";
+            let tail = if g.rng.gen_bool(0.5) {
+                format!("transpose o map(transpose o map(slide({sx}, {tx})))")
+            } else {
+                format!("transpose o map(transpose) o map(map(slide({sx}, {tx})))")
+            };
+            let shape = vec![(n - sz) / tz + 1, (m - sy) / ty + 1, (l - sx) / tx + 1];
+            g.push(
+                format!("map(map({sum} o {tail})) o slide2({sz}, {tz}, {sy}, {ty})"),
+                shape,
+            )
+            .then(nf::slide3_nested)
+        },
+        Tol::Exact,
+        10,
+    );
+}
+
 /// Window sizes and steps that tile a length `n`: `(size, step)` with `(n - size) % step == 0`.
 fn window(g: &mut Gen, n: usize) -> Option<(usize, usize)> {
     let size = g.rng.gen_range(1..=n.min(3));
@@ -348,7 +398,11 @@ fn normal(src: &str) -> String {
 /// Spellings of one function reach one normal form.
 #[test]
 fn spellings_reach_one_normal_form() {
-    let groups: [&[&str]; 3] = [
+    let groups: [&[&str]; 4] = [
+        &[
+            "kernel K<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map3(|c| c[0][1][1] + c[1][0][1] * c[1][1][2]) o slide3(3, 1) o pad3(1, clamp) $ x }",
+            "kernel K<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map(|planes| map(|rows| map(|c| c[0][1][1] + c[1][0][1] * c[1][1][2]) o transpose o map(transpose) o map(map(slide(3, 1))) $ rows) o transpose o map(slide(3, 1)) $ planes) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) o map(map(pad(1, 1, clamp))) $ x }",
+        ],
         &[
             "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|w| w[0][1] + w[1][1] * w[2][2]) o slide2(3, 1) o pad2(1, clamp) $ x }",
             "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(|rows| map(|w| w[0][1] + w[1][1] * w[2][2]) o transpose o map(slide(3, 1)) $ rows) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) $ x }",
