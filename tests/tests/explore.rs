@@ -98,6 +98,10 @@ lift! {
     kernel Softmax<N>(x: [f32; N]) -> [f32; N] {
         { let m = reduce(max, -1000000.0) $ x; let e = map(|v| exp(v - m)) $ x; let s = reduce(+, 0.0) $ e; map(|v| v / s) $ e }
     }
+    /// Column sums, the transpose composed after the map.
+    kernel ColSum<N, M>(a: [[f32; M]; N]) -> [f32; M] {
+        map(reduce(+, 0.0)) o transpose $ a
+    }
     /// Matrix product with the second operand transposed, `max` of sums (not a `+` fold).
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
@@ -528,6 +532,11 @@ fn every_row_reduction_candidate_matches_the_interpreter() {
         ));
         let ran = each_candidate_2!(GemvT, [n, m], &a, &x, &want);
         assert!(ran.len() >= 4, "T {n}x{m}: {ran:?}");
+        let want = f32s(&interpret(ColSum::LIFT, "ColSum", &[n, m], &[matrix(&a, n)]));
+        let da = ctx().upload(&a).unwrap();
+        let ran = each_candidate!(ColSum, [n, m], &want, |k: &ColSum, c, out| k
+            .launch_candidate(c, n, m, &da, out));
+        assert!(ran.len() >= 4, "cols {n}x{m}: {ran:?}");
     }
 }
 

@@ -359,12 +359,11 @@ pub(crate) fn compile_rows(
     info: &KernelInfo,
     cols: i64,
 ) -> GResult<Option<super::Generated>> {
-    let ExprKind::Apply(f, xs) = &k.body.kind else {
+    // `map(f) $ x`, or `(map(f) o layout) $ y` with `x = layout $ y`.
+    let Some((lambda, x)) = crate::rewrite::blocking::map_app(&k.body) else {
         return Ok(None);
     };
-    let ([x], Some(lambda)) = (&xs[..], f.prim_fun(Prim::Map)) else {
-        return Ok(None);
-    };
+    let x = &x;
     let span = k.body.span;
     // `map(f)` with a function that is not a lambda is `map(|lift_row| f $ lift_row)`.
     let (pat, row_body) = match &lambda.kind {
