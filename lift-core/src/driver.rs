@@ -87,9 +87,12 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
         }
     }
     if candidates.is_empty() {
-        return Err(last_error
-            .unwrap_or_else(|| CodegenError::Unsupported("no candidate".into()))
-            .into());
+        // Why the default mapping refused the body, if it did.
+        let why = || match codegen::lower::lower_program(&pointed, kernel, &info) {
+            Err(e) => e,
+            Ok(_) => CodegenError::Unsupported("no candidate".into()),
+        };
+        return Err(last_error.unwrap_or_else(why).into());
     }
     Ok(Compiled {
         kernel: kernel.to_string(),

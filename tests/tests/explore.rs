@@ -81,6 +81,11 @@ lift! {
     kernel Smooth<N>(x: [f32; N]) -> [f32; N] {
         iterate(3, map(|w| 0.25 * w[0] + 0.5 * w[1] + 0.25 * w[2]) o slide(3, 1) o pad(1, 1, clamp)) $ x
     }
+    /// A low-level `iterate` over `map_glb` (LIFT's test of a shrinking body): one kernel per
+    /// step, never both steps in one kernel (a race).
+    kernel IterGrid<N>(x: [f32; N + 4]) -> [f32; N] {
+        iterate(2, map_glb(0, to_global(id) o reduce_seq(+, 0.0)) o slide(3, 1)) $ x
+    }
     /// Only a view: a parallel copy.
     kernel Transpose<N, M>(a: [[f32; M]; N]) -> [[f32; N]; M] {
         transpose $ a
@@ -356,6 +361,22 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
     assert_eq!(RowNormalise::CANDIDATES[0], "stages(kernels=2)");
     assert_eq!(Smooth::CANDIDATES[0], "stages(kernels=3)");
     assert!(Transpose::LOWERED.starts_with("map_glb(1, map_glb(0, id))"));
+    assert_eq!(IterGrid::CANDIDATES, ["stages(kernels=2)"]);
+    let k = IterGrid::new(ctx()).unwrap();
+    for _ in 0..20 {
+        let got = k.run(2, &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert_eq!(got, [18.0, 27.0]);
+    }
+    for n in [1, 100, 5000] {
+        let x = random_f32(n + 4, 53);
+        let want = f32s(&interpret(
+            IterGrid::LIFT,
+            "IterGrid",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        assert_close(&k.run(n, &x).unwrap(), &want, 1e-5, "IterGrid");
+    }
     for n in [1, 2, 17, 1000, 4099] {
         let x = random_f32(n, 51);
         let dx = ctx().upload(&x).unwrap();
@@ -532,7 +553,12 @@ fn every_row_reduction_candidate_matches_the_interpreter() {
         ));
         let ran = each_candidate_2!(GemvT, [n, m], &a, &x, &want);
         assert!(ran.len() >= 4, "T {n}x{m}: {ran:?}");
-        let want = f32s(&interpret(ColSum::LIFT, "ColSum", &[n, m], &[matrix(&a, n)]));
+        let want = f32s(&interpret(
+            ColSum::LIFT,
+            "ColSum",
+            &[n, m],
+            &[matrix(&a, n)],
+        ));
         let da = ctx().upload(&a).unwrap();
         let ran = each_candidate!(ColSum, [n, m], &want, |k: &ColSum, c, out| k
             .launch_candidate(c, n, m, &da, out));

@@ -43,6 +43,14 @@ pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult
         .iter_mut()
         .find(|k| k.name == kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    if crate::explore::stages::iterates_over_the_grid(&k.body) {
+        return Err(CodegenError::Unsupported(
+            "`iterate` whose steps run `map_glb` or `map_wrg` needs a kernel per step (one \
+             kernel cannot wait for the whole grid between steps): give it a constant count, at \
+             most 32 kernels in all"
+                .into(),
+        ));
+    }
     let ctx = RewriteCtx::for_kernel(info);
     let body = expand_nd(unroll_shrinking(k.body.clone(), None));
     let fusion = normalize(left_choice(
@@ -204,6 +212,18 @@ fn expand_nd(e: Expr) -> Expr {
 
 fn is_prim(e: &Expr, ps: &[Prim]) -> bool {
     matches!(&e.kind, ExprKind::Prim(p, _) if ps.contains(p))
+}
+
+/// Does the expression use a map over the whole grid (`map_glb`, `map_wrg`)?
+pub(crate) fn uses_grid_map(e: &Expr) -> bool {
+    is_prim(e, &[Prim::MapGlb, Prim::MapWrg]) || {
+        let mut found = false;
+        let _ = map_children(e.clone(), &mut |x| {
+            found |= uses_grid_map(&x);
+            x
+        });
+        found
+    }
 }
 
 /// Does the expression use a parallel map?

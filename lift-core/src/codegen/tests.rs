@@ -17,7 +17,7 @@ fn try_gen(src: &str) -> GResult<Generated> {
     compiled
         .candidates
         .into_iter()
-        .find(|c| c.strategy == "reduction" || c.strategy == "map")
+        .find(|c| ["reduction", "stages", "map"].contains(&c.strategy.as_str()))
         .map(|c| c.generated)
         .ok_or_else(|| CodegenError::Internal("no default candidate".into()))
 }
@@ -199,15 +199,18 @@ fn maps_move_past_layouts_and_fuse() {
     assert_eq!(g.kernels[0].global[0].to_string(), "N");
 }
 
-/// A map behind a constant border cannot move past it: the producer is stored in a global
-/// temporary (by one work-item: the remaining sequential fallback).
+/// A map behind a constant border cannot move past it: the producer gets a kernel of its
+/// own (kernel fission), storing a global temporary that the consumer's kernel reads.
 #[test]
-fn sequential_fallback_and_global_temporaries() {
+fn constant_border_producer_gets_its_own_kernel() {
     let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N + 2] { map(|v| v + 1.0) o pad(1, 1, constant(0.0)) o map(|v| v * 2.0) $ x }");
-    assert_eq!(g.kernels[0].global, vec![crate::arith::Nat::cst(1)]);
+    assert_eq!(g.kernels.len(), 2, "{}", g.source);
+    assert_eq!(g.kernels[0].global[0].to_string(), "N");
+    assert_eq!(g.kernels[1].global[0].to_string(), "N + 2");
     assert_eq!(g.temporaries.len(), 1);
     assert_eq!(g.temporaries[0].bytes.to_string(), "4 * N");
     assert!(g.kernels[0].args.contains(&KernelArg::Temporary(0)));
+    assert!(g.kernels[1].args.contains(&KernelArg::Temporary(0)));
 }
 
 #[test]
@@ -221,7 +224,7 @@ fn vectors_through_as_vector() {
 
 #[test]
 fn iterate_double_buffers() {
-    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(4, map(|v| v * 2.0)) $ x }");
+    let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(4, map_glb(0, |v| v * 2.0)) $ x }");
     assert_eq!(g.temporaries.len(), 2, "{}", g.source);
     assert!(g.source.contains("tmp = "), "{}", g.source);
 }
@@ -235,12 +238,16 @@ fn unsupported_constructs_are_errors() {
 }
 
 /// Steps that read other work-items' results cannot be iterated across work-groups in one
-/// kernel (there is no global barrier); an elementwise step can.
+/// kernel (there is no global barrier): they get one kernel per step, and too many steps are
+/// an error; an elementwise step can iterate in one kernel.
 #[test]
 fn iterate_across_work_groups_needs_an_elementwise_step() {
-    let e = try_gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(3, map_glb(0, |v| v + 1.0) o gather(reverse)) $ x }");
+    let src = "kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(3, map_glb(0, |v| v + 1.0) o gather(reverse)) $ x }";
+    let g = gen(src);
+    assert_eq!(g.kernels.len(), 3, "{}", g.source);
+    let e = try_gen(&src.replace("iterate(3,", "iterate(40,"));
     assert!(
-        matches!(&e, Err(CodegenError::Unsupported(m)) if m.contains("global synchronisation")),
+        matches!(&e, Err(CodegenError::Unsupported(m)) if m.contains("kernel per step")),
         "{e:?}"
     );
     gen("kernel K<N>(x: [f32; N]) -> [f32; N] { iterate(3, map_glb(0, |v| v + 1.0)) o gather(reverse) $ x }");

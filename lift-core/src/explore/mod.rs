@@ -137,13 +137,12 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     let one_row = |c: &Candidate| c.params.iter().any(|(n, v)| n == "cols" && *v == 1);
     // Kernel fission, where no other strategy applies, comes before the default mapping,
     // which runs such chains on one work-item.
-    let fission = if !out.is_empty()
-        || !reductions.is_empty()
-        || crate::codegen::lower::uses_parallel(body)
+    let fission = if stages::iterates_over_the_grid(body)
+        || out.is_empty() && reductions.is_empty() && !crate::codegen::lower::uses_parallel(body)
     {
-        None
-    } else {
         stages::fission(prog, kernel, info)
+    } else {
+        None
     };
     let mut tail: Vec<Candidate> = Vec::new();
     if columns {

@@ -49,7 +49,7 @@ pub struct Stage {
 }
 
 /// The most stages a kernel is split into.
-const MAX_STAGES: usize = 8;
+const MAX_STAGES: usize = 32;
 
 /// The kernel-fission candidate of kernel `kernel` (see the module docs), if its body splits
 /// into at least two stages: `let`s of computed values around the body, and a chain of
@@ -57,8 +57,8 @@ const MAX_STAGES: usize = 8;
 pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candidate> {
     let k = prog.kernel(kernel)?;
     let span = k.body.span;
-    // (body, result type) per stage, bodies reading earlier results as `lift_t{j}`.
-    let mut parts: Vec<(Expr, Type)> = Vec::new();
+    // (body, result type if known) per stage, bodies reading earlier results as `lift_t{j}`.
+    let mut parts: Vec<(Expr, Option<Type>)> = Vec::new();
     // How each `let` name is read in later stages.
     let mut reads: Vec<(String, Expr)> = Vec::new();
     let mut body = k.body.clone();
@@ -78,14 +78,14 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candid
             _ => Expr::new(ExprKind::Index(Box::new(temp), Nat::cst(0)), span),
         };
         reads.push((name.clone(), read));
-        parts.push((v, t));
+        parts.push((v, Some(t)));
         body = (**b).clone();
     }
     substitute(&mut body, &reads);
     if let Some((values, rest)) =
         let_in_map(&body, parts.len()).or_else(|| nest_epilogue(&body, parts.len()))
     {
-        parts.push(values);
+        parts.push((values.0, Some(values.1)));
         body = rest;
     }
     let first = parts.len();
@@ -106,13 +106,17 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candid
                 span: k.span,
             });
         }
-        kernels.push(Kernel {
+        let mut stage = Kernel {
             name: format!("{kernel}_s{i}"),
             params,
-            ret: result,
+            ret: result.clone().unwrap_or_else(|| info.result.clone()),
             body,
             ..k.clone()
-        });
+        };
+        if result.is_none() {
+            stage.ret = crate::typeck::infer_result(&prog.funs, &stage).ok()?;
+        }
+        kernels.push(stage);
     }
     let mut sprog = Program {
         funs: prog.funs.clone(),
@@ -147,10 +151,10 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candid
 
 /// The stages of `body`, a chain `L2 o f2 o L1 o f1 o L0 $ data` cut before every computing
 /// function but the leftmost one (`body` itself as one stage if it is no such chain), with
-/// their result types (`result` for the last); stage `i` reads stage `i - 1`'s result as
-/// `lift_t{first + i - 1}`.
-fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Type)> {
-    let whole = vec![(body.clone(), result.clone())];
+/// their result types (`result` for the last, `None` where it is to be inferred); stage `i`
+/// reads stage `i - 1`'s result as `lift_t{first + i - 1}`.
+fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Option<Type>)> {
+    let whole = vec![(body.clone(), Some(result.clone()))];
     let ExprKind::Apply(f, args) = &body.kind else {
         return whole;
     };
@@ -168,14 +172,7 @@ fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Type)> {
     let mut out = Vec::new();
     let mut end = fs.len();
     for (i, &start) in bounds.iter().enumerate() {
-        let t = if start == 0 {
-            result.clone()
-        } else {
-            match fs[start].ty.clone() {
-                Some(t @ Type::Array(..)) => t,
-                _ => return whole,
-            }
-        };
+        let t = (start == 0).then(|| result.clone());
         let input = if i == 0 {
             args.clone()
         } else {
@@ -324,8 +321,9 @@ fn substitute(e: &mut Expr, reads: &[(String, Expr)]) {
 }
 
 /// The chain `fs` with every `iterate(k, g)` of a constant `k` (at most [`MAX_STAGES`])
-/// written out as `k` copies of `g`: each step becomes its own stages, so the steps are
-/// separated by kernel boundaries.
+/// written out as `k` copies of `g` (untyped: the steps of a shrinking `iterate` have types of
+/// their own): each step becomes its own stages, so the steps are separated by kernel
+/// boundaries.
 fn expand_iterates(fs: Vec<Expr>) -> Vec<Expr> {
     let mut out = Vec::new();
     for e in fs {
@@ -334,7 +332,8 @@ fn expand_iterates(fs: Vec<Expr>) -> Vec<Expr> {
             if let (Some(k @ 1..), Some(g)) = (k, args.iter().rev().find_map(PrimArg::as_fun)) {
                 if k as usize <= MAX_STAGES {
                     for _ in 0..k {
-                        out.extend(crate::rewrite::build::flatten(std::slice::from_ref(g)));
+                        let step = crate::rewrite::build::flatten(std::slice::from_ref(g));
+                        out.extend(step.iter().map(untyped_deep));
                     }
                     continue;
                 }
@@ -343,6 +342,42 @@ fn expand_iterates(fs: Vec<Expr>) -> Vec<Expr> {
         out.push(e);
     }
     out
+}
+
+/// `e` with the types of all its nodes removed.
+fn untyped_deep(e: &Expr) -> Expr {
+    let mut e = e.clone();
+    fn clear(e: &mut Expr) {
+        e.ty = None;
+        for c in crate::rewrite::walk::children_mut(e) {
+            clear(c);
+        }
+    }
+    clear(&mut e);
+    e
+}
+
+/// Does the top-level chain of `body` hold an `iterate` of more than one step whose steps run
+/// a parallel map of the whole grid (`map_glb`, `map_wrg`) that is not elementwise? One kernel cannot run its steps: every step must see
+/// all of the previous one, so each needs a kernel of its own.
+pub fn iterates_over_the_grid(body: &Expr) -> bool {
+    let ExprKind::Apply(f, _) = &body.kind else {
+        return false;
+    };
+    let fs = match &f.kind {
+        ExprKind::Compose(fs) => fs.clone(),
+        _ => vec![(**f).clone()],
+    };
+    let grid_step = |g: &Expr| {
+        // A bare parallel map is elementwise: each work-item reads back what it wrote.
+        crate::codegen::lower::uses_grid_map(g)
+            && !matches!(g.kind, ExprKind::Prim(Prim::MapGlb | Prim::MapWrg, _))
+    };
+    fs.iter().any(|e| {
+        matches!(&e.kind, ExprKind::Prim(Prim::Iterate, args)
+            if args.iter().find_map(|a| a.as_nat()?.as_cst()) != Some(1)
+                && args.iter().filter_map(PrimArg::as_fun).any(grid_step))
+    })
 }
 
 /// Does candidate `c` apply wherever its kernel (checked as `info`) does?

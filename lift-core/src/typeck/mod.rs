@@ -76,6 +76,20 @@ pub fn check_program(prog: &mut Program) -> CResult<Vec<KernelInfo>> {
         .collect()
 }
 
+/// The type kernel `k`'s body has (its declared result is not consulted), with the user
+/// functions `funs` in scope: for kernels built by the compiler whose result type is not
+/// known in advance (the stages of kernel fission).
+pub fn infer_result(funs: &[UserFun], k: &Kernel) -> CResult<Type> {
+    let mut c = Checker::new(funs);
+    c.in_kernel = true;
+    for p in &k.params {
+        c.scopes.push((p.name.clone(), p.ty.clone()));
+    }
+    let mut body = k.body.clone();
+    let t = c.data(&mut body, None)?;
+    Ok(t.simplify_with(&c.facts))
+}
+
 fn check_unique_names(prog: &Program) -> CResult<()> {
     let mut seen = std::collections::HashSet::new();
     let items = prog.funs.iter().map(|f| (&f.name, f.span));
