@@ -311,8 +311,16 @@ fn epilogues_keep_the_parallel_candidates() {
 /// fission), never on one work-item.
 #[test]
 fn fissioned_stages_match_the_interpreter() {
-    assert_eq!(Chain3::CANDIDATES[0], "stages(kernels=3)");
-    assert_eq!(RowsThenStencil::CANDIDATES[0], "stages(kernels=2)");
+    assert!(
+        Chain3::CANDIDATES[0].starts_with("stages(kernels=3"),
+        "{:?}",
+        Chain3::CANDIDATES
+    );
+    assert!(
+        RowsThenStencil::CANDIDATES[0].starts_with("stages(kernels=2"),
+        "{:?}",
+        RowsThenStencil::CANDIDATES
+    );
     for n in [1, 2, 3, 17, 1000, 4099] {
         let x = random_f32(n, 41);
         let want = f32s(&interpret(
@@ -325,7 +333,7 @@ fn fissioned_stages_match_the_interpreter() {
         let sc = Chain3::new(ctx()).unwrap().scratch(n).unwrap();
         let ran = each_candidate!(Chain3, [n], &want, |k: &Chain3, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
-        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}: {ran:?}");
         assert_close(
             &Chain3::new(ctx()).unwrap().run(n, &x).unwrap(),
             &want,
@@ -349,7 +357,7 @@ fn fissioned_stages_match_the_interpreter() {
             &want,
             |k: &RowsThenStencil, c, out| k.launch_candidate(c, n, m, &da, out, &sc)
         );
-        assert_eq!(ran.len(), 2, "{n}x{m}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}x{m}: {ran:?}");
     }
 }
 
@@ -357,11 +365,25 @@ fn fissioned_stages_match_the_interpreter() {
 /// runs on one work-item where a parallel one exists.
 #[test]
 fn hoisted_and_iterated_stages_match_the_interpreter() {
-    assert_eq!(Normalise::CANDIDATES[0], "stages(kernels=2)");
-    assert_eq!(RowNormalise::CANDIDATES[0], "stages(kernels=2)");
-    assert_eq!(Smooth::CANDIDATES[0], "stages(kernels=3)");
+    assert!(
+        Normalise::CANDIDATES[0].starts_with("stages(kernels=2"),
+        "{:?}",
+        Normalise::CANDIDATES
+    );
+    assert!(
+        RowNormalise::CANDIDATES[0].starts_with("stages(kernels=2"),
+        "{:?}",
+        RowNormalise::CANDIDATES
+    );
+    assert!(
+        Smooth::CANDIDATES[0].starts_with("stages(kernels=3"),
+        "{:?}",
+        Smooth::CANDIDATES
+    );
     assert!(Transpose::LOWERED.starts_with("map_glb(1, map_glb(0, id))"));
-    assert_eq!(IterGrid::CANDIDATES, ["stages(kernels=2)"]);
+    assert!(IterGrid::CANDIDATES
+        .iter()
+        .all(|c| c.starts_with("stages(kernels=2")));
     let k = IterGrid::new(ctx()).unwrap();
     for _ in 0..20 {
         let got = k.run(2, &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
@@ -389,7 +411,7 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
         let sc = Normalise::new(ctx()).unwrap().scratch(n).unwrap();
         let ran = each_candidate!(Normalise, [n], &want, |k: &Normalise, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
-        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}: {ran:?}");
         let want = f32s(&interpret(
             Smooth::LIFT,
             "Smooth",
@@ -399,7 +421,7 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
         let sc = Smooth::new(ctx()).unwrap().scratch(n).unwrap();
         let ran = each_candidate!(Smooth, [n], &want, |k: &Smooth, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
-        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}: {ran:?}");
     }
     for (n, m) in [(1, 1), (5, 300), (130, 7)] {
         let a = random_f32(n * m, 52);
@@ -413,7 +435,7 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
         let sc = RowNormalise::new(ctx()).unwrap().scratch(n, m).unwrap();
         let ran = each_candidate!(RowNormalise, [n, m], &want, |k: &RowNormalise, c, out| k
             .launch_candidate(c, n, m, &da, out, &sc));
-        assert_eq!(ran.len(), 2, "{n}x{m}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}x{m}: {ran:?}");
         let want = f32s(&interpret(
             Transpose::LIFT,
             "Transpose",
@@ -457,7 +479,11 @@ fn nested_3d_stencil_is_parallel_and_matches_the_interpreter() {
 /// written with `let`s runs its four stages.
 #[test]
 fn sgemm_and_softmax_stages_match_the_interpreter() {
-    assert_eq!(Sgemm::CANDIDATES[0], "stages(kernels=2)");
+    assert!(
+        Sgemm::CANDIDATES[0].starts_with("stages(kernels=2"),
+        "{:?}",
+        Sgemm::CANDIDATES
+    );
     assert!(Sgemm::LOWERED.contains("map_wrg"), "{}", Sgemm::LOWERED);
     let (alpha, beta) = (0.5f32, -2.0f32);
     let f = |v| Value::Scalar(Scalar::F32(v));
@@ -487,9 +513,13 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
         let sc = Sgemm::new(ctx()).unwrap().scratch(n, kk, m).unwrap();
         let ran = each_candidate!(Sgemm, [n, kk, m], &want, |k: &Sgemm, i, out| k
             .launch_candidate(i, n, kk, m, alpha, beta, &da, &db, &dc, out, &sc));
-        assert_eq!(ran.len(), 2, "{n}x{kk}x{m}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}x{kk}x{m}: {ran:?}");
     }
-    assert_eq!(Softmax::CANDIDATES[0], "stages(kernels=4)");
+    assert!(
+        Softmax::CANDIDATES[0].starts_with("stages(kernels=4"),
+        "{:?}",
+        Softmax::CANDIDATES
+    );
     for n in [1, 1000, 4099] {
         let x = random_f32(n, 64);
         let want = f32s(&interpret(
@@ -502,7 +532,7 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
         let sc = Softmax::new(ctx()).unwrap().scratch(n).unwrap();
         let ran = each_candidate!(Softmax, [n], &want, |k: &Softmax, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
-        assert_eq!(ran.len(), 2, "{n}: {ran:?}");
+        assert!(ran.len() >= 2, "{n}: {ran:?}");
     }
 }
 

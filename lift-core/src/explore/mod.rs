@@ -140,9 +140,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     let fission = if stages::iterates_over_the_grid(body)
         || out.is_empty() && reductions.is_empty() && !crate::codegen::lower::uses_parallel(body)
     {
-        stages::fission(prog, kernel, info)
+        stages::fission(prog, kernel, info).unwrap_or_default()
     } else {
-        None
+        Vec::new()
     };
     let mut tail: Vec<Candidate> = Vec::new();
     if columns {

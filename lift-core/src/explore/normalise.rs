@@ -77,6 +77,7 @@ pub fn rules() -> Vec<Rule> {
         lambda_fusion(),
         hoist_invariant_reduction(),
         zip_unused(),
+        iterate_map(),
     ]
 }
 
@@ -908,4 +909,33 @@ fn replace_projection(e: &mut Expr, p: &str, i: usize, by: &Expr) {
     for c in children_mut(e) {
         replace_projection(c, p, i, by);
     }
+}
+
+/// The most steps [`iterate_map`] writes out.
+const MAX_ITERATE_MAP: i64 = 16;
+
+/// `iterate(k, map(f)) ⇒ map(f o ... o f)` (`k` copies, `k` a constant of at most 16): the
+/// steps of an elementwise iteration fuse into one map instead of `k` passes over memory.
+pub fn iterate_map() -> Rule {
+    Rule::new(
+        "iterate_map",
+        "iterate(k, map(f)) ⇒ map(f o ... o f)   (k constant, at most 16)",
+        |e, _ctx| {
+            let (Prim::Iterate, args) = e.as_prim()? else {
+                return None;
+            };
+            let k = args.iter().find_map(|a| a.as_nat()?.as_cst())?;
+            let f = args
+                .iter()
+                .rev()
+                .find_map(PrimArg::as_fun)?
+                .prim_fun(Prim::Map)?;
+            if !(1..=MAX_ITERATE_MAP).contains(&k) {
+                return None;
+            }
+            let s = e.span;
+            let steps = vec![build::untyped(f); k as usize];
+            Some(with_fun(Prim::Map, &compose(steps, s), s))
+        },
+    )
 }

@@ -48,13 +48,17 @@ pub struct Stage {
     pub result: Type,
 }
 
+/// The most variants of one stage offered to the tuner.
+const MAX_VARIANTS: usize = 3;
+
 /// The most stages a kernel is split into.
 const MAX_STAGES: usize = 32;
 
-/// The kernel-fission candidate of kernel `kernel` (see the module docs), if its body splits
-/// into at least two stages: `let`s of computed values around the body, and a chain of
+/// The kernel-fission candidates of kernel `kernel` (see the module docs), if its body
+/// splits into at least two stages (the stages' defaults first, then variants of the stage
+/// with the most candidates, named `s{i}=j` after its candidate `j`): `let`s of computed values around the body, and a chain of
 /// several computing stages over data whose intermediate results are arrays.
-pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candidate> {
+pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
     let k = prog.kernel(kernel)?;
     let span = k.body.span;
     // (body, result type if known) per stage, bodies reading earlier results as `lift_t{j}`.
@@ -130,23 +134,55 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Candid
         sprog = super::normalise::normalise_kernel(&sprog, &name).ok()?;
     }
     let infos = check_program(&mut sprog).ok()?;
-    let mut stages = Vec::new();
+    // Every stage's candidates; the default of each is its first that applies at any size.
+    let mut choices: Vec<Vec<Candidate>> = Vec::new();
+    let mut defaults = Vec::new();
     for (sk, sinfo) in sprog.kernels.iter().zip(&infos) {
-        let candidate = super::candidates(&sprog, &sk.name, sinfo)
+        let cands: Vec<Candidate> = super::candidates(&sprog, &sk.name, sinfo)
             .into_iter()
-            .find(|c| c.strategy != "stages" && unconditional(c, sinfo))?;
-        stages.push(Stage {
-            kernel: sk.name.clone(),
-            candidate,
-            result: sinfo.result.clone(),
+            .filter(|c| c.strategy != "stages")
+            .collect();
+        defaults.push(cands.iter().position(|c| unconditional(c, sinfo))?);
+        choices.push(cands);
+    }
+    let stage = |i: usize, c: &Candidate| Stage {
+        kernel: sprog.kernels[i].name.clone(),
+        candidate: c.clone(),
+        result: infos[i].result.clone(),
+    };
+    // The defaults, and each other candidate (up to the first MAX_VARIANTS) of the stage with
+    // the most: the tuner chooses among them.
+    let (rich, _) = choices.iter().enumerate().max_by_key(|(_, c)| c.len())?;
+    let kernels = ("kernels".to_string(), choices.len() as i64);
+    let mut out = Vec::new();
+    for (j, c) in choices[rich].iter().enumerate().take(MAX_VARIANTS) {
+        let stages: Vec<Stage> = (0..choices.len())
+            .map(|i| {
+                if i == rich {
+                    stage(i, c)
+                } else {
+                    stage(i, &choices[i][defaults[i]])
+                }
+            })
+            .collect();
+        let mut cinfo = info.clone();
+        for p in &c.info.preconditions {
+            if !cinfo.preconditions.iter().any(|q| q.cond == p.cond) {
+                cinfo.preconditions.push(p.clone());
+            }
+        }
+        let mut params = vec![kernels.clone()];
+        if j != defaults[rich] {
+            params.push((format!("s{rich}"), j as i64));
+        }
+        out.push(Candidate {
+            strategy: "stages",
+            params,
+            lowering: Lowering::Stages(stages),
+            info: cinfo,
         });
     }
-    Some(Candidate {
-        strategy: "stages",
-        params: vec![("kernels".to_string(), stages.len() as i64)],
-        lowering: Lowering::Stages(stages),
-        info: info.clone(),
-    })
+    Some(out)
 }
 
 /// The stages of `body`, a chain `L2 o f2 o L1 o f1 o L0 $ data` cut before every computing

@@ -387,6 +387,21 @@ fn zip_unused() {
     );
 }
 
+#[test]
+fn iterate_map() {
+    check_rule(
+        &|g| {
+            let l = g.lambda();
+            let k = g.rng.gen_range(1..5);
+            let stage = format!("iterate({k}, {})", g.nest("map", l));
+            let d = g.shape.clone();
+            g.push(stage, d).then(nf::iterate_map)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
 /// The normal form of kernel `K` of `src`, printed.
 fn normal(src: &str) -> String {
     let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
