@@ -119,21 +119,21 @@ fn cube(data: &[f32], n: usize, m: usize) -> Value {
     Value::Array(data.chunks(plane.max(1)).map(|p| matrix(p, m)).collect())
 }
 
-/// Runs every candidate of a one-input kernel struct `$k` at sizes `$sizes` (an array
-/// expression) with input `$x` against `$want`; gives how many candidates ran.
-macro_rules! each_candidate_1 {
-    ($k:ident, [$($s:expr),*], $x:expr, $want:expr) => {{
+/// Runs every candidate of kernel struct `$k` at sizes `$s` with `$launch(k, c, out)`
+/// against `$want`; gives the candidates that ran.
+macro_rules! each_candidate {
+    ($k:ident, [$($s:expr),*], $want:expr, $launch:expr) => {{
         let k = $k::new(ctx()).unwrap();
-        let x = ctx().upload($x).unwrap();
-        let mut ran = 0;
+        let mut ran = Vec::new();
         for c in 0..$k::CANDIDATES.len() {
             let out = ctx().alloc::<f32>($want.len()).unwrap();
-            match k.launch_candidate(c, $($s,)* &x, &out) {
+            match ($launch)(&k, c, &out) {
                 Ok(ev) => {
+                    let ev: lift_runtime::Event = ev;
                     ev.wait().unwrap();
                     let what = format!("{} {}: {:?}", stringify!($k), $k::CANDIDATES[c], [$($s),*]);
                     assert_close(&out.download().unwrap(), $want, 1e-4, &what);
-                    ran += 1;
+                    ran.push($k::CANDIDATES[c]);
                 }
                 Err(Error::Launch { reason }) if reason.contains("does not apply") => {
                     assert!(!$k::CANDIDATE_CONDITIONS[c].is_empty());
@@ -142,6 +142,17 @@ macro_rules! each_candidate_1 {
             }
         }
         ran
+    }};
+}
+
+/// Runs every candidate of a one-input kernel struct `$k` at sizes `$sizes` (an array
+/// expression) with input `$x` against `$want`; gives how many candidates ran.
+macro_rules! each_candidate_1 {
+    ($k:ident, [$($s:expr),*], $x:expr, $want:expr) => {{
+        let x = ctx().upload($x).unwrap();
+        each_candidate!($k, [$($s),*], $want, |k: &$k, c, out| k
+            .launch_candidate(c, $($s,)* &x, out))
+        .len()
     }};
 }
 
@@ -224,30 +235,6 @@ fn every_3d_stencil_candidate_matches_the_interpreter() {
         let ran = each_candidate_1!(Jacobi3d, [n, m, l], &x, &want);
         assert!(ran >= 2, "{n}x{m}x{l}: only {ran} candidates ran");
     }
-}
-
-/// Runs every candidate of kernel struct `$k` at sizes `$s` with `$launch(k, c, out)`
-/// against `$want`; gives the candidates that ran.
-macro_rules! each_candidate {
-    ($k:ident, [$($s:expr),*], $want:expr, $launch:expr) => {{
-        let k = $k::new(ctx()).unwrap();
-        let mut ran = Vec::new();
-        for c in 0..$k::CANDIDATES.len() {
-            let out = ctx().alloc::<f32>($want.len()).unwrap();
-            match ($launch)(&k, c, &out) {
-                Ok(ev) => {
-                    let ev: lift_runtime::Event = ev;
-                    ev.wait().unwrap();
-                    let what = format!("{} {}: {:?}", stringify!($k), $k::CANDIDATES[c], [$($s),*]);
-                    assert_close(&out.download().unwrap(), $want, 1e-4, &what);
-                    ran.push($k::CANDIDATES[c]);
-                }
-                Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{} {}: {e}", stringify!($k), $k::CANDIDATES[c]),
-            }
-        }
-        ran
-    }};
 }
 
 /// Epilogues around a reduction (`alpha * dot`, `sqrt(sum)`, `let s = sum; s / 3`) keep the
@@ -539,23 +526,9 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
 /// Runs every candidate of a two-input kernel struct.
 macro_rules! each_candidate_2 {
     ($k:ident, [$($s:expr),*], $a:expr, $b:expr, $want:expr) => {{
-        let k = $k::new(ctx()).unwrap();
         let (a, b) = (ctx().upload($a).unwrap(), ctx().upload($b).unwrap());
-        let mut ran = Vec::new();
-        for c in 0..$k::CANDIDATES.len() {
-            let out = ctx().alloc::<f32>($want.len()).unwrap();
-            match k.launch_candidate(c, $($s,)* &a, &b, &out) {
-                Ok(ev) => {
-                    ev.wait().unwrap();
-                    let what = format!("{} {}: {:?}", stringify!($k), $k::CANDIDATES[c], [$($s),*]);
-                    assert_close(&out.download().unwrap(), $want, 1e-4, &what);
-                    ran.push($k::CANDIDATES[c]);
-                }
-                Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{} {}: {e}", stringify!($k), $k::CANDIDATES[c]),
-            }
-        }
-        ran
+        each_candidate!($k, [$($s),*], $want, |k: &$k, c, out| k
+            .launch_candidate(c, $($s,)* &a, &b, out))
     }};
 }
 

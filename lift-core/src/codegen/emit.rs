@@ -574,18 +574,32 @@ impl Gen<'_> {
                         View::Mem(buf, p.ty.dims()),
                     );
                 }
-                t => {
-                    let decl = match t {
-                        Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
-                        t => self.ct.compute(t)?,
-                    };
-                    params.push(format!("{decl} {name}"));
-                    args.push(KernelArg::Scalar { param: i });
+                _ => {
+                    let (decl, arg) = self.scalar_param(p, i)?;
+                    params.push(decl);
+                    args.push(arg);
                     self.bind(&Pat::Name(p.name.clone(), p.span), View::Value(name));
                 }
             }
         }
         Ok((params, args))
+    }
+
+    /// The C declaration and launcher argument of scalar kernel parameter `p` (index `i`),
+    /// passed by value (`bool` as `uchar`).
+    pub(crate) fn scalar_param(
+        &mut self,
+        p: &crate::ir::Param,
+        i: usize,
+    ) -> GResult<(String, KernelArg)> {
+        let decl = match &p.ty {
+            Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
+            t => self.ct.compute(t)?,
+        };
+        Ok((
+            format!("{decl} {}", c_name(&p.name)),
+            KernelArg::Scalar { param: i },
+        ))
     }
 
     /// The body text emitted so far, removed from the generator (to start another kernel).

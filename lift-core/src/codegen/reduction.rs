@@ -199,12 +199,9 @@ pub(crate) fn compile(
     // The scalar parameters, for the epilogue (bound since kernel 1).
     for (i, p) in k.params.iter().enumerate() {
         if !matches!(p.ty, Type::Array(..)) {
-            let decl = match &p.ty {
-                Type::Scalar(ScalarType::Bool) => "uchar".to_string(),
-                t => g.ct.compute(t)?,
-            };
-            params.push(format!("{decl} {}", c_name(&p.name)));
-            args.push(KernelArg::Scalar { param: i });
+            let (decl, arg) = g.scalar_param(p, i)?;
+            params.push(decl);
+            args.push(arg);
         }
     }
     for (s, _) in &k.sizes {

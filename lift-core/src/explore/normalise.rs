@@ -300,21 +300,7 @@ pub fn pad2_nested() -> Rule {
     Rule::chain(
         "pad2_nested",
         "pad(t, b, β) o map(pad(l, r, β)) ⇒ pad2(t, b, l, r, β);  map(pad(l, r, β)) o pad(t, b, β) ⇒ pad2(..)",
-        |f, g, _| {
-            let (outer, inner) = match (f.prim_fun(Prim::Map), g.prim_fun(Prim::Map)) {
-                (None, Some(m)) => (f, m),
-                (Some(m), None) => (g, m),
-                _ => return None,
-            };
-            let (t, b, bo) = pad_args(outer)?;
-            let (l, r, bi) = pad_args(inner)?;
-            if !same_boundary(bo, bi) {
-                return None;
-            }
-            let s = f.span;
-            let args = vec![t, b, l, r, PrimArg::Boundary(bo.clone(), s)];
-            Some(vec![prim(Prim::Pad2, args, s)])
-        },
+        |f, g, _| pad_nested(f, g, 1),
     )
 }
 
@@ -324,34 +310,43 @@ pub fn pad3_nested() -> Rule {
     Rule::chain(
         "pad3_nested",
         "pad2(t, b, l, r, β) o map(map(pad(f, k, β))) ⇒ pad3(t, b, l, r, f, k, β)  (either order)",
-        |f, g, _| {
-            fn inner_pad(m: &Expr) -> Option<(PrimArg, PrimArg, &Boundary)> {
-                pad_args(m.prim_fun(Prim::Map)?.prim_fun(Prim::Map)?)
-            }
-            let (outer, (fr, k, bi)) = match (inner_pad(f), inner_pad(g)) {
-                (None, Some(p)) => (f, p),
-                (Some(p), None) => (g, p),
-                _ => return None,
-            };
-            let (Prim::Pad2, [t, b, l, r, PrimArg::Boundary(bo, _)]) = outer.as_prim()? else {
-                return None;
-            };
-            if !same_boundary(bo, bi) {
-                return None;
-            }
-            let s = f.span;
-            let args = vec![
-                t.clone(),
-                b.clone(),
-                l.clone(),
-                r.clone(),
-                fr,
-                k,
-                PrimArg::Boundary(bo.clone(), s),
-            ];
-            Some(vec![prim(Prim::Pad3, args, s)])
-        },
+        |f, g, _| pad_nested(f, g, 2),
     )
+}
+
+/// The `d`-dimensional pad (`pad`, `pad2`) and a 1-D pad under `d` maps, in either order, as
+/// one `(d + 1)`-dimensional pad, when both use the same index boundary.
+fn pad_nested(f: &Expr, g: &Expr, d: usize) -> Option<Vec<Expr>> {
+    fn under(m: &Expr, d: usize) -> Option<(PrimArg, PrimArg, &Boundary)> {
+        let mut m = m;
+        for _ in 0..d {
+            m = m.prim_fun(Prim::Map)?;
+        }
+        pad_args(m)
+    }
+    let (outer, (l, r, bi)) = match (under(f, d), under(g, d)) {
+        (None, Some(p)) => (f, p),
+        (Some(p), None) => (g, p),
+        _ => return None,
+    };
+    let (want, out) = if d == 1 {
+        (Prim::Pad, Prim::Pad2)
+    } else {
+        (Prim::Pad2, Prim::Pad3)
+    };
+    let (p, args) = outer.as_prim()?;
+    let (Some(PrimArg::Boundary(bo, _)), true) =
+        (args.last(), p == want && args.len() == 2 * d + 1)
+    else {
+        return None;
+    };
+    if !same_boundary(bo, bi) {
+        return None;
+    }
+    let s = f.span;
+    let mut all = args[..2 * d].to_vec();
+    all.extend([l, r, PrimArg::Boundary(bo.clone(), s)]);
+    Some(vec![prim(out, all, s)])
 }
 
 /// `map(map(F o transpose o map(transpose o map(slide(sx, tx))))) o slide2(sz, tz, sy, ty) ⇒
