@@ -70,11 +70,12 @@ def spellings(a, add, rnd, dev):
         else ((4096, 4000, 4032, 4001), (8192, 8190, 8191), (512, 510, 511), (8192, 8191), (1 << 24, (1 << 24) - 1))
     for n in gemm:
         A, B = rnd(n, n), rnd(n, n)
-        Bt = B.t().contiguous()
+        Bt, At = B.t().contiguous(), A.t().contiguous()
         ref = torch.mm(A.double(), B.double())
         add(f"gemm-{n}", "PyTorch mm (cuBLAS, no TF32)", lambda: torch.mm(A, B), ref)
         add(f"gemm-{n}", "PyTorch a @ bt.t(), B given transposed (cuBLAS, no TF32)", lambda: A @ Bt.t(), ref)
-        del A, B, Bt, ref
+        add(f"gemm-{n}", "PyTorch at.t() @ b, A given transposed (cuBLAS, no TF32)", lambda: At.t() @ B, ref)
+        del A, B, Bt, At, ref
     w = torch.tensor([[0, .2, 0], [.2, .2, .2], [0, .2, 0]], device=dev)
     for n in sten:
         x = rnd(n, n)

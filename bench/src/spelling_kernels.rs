@@ -31,6 +31,10 @@ lift! {
     pub kernel GemmBt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ bt) $ a
     }
+    /// GEMM (f): A given transposed, `Atᵀ · B`.
+    pub kernel GemmAt<N, K, M>(a_t: [[f32; N]; K], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ transpose $ a_t
+    }
 
     /// Jacobi 2-D (a): `map2`, short forms.
     pub kernel JacobiMap2<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {

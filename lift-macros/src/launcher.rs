@@ -637,6 +637,8 @@ fn enqueue_block(
                     let v = device_scalar(id, ht.scalar);
                     quote!(__lift_k.set_scalar(#ai, #v)?;)
                 }
+                // The macro never generates traced kernels (only the race checker does).
+                KernelArg::Trace { .. } => quote!(compile_error!("a traced kernel in a launcher");),
             }
         });
         let global = gk.global.iter().map(|g| {

@@ -6,13 +6,31 @@ use crate::private::{check_divisible, check_le, round_up_in_place, size, to_usiz
 use crate::{Buffer, Context, Error, KernelHandle, Result};
 use half::f16;
 use lift_core::arith::Nat;
-use lift_core::codegen::{Generated, KernelArg};
+use lift_core::codegen::{trace, Generated, KernelArg};
 use lift_core::interp::{check_arg, Scalar, Value};
 use lift_core::ir::{Kernel, Program};
 use lift_core::typeck::{self, Cond, KernelInfo, Precondition};
 use lift_core::types::{ScalarType, Type};
 use lift_core::CompileError;
 use std::collections::HashMap;
+
+/// Records the race checker's trace holds per kernel launch.
+const TRACE_CAP: usize = 1 << 18;
+
+/// A race the checker found, in the OpenCL kernel named `kernel`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Race {
+    /// The OpenCL kernel.
+    pub kernel: String,
+    /// What happened.
+    pub race: trace::Race,
+}
+
+impl std::fmt::Display for Race {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "kernel `{}`: {}", self.kernel, self.race)
+    }
+}
 
 /// One kernel of a program compiled at run time, built on one context.
 #[derive(Debug)]
@@ -342,6 +360,32 @@ impl DynKernel {
     /// checks sizes, preconditions and argument shapes, uploads, launches every generated
     /// kernel, waits and downloads the result.
     pub fn run(&self, sizes: &[usize], args: &[Value]) -> Result<Value> {
+        self.run_traced(sizes, args, &mut Vec::new())
+    }
+
+    /// [`DynKernel::compile_candidate`] with the code generator instrumented by `opts` (the
+    /// race checker: [`lift_core::codegen::trace`]).
+    pub fn compile_traced(
+        ctx: &Context,
+        program_text: &str,
+        kernel: &str,
+        candidate: Option<&str>,
+        opts: trace::Options,
+    ) -> Result<DynKernel> {
+        trace::traced(opts, || {
+            DynKernel::compile_candidate(ctx, program_text, kernel, candidate)
+        })
+    }
+
+    /// [`DynKernel::run`], also giving the races found in the traces of a kernel compiled by
+    /// [`DynKernel::compile_traced`] (none for other kernels).
+    pub fn check_races(&self, sizes: &[usize], args: &[Value]) -> Result<(Value, Vec<Race>)> {
+        let mut races = Vec::new();
+        let v = self.run_traced(sizes, args, &mut races)?;
+        Ok((v, races))
+    }
+
+    fn run_traced(&self, sizes: &[usize], args: &[Value], races: &mut Vec<Race>) -> Result<Value> {
         let env = self.check_sizes(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
         let params = &self.kernel.params;
@@ -393,6 +437,7 @@ impl DynKernel {
             .collect::<Result<Vec<_>>>()?;
         let mut last = None;
         for (gk, k) in self.gen.kernels.iter().zip(&self.handles) {
+            let mut traced = None;
             for (i, a) in gk.args.iter().enumerate() {
                 let i = i as u32;
                 match a {
@@ -412,6 +457,14 @@ impl DynKernel {
                         let v = lookup(s)
                             .ok_or_else(|| Error::launch(format!("unbound size variable `{s}`")))?;
                         k.set_scalar(i, v as i32)?;
+                    }
+                    KernelArg::Trace { buffers } => {
+                        let t = self
+                            .ctx
+                            .alloc_zeroed::<i32>(1 + TRACE_CAP * trace::RECORD)?;
+                        k.set_buffer(i, &t)?;
+                        k.set_scalar(i + 1, TRACE_CAP as i32)?;
+                        traced = Some((t, buffers));
                     }
                 }
             }
@@ -434,6 +487,24 @@ impl DynKernel {
             let lmem = to_usize(eval(&gk.local_mem_bytes, &lookup)?)?;
             self.ctx.check_launch(&global, local.as_deref(), lmem)?;
             last = Some(k.enqueue(&self.ctx, &global, local.as_deref())?);
+            if let Some((t, buffers)) = traced {
+                let log = t.download()?;
+                let count = log.first().copied().unwrap_or(0);
+                if count as usize > TRACE_CAP {
+                    return Err(Error::launch(format!(
+                        "race checker: {count} accesses, more than the trace holds ({TRACE_CAP}); use smaller sizes"
+                    )));
+                }
+                let (names, local): (Vec<String>, Vec<bool>) = buffers.iter().cloned().unzip();
+                races.extend(
+                    trace::races(&log, &names, &local)
+                        .into_iter()
+                        .map(|r| Race {
+                            kernel: gk.name.clone(),
+                            race: r,
+                        }),
+                );
+            }
         }
         if let Some(e) = last {
             e.wait()?;

@@ -111,6 +111,10 @@ lift! {
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
     }
+    /// Matrix product with the first operand given transposed (`Aᵀ·B`).
+    kernel GemmTn<N, K, M>(a_t: [[f32; N]; K], b: [[f32; M]; K]) -> [[f32; M]; N] {
+        map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ transpose $ a_t
+    }
 }
 
 /// A 3-D array value of `n` planes of `m` rows from row-major data.
@@ -616,6 +620,18 @@ fn every_gemm_candidate_matches_the_interpreter() {
         assert!(
             kk % 8 != 0 || ran.iter().any(|c| c.starts_with("blocked")),
             "NT {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
+        );
+        let at = random_f32(kk * n, 4);
+        let want = f32s(&interpret(
+            GemmTn::LIFT,
+            "GemmTn",
+            &[n, kk, m],
+            &[matrix(&at, kk), matrix(&b, kk)],
+        ));
+        let ran = each_candidate_2!(GemmTn, [n, kk, m], &at, &b, &want);
+        assert!(
+            ran.iter().any(|c| c.starts_with("blocked")),
+            "TN {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
         );
     }
 }

@@ -1,12 +1,14 @@
 //! Randomised differential testing of the whole compiler: random well-typed programs are
 //! compiled at run time with [`DynKernel`] and run on the default device, against the
-//! reference interpreter. Seeds are fixed, so every failure reproduces; a failure prints the
+//! reference interpreter, every candidate of the explorer also under the race checker.
+//! Seeds are fixed, so every failure reproduces; a failure prints the
 //! seed and the program text.
 
 #[path = "random_programs/gen.rs"]
 mod gen;
 
 use gen::{program, Elem, Program};
+use lift_runtime::core::codegen::trace::Options;
 use lift_runtime::core::interp::{run_kernel, Scalar, Value};
 use lift_runtime::core::{parse, typeck};
 use lift_runtime::DynKernel;
@@ -107,14 +109,30 @@ fn check(p: &Program, seed: u64) -> Outcome {
             }
             Err(e) => return Outcome::Failed(format!("device run: {e}")),
         }
-        // Every candidate the explorer derives, where its conditions hold.
+        // Every candidate the explorer derives, where its conditions hold, instrumented by
+        // the race checker.
+        let traced = Options {
+            trace: true,
+            drop_barrier: None,
+        };
         for name in kernel.candidates() {
-            let other = match DynKernel::compile_candidate(ctx(), &p.text, "K", Some(name)) {
+            let other = match DynKernel::compile_traced(ctx(), &p.text, "K", Some(name), traced) {
                 Ok(k) => k,
                 Err(e) => return Outcome::Failed(format!("candidate {name}: {e}")),
             };
-            match other.run(&p.sizes, &args) {
-                Ok(got) => {
+            match other.check_races(&p.sizes, &args) {
+                Ok((_, races)) if !races.is_empty() => {
+                    return Outcome::Failed(format!(
+                        "candidate {name}: races: {}\nlowered: {}",
+                        races
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                        other.lowered()
+                    ));
+                }
+                Ok((got, _)) => {
                     if let Err(e) = agree(&got, &want, p.inexact) {
                         return Outcome::Failed(format!(
                             "candidate {name}: {e}\nlowered: {}",

@@ -308,8 +308,10 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
     let av = random_vec(n * n, 5);
     let bv = random_vec(n * n, 6);
     let btv = transposed(&bv, n);
+    let atv = transposed(&av, n);
     let reference = gemm_reference(&av, &bv, n);
     let (a, bm, bt) = (ctx.upload(&av)?, ctx.upload(&bv)?, ctx.upload(&btv)?);
+    let at = &ctx.upload(&atv)?;
     let mut out = ctx.alloc::<f32>(n * n)?;
     let work = Work {
         name: name("gemm", n),
@@ -367,6 +369,16 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         [n, n, n],
         (a, bt),
         (av, btv)
+    );
+    spell!(
+        b,
+        g,
+        "f: A given transposed, $ transpose $ a_t",
+        GemmAt,
+        ctx,
+        [n, n, n],
+        (at, bm),
+        (&atv[..], bv)
     );
     let cv = random_vec(n * n, 7);
     let c = &ctx.upload(&cv)?;

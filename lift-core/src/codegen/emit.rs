@@ -4,6 +4,7 @@
 //! primitives applied to a computation move to the output side (`join $ x` into `out` is `x`
 //! into `split(out)`), so intermediate results are only stored where a user function writes.
 
+use super::banks::LocalAccess;
 use super::ctypes::CTypes;
 use super::launch::{self, Launch};
 use super::memory::{Buffer, Space};
@@ -14,6 +15,7 @@ use crate::ir::{Expr, ExprKind, Kernel, Pat, Program};
 use crate::prim::Prim;
 use crate::typeck::{Cond, KernelInfo};
 use crate::types::Type;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The kind of an enclosing parallel loop.
@@ -65,6 +67,20 @@ pub(crate) struct Gen<'a> {
     pub lcl_loops: usize,
     /// Loops over global work-items or work-groups opened so far.
     pub grid_loops: usize,
+    /// Row padding (elements) of local buffers, by name (see [`super::banks`]).
+    pub local_pads: HashMap<String, i64>,
+    /// Every local-memory access generated so far.
+    pub local_accesses: Vec<LocalAccess>,
+    /// Race checker: whether accesses are logged ([`super::trace`]; kernels compiled by
+    /// [`compile_kernel`] only), the buffers traced so far (name, local) and the inputs,
+    /// never traced.
+    pub trace: bool,
+    pub traced: Vec<(String, bool)>,
+    /// Global temporaries written inside grid loops (`map_glb`/`map_wrg`): the most grid
+    /// loops around a write. Reading one with fewer grid loops around reads other
+    /// work-items' results with no synchronisation (a race the checker found).
+    pub grid_written: HashMap<String, usize>,
+    inputs: Vec<String>,
     env: Vec<(String, View)>,
 }
 
@@ -129,6 +145,12 @@ impl<'a> Gen<'a> {
             pending_barrier: None,
             lcl_loops: 0,
             grid_loops: 0,
+            local_pads: HashMap::new(),
+            local_accesses: Vec::new(),
+            trace: false,
+            traced: Vec::new(),
+            grid_written: HashMap::new(),
+            inputs: Vec::new(),
             env: Vec::new(),
         }
     }
@@ -233,7 +255,106 @@ impl<'a> Gen<'a> {
     /// The C expression reading a non-array view of type `ty`.
     pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<String> {
         let loc = view::resolve(v, &self.facts)?;
+        view::local_accesses(&loc, &mut self.local_accesses);
+        self.trace_access(&loc, false, None);
+        self.check_grid_read(&loc)?;
         view::read(&loc, ty, &mut self.ct)
+    }
+
+    /// Records the grid loops around a write of a global temporary in `loc`.
+    fn note_grid_write(&mut self, loc: &view::Loc) {
+        let mut bufs = Vec::new();
+        temp_bufs(loc, &mut bufs);
+        let open = self.grid_loops_open();
+        for b in bufs {
+            let d = self.grid_written.entry(b).or_insert(0);
+            *d = (*d).max(open);
+        }
+    }
+
+    /// Refuses a read of a global temporary outside a grid loop that wrote it.
+    fn check_grid_read(&self, loc: &view::Loc) -> GResult<()> {
+        let mut bufs = Vec::new();
+        temp_bufs(loc, &mut bufs);
+        for b in bufs {
+            if self
+                .grid_written
+                .get(&b)
+                .is_some_and(|&d| d > self.grid_loops_open())
+            {
+                return Err(CodegenError::Unsupported(
+                    "the result of a parallel map (map_glb/map_wrg) is read outside it in the same kernel, by work-items that did not write it (a race: that needs a kernel boundary)".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Grid loops (`map_glb`/`map_wrg`) around the current point.
+    fn grid_loops_open(&self) -> usize {
+        self.par.iter().filter(|p| p.par != Par::Lcl).count()
+    }
+
+    /// Race checker: logs the accesses of `loc` to local memory and to global memory other
+    /// than the inputs (under `guard`, the condition it is accessed under).
+    fn trace_access(&mut self, loc: &view::Loc, write: bool, guard: Option<&str>) {
+        if !self.trace {
+            return;
+        }
+        match loc {
+            view::Loc::Mem {
+                buf,
+                idx,
+                vec,
+                lane,
+                ..
+            } if buf.space != Space::Private && !self.inputs.contains(&buf.name) => {
+                let key = (buf.name.clone(), buf.space == Space::Local);
+                let id = match self.traced.iter().position(|b| *b == key) {
+                    Some(i) => i,
+                    None => {
+                        self.traced.push(key);
+                        self.traced.len() - 1
+                    }
+                };
+                let ew = match &buf.elem {
+                    Type::Vector(_, w) => i64::from(*w),
+                    _ => 1,
+                };
+                let (at, len) = match lane {
+                    Some((l, _)) => (format!("({idx}) * {ew} + {l}"), 1),
+                    None => (format!("({idx}) * {ew}"), ew * vec.map_or(1, i64::from)),
+                };
+                // A write outside every parallel loop is replicated: every work-item runs
+                // it, writing the same value (see `trace::races`).
+                let kind = match (write, self.par.is_empty()) {
+                    (false, _) => 0,
+                    (true, false) => 1,
+                    (true, true) => 2,
+                };
+                let log = format!(
+                    "lift_log(lift_trace, lift_trace_cap, {id}, {at}, {len}, {kind}, lift_epoch);"
+                );
+                self.line(match guard {
+                    Some(c) => format!("if ({c}) {log}"),
+                    None => log,
+                });
+            }
+            view::Loc::Tuple(ls) => {
+                for l in ls {
+                    self.trace_access(l, write, guard);
+                }
+            }
+            view::Loc::Guarded { cond, inner } => {
+                let c = guard.map_or(cond.clone(), |g| format!("({g}) && ({cond})"));
+                self.trace_access(inner, write, Some(&c));
+            }
+            view::Loc::Select { cond, other, .. } => {
+                let c = guard.map_or(format!("!({cond})"), |g| format!("({g}) && !({cond})"));
+                self.trace_access(other, write, Some(&c));
+            }
+            _ => {}
+        }
     }
 
     /// Copies the value of view `src` (of type `ty`) to `dst`, looping over arrays.
@@ -263,6 +384,9 @@ impl<'a> Gen<'a> {
             t => {
                 let code = self.read(src, t)?;
                 let loc = view::resolve(dst, &self.facts)?;
+                view::local_accesses(&loc, &mut self.local_accesses);
+                self.trace_access(&loc, true, None);
+                self.note_grid_write(&loc);
                 for l in view::write(&loc, &code, t, &mut self.ct, 0)? {
                     // An accumulator updated in place starts from itself.
                     if l != format!("{code} = {code};") {
@@ -473,6 +597,21 @@ fn stages_memory(e: &Expr) -> bool {
     )
 }
 
+/// The global temporaries (`tmp_g_*`) accessed in `loc`.
+fn temp_bufs(loc: &view::Loc, out: &mut Vec<String>) {
+    match loc {
+        view::Loc::Mem { buf, .. }
+            if buf.space == Space::Global && buf.name.starts_with("tmp_g") =>
+        {
+            out.push(buf.name.clone());
+        }
+        view::Loc::Tuple(ls) => ls.iter().for_each(|l| temp_bufs(l, out)),
+        view::Loc::Guarded { inner, .. } => temp_bufs(inner, out),
+        view::Loc::Select { other, .. } => temp_bufs(other, out),
+        _ => {}
+    }
+}
+
 /// A name usable as a prefix for variables bound by a pattern.
 fn p_name(p: &Pat) -> &str {
     match p {
@@ -487,8 +626,25 @@ fn is_simple(code: &str) -> bool {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
-/// Compiles one kernel of a lowered, type-checked program.
+/// Compiles one kernel of a lowered, type-checked program; again with padded rows where
+/// that removes local-memory bank conflicts ([`super::banks`]).
 pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Output> {
+    let (out, accesses, local) = compile_padded(prog, k, info, HashMap::new())?;
+    let pads = super::banks::choose_pads(&accesses, &local);
+    if pads.is_empty() {
+        return Ok(out);
+    }
+    Ok(compile_padded(prog, k, info, pads)?.0)
+}
+
+/// Compiles one kernel with local buffers padded by `pads`; gives also the local accesses
+/// and the constant work-group size (empty if none).
+fn compile_padded(
+    prog: &Program,
+    k: &Kernel,
+    info: &KernelInfo,
+    pads: HashMap<String, i64>,
+) -> GResult<(Output, Vec<LocalAccess>, Vec<i64>)> {
     let mut facts = Facts::new();
     for p in &info.preconditions {
         if let Cond::Divisible(n, d) = &p.cond {
@@ -497,6 +653,12 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     }
     let launch = launch::configure(&k.body, &facts)?;
     let mut g = Gen::new(prog, facts, launch);
+    g.local_pads = pads;
+    let tracing = super::trace::options().trace;
+    g.trace = tracing;
+    if tracing {
+        g.line("int lift_epoch = 0;");
+    }
     let (mut params, mut args) = g.bind_params(k)?;
     let result = &info.result;
     if matches!(result.base(), Type::Tuple(ts) if ts.iter().any(|t| matches!(t, Type::Array(..)))) {
@@ -521,8 +683,18 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
         params.push(format!("int {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
+    if tracing {
+        g.line(super::trace::end_line());
+        params.push("global int* lift_trace, int lift_trace_cap".into());
+        args.push(KernelArg::Trace {
+            buffers: std::mem::take(&mut g.traced),
+        });
+    }
     let name = c_name(&k.name);
     let mut src = g.preamble()?;
+    if tracing {
+        src.push_str(super::trace::HELPER);
+    }
     let local = g.launch.local_size();
     if let Some(l) = &g.launch.local_size() {
         let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
@@ -538,7 +710,12 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
     }
     src.push_str(&g.text());
     src.push_str("}\n");
-    Ok(Output {
+    let lanes = local
+        .iter()
+        .flatten()
+        .map(|n| n.as_cst().unwrap_or(1))
+        .collect();
+    let out = Output {
         source: src,
         kernel: GeneratedKernel {
             name,
@@ -548,7 +725,8 @@ pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> G
             local_mem_bytes: Nat::cst(g.local_bytes),
         },
         temporaries: std::mem::take(&mut g.temporaries),
-    })
+    };
+    Ok((out, std::mem::take(&mut g.local_accesses), lanes))
 }
 
 impl Gen<'_> {
@@ -567,6 +745,7 @@ impl Gen<'_> {
                         p.ty.base().clone(),
                     ));
                     let decl = super::memory::elem_decl(&buf, &mut self.ct)?;
+                    self.inputs.push(name.clone());
                     params.push(format!("const global {decl}* restrict {name}"));
                     args.push(KernelArg::Input { param: i });
                     self.bind(

@@ -38,6 +38,11 @@ impl Launch {
 
     /// Local sizes to require, if work-groups are used.
     pub(crate) fn local_size(&self) -> Option<Vec<Nat>> {
+        if self.groups.is_empty() && self.global.is_empty() {
+            // A sequential kernel runs on one work-item: a driver's default group size
+            // would run it redundantly on several (each writing the same output).
+            return Some(vec![Nat::cst(1)]);
+        }
         (!self.groups.is_empty()).then(|| self.local.iter().map(|l| Nat::cst(*l)).collect())
     }
 }

@@ -150,6 +150,20 @@ impl Gen<'_> {
             .collect();
         let mut dims: Vec<Nat> = reps.iter().map(|(_, t)| t.clone()).collect();
         dims.extend(ty.dims());
+        let prefix = match space {
+            Space::Global => "tmp_g",
+            Space::Local => "tmp_l",
+            Space::Private => "tmp_p",
+        };
+        let name = self.fresh(prefix);
+        // Padded rows (bank conflicts): the last dimension's extent grows, its indices stay.
+        if let (Space::Local, Some(p), true) =
+            (space, self.local_pads.get(&name), ty.dims().len() >= 2)
+        {
+            if let Some(last) = dims.last_mut() {
+                *last = &*last + &Nat::cst(*p);
+            }
+        }
         let per_item: Vec<bool> = match space {
             Space::Private => per_item.iter().copied().take(dims.len()).collect(),
             _ => Vec::new(),
@@ -160,12 +174,6 @@ impl Gen<'_> {
             .filter(|(k, _)| !per_item.get(*k).copied().unwrap_or(false))
             .fold(Nat::cst(1), |a, (_, d)| a * d)
             .simplify_with(&self.facts);
-        let prefix = match space {
-            Space::Global => "tmp_g",
-            Space::Local => "tmp_l",
-            Space::Private => "tmp_p",
-        };
-        let name = self.fresh(prefix);
         let mut buf = Buffer::new(name.clone(), space, elem.clone());
         buf.per_item = per_item;
         let buf = Rc::new(buf);
@@ -210,7 +218,13 @@ impl Gen<'_> {
             Some(_) => "CLK_LOCAL_MEM_FENCE",
             None => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
         };
-        self.line(format!("barrier({fence});"));
+        let opts = super::trace::options();
+        if opts.drop_barrier != Some(self.barriers) {
+            self.line(format!("barrier({fence});"));
+            if self.trace {
+                self.line("lift_epoch += 1;");
+            }
+        }
         self.barriers += 1;
         Ok(())
     }

@@ -10,10 +10,13 @@
 //! * `launch`: the NDRange, from the trip counts of the parallel maps;
 //! * `view`: data-layout primitives as views, turned into one flat index per access;
 //! * `memory`: address spaces, buffers and temporaries;
+//! * `banks`: local-memory bank conflicts, removed by padding rows;
+//! * [`trace`]: the race checker's instrumentation (memory accesses and barriers logged);
 //! * `emit`: loops, reductions, barriers and the kernel text;
 //! * `scalar`: the scalar subset (literals, operators, math builtins, user functions);
 //! * `ctypes`: OpenCL C spellings of types and tuple structs.
 
+mod banks;
 mod ctypes;
 mod emit;
 mod launch;
@@ -26,6 +29,7 @@ mod scalar;
 pub mod stages;
 #[cfg(test)]
 mod tests;
+pub mod trace;
 mod view;
 
 use crate::arith::Nat;
@@ -81,6 +85,12 @@ pub enum KernelArg {
     Scalar {
         /// Index into the kernel's parameters.
         param: usize,
+    },
+    /// The race checker's trace buffer (`global int*`) and its capacity in records (`int`),
+    /// two arguments; only in kernels generated under [`trace::traced`].
+    Trace {
+        /// The traced buffers by id: name, and whether it is local memory.
+        buffers: Vec<(String, bool)>,
     },
 }
 

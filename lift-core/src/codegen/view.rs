@@ -164,6 +164,9 @@ pub(crate) enum Loc {
         vec: Option<u32>,
         /// One lane of a vector element: `(lane, width)`.
         lane: Option<(Nat, u32)>,
+        /// Local buffers only: the index and extent of each dimension (for
+        /// [`super::banks`]).
+        at: Vec<(Nat, Nat)>,
     },
     /// A private value with field and lane selections.
     Value {
@@ -181,6 +184,40 @@ pub(crate) enum Loc {
         value: String,
         other: Box<Loc>,
     },
+}
+
+/// The local-memory accesses in `loc`, for [`super::banks`]: buffer, per-dimension indices
+/// and words per work-item (`None` for elements the bank model does not cover).
+pub(crate) fn local_accesses(loc: &Loc, out: &mut Vec<super::banks::LocalAccess>) {
+    match loc {
+        Loc::Mem {
+            buf, at, vec, lane, ..
+        } if buf.space == Space::Local && !at.is_empty() => {
+            let word =
+                |s: &ScalarType| matches!(s, ScalarType::F32 | ScalarType::I32 | ScalarType::U32);
+            let elem_words = match &buf.elem {
+                Type::Scalar(s) if word(s) => Some(1),
+                Type::Vector(s, w) if word(s) => Some(i64::from(*w)),
+                _ => None,
+            };
+            if let Some(w) = elem_words {
+                out.push(super::banks::LocalAccess {
+                    buf: buf.name.clone(),
+                    at: at.clone(),
+                    elem_words: w,
+                    words: if lane.is_some() {
+                        1
+                    } else {
+                        w * vec.map_or(1, i64::from)
+                    },
+                });
+            }
+        }
+        Loc::Tuple(ls) => ls.iter().for_each(|l| local_accesses(l, out)),
+        Loc::Guarded { inner, .. } => local_accesses(inner, out),
+        Loc::Select { other, .. } => local_accesses(other, out),
+        _ => {}
+    }
 }
 
 /// Resolves an access to a non-array element of `v`.
@@ -354,8 +391,12 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
         }
         View::Mem(buf, dims) => {
             let mut flat = Nat::cst(0);
+            let mut at = Vec::new();
             for (k, d) in dims.iter().enumerate() {
                 let i = p.pop("memory access")?;
+                if buf.space == Space::Local {
+                    at.push((i.clone(), d.clone()));
+                }
                 if !buf.per_item.get(k).copied().unwrap_or(false) {
                     flat = flat * d + i;
                 }
@@ -372,6 +413,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 fields: p.fields,
                 vec: p.vec,
                 lane: p.lane,
+                at,
             })
         }
         View::Value(code) => {
@@ -444,6 +486,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             fields: fs,
             vec,
             lane,
+            ..
         } => {
             let name = &buf.name;
             match (vec, lane) {

@@ -115,13 +115,21 @@ const RHS: &str = "join o map_wrg(1, |ra|
                 ) $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
                 $ zip(split(V) $ bb, transpose o map(as_vector(V)) $ ab)
             ) $ zip(accc, transpose o split(LB) $ al)) $ zip(acc, transpose o map(transpose o split(LA) o as_vector(V)) $ bl)
-        ) $ (to_local(join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(LB)) o transpose $ t.0,
-             to_local(map_lcl(1, join o map_seq(map_lcl(0, id)) o split(LA))) $ t.1),
+        ) $ (__loadA $ t.0, __loadC $ t.1),
             to_private(map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| __z) $ rr) $ cc)
                 $ (transpose o split(LB) $ ra))) $ (transpose o split(LA) $ cb))
         $ zip(split(TK) o transpose $ ra, split(TK) o transpose $ cb)
     ) o split(TN) $ __C
 ) o split(TM) $ __A";
+
+/// Stages a `tk x t` slice into local memory with the work-items' lanes (`l0`) along `t`,
+/// the slice's rows: coalesced where the operand's rows run along `t` in memory.
+const LANES_ALONG_ROWS: &str = "map_lcl(1, join o map_seq(map_lcl(0, id)) o split(LA))";
+
+/// Stages a `tk x t` slice with the lanes along `tk` (coalesced where the operand's rows run
+/// along the shared dimension in memory); gives the slice transposed, `t x tk`.
+const LANES_ALONG_K: &str =
+    "join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(LB) o transpose";
 
 /// The size names of [`RHS`].
 const SIZES: [&str; 6] = ["TM", "TN", "TK", "LA", "LB", "V"];
@@ -247,6 +255,37 @@ fn fold_of(dot: &Expr, r: &str, col: &str) -> Option<(Expr, Expr, Option<Expr>, 
     (free(&op) && free(&z) && g.is_none_or(free)).then(|| (op, z, g.cloned(), swapped))
 }
 
+/// Whether the rows of the matrix view `e` (its inner dimension) are contiguous in memory:
+/// a parameter's rows are, `transpose` swaps, row-wise and outer pads and takes keep
+/// it; `None` for views this does not follow.
+fn rows_contiguous(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Ident(_) => Some(true),
+        ExprKind::Point(_, _, inner) => rows_contiguous(inner),
+        ExprKind::Apply(f, xs) => {
+            let [x] = xs.as_slice() else { return None };
+            let fs = match &f.kind {
+                ExprKind::Compose(fs) => fs.as_slice(),
+                _ => std::slice::from_ref(&**f),
+            };
+            fs.iter().rev().try_fold(rows_contiguous(x)?, |c, g| {
+                let row_wise = |g: &Expr| {
+                    g.prim_fun(Prim::Map)
+                        .and_then(Expr::as_prim)
+                        .is_some_and(|(p, _)| matches!(p, Prim::Pad | Prim::Take))
+                };
+                match g.as_prim().map(|(p, _)| p) {
+                    Some(Prim::Transpose) => Some(!c),
+                    Some(Prim::Pad | Prim::Take | Prim::Id) => Some(c),
+                    _ if row_wise(g) => Some(c),
+                    _ => None,
+                }
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Is `e` `zip(..)` applied to data?
 fn is_zip(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Apply(z, _) if matches!(&z.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()))
@@ -355,17 +394,15 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         return None;
     }
     let mut rhs = crate::parse::parse_expr_str(RHS, &SIZES).ok()?;
-    subst_sizes(
-        &mut rhs,
-        &[
-            ("TM", cfg.tm),
-            ("TN", cfg.tn),
-            ("TK", cfg.tk),
-            ("LA", cfg.l0),
-            ("LB", cfg.l1),
-            ("V", cfg.v),
-        ],
-    );
+    let sizes = [
+        ("TM", cfg.tm),
+        ("TN", cfg.tn),
+        ("TK", cfg.tk),
+        ("LA", cfg.l0),
+        ("LB", cfg.l1),
+        ("V", cfg.v),
+    ];
+    subst_sizes(&mut rhs, &sizes);
     let (a_el, c_el) = (ident("a", s), ident("bv", s));
     let pair = if m.swapped {
         vec![c_el, a_el]
@@ -379,6 +416,25 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     };
     subst(&mut rhs, "__step", &step);
     subst(&mut rhs, "__z", &build::untyped(&m.z));
+    // Local layouts are fixed by the compute (`A`'s slice `tm x tk`, `C`'s `tk x tn`); the
+    // lanes of each copy run along the dimension that is contiguous in memory.
+    let a_along_k = rows_contiguous(&m.a).unwrap_or(true) || cfg.tm % cfg.l0 != 0;
+    let c_along_k = rows_contiguous(&m.c).unwrap_or(false) && cfg.tn % cfg.l1 == 0;
+    let load_a = if a_along_k {
+        LANES_ALONG_K.to_string()
+    } else {
+        format!("transpose o {LANES_ALONG_ROWS}")
+    };
+    let load_c = if c_along_k {
+        format!("transpose o {LANES_ALONG_K}")
+    } else {
+        LANES_ALONG_ROWS.to_string()
+    };
+    for (name, body) in [("__loadA", load_a), ("__loadC", load_c)] {
+        let mut f = crate::parse::parse_expr_str(&format!("to_local({body})"), &SIZES).ok()?;
+        subst_sizes(&mut f, &sizes);
+        subst(&mut rhs, name, &f);
+    }
     let post = m
         .post
         .clone()

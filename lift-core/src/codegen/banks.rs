@@ -1,0 +1,171 @@
+//! Local-memory bank conflicts and the row padding that removes them (the storage alignment
+//! of TVM and PPCG, applied to every kernel).
+//!
+//! Every access to a local buffer is recorded with its index per dimension (see
+//! [`LocalAccess`]). After a kernel is generated, [`choose_pads`] models each access over the
+//! 32 lanes of a warp (lanes are `l0` first, then `l1`, as OpenCL numbers work-items): a
+//! request costs, per group of lanes served together (32 lanes for 4-byte words, 16 for 8
+//! bytes, 8 for 16), the largest number of distinct words that fall in one of the 32 banks.
+//! A buffer of two or more dimensions whose rows would cost less with a few words of padding
+//! (a row stride no longer a multiple of the bank count) gets that padding, and the kernel is
+//! generated again with the padded layout: the data and every index stay as the program says,
+//! only the row stride of the buffer changes. Paddings are multiples of the widest vector
+//! access to the buffer, so vector accesses stay aligned.
+
+use crate::arith::Nat;
+use std::collections::HashMap;
+
+/// Banks of local memory, and the words (4 bytes) each serves per cycle.
+const BANKS: i64 = 32;
+/// Lanes of a warp (a sub-group on other devices: the model only needs a fixed width).
+const LANES: i64 = 32;
+/// The row paddings tried, in words.
+const PADS: [i64; 4] = [1, 2, 4, 8];
+
+/// One access to a local buffer, as generated.
+#[derive(Clone, Debug)]
+pub(crate) struct LocalAccess {
+    /// The buffer's C name.
+    pub buf: String,
+    /// Per dimension, outermost first: the index and the dimension's extent.
+    pub at: Vec<(Nat, Nat)>,
+    /// Words (4 bytes) per element of the buffer (a `float4` element is 4).
+    pub elem_words: i64,
+    /// Words (4 bytes) read or written per work-item (a `float4` is 4).
+    pub words: i64,
+}
+
+/// The row padding (in elements) of each local buffer whose bank conflicts it reduces, for
+/// work-groups of `local` work-items per dimension.
+pub(crate) fn choose_pads(accesses: &[LocalAccess], local: &[i64]) -> HashMap<String, i64> {
+    let mut by_buf: HashMap<&str, Vec<&LocalAccess>> = HashMap::new();
+    for a in accesses {
+        by_buf.entry(&a.buf).or_default().push(a);
+    }
+    let mut pads = HashMap::new();
+    for (buf, accs) in by_buf {
+        if accs.iter().any(|a| a.at.len() < 2) {
+            continue;
+        }
+        let widest = accs.iter().map(|a| a.words).max().unwrap_or(1);
+        let Some(base) = cost(&accs, 0, local) else {
+            continue;
+        };
+        let best = PADS
+            .iter()
+            .filter(|&&p| p % widest == 0)
+            .filter_map(|&p| Some((cost(&accs, p, local)?, p)))
+            .min();
+        if let Some((c, p)) = best {
+            if c < base {
+                pads.insert(buf.to_string(), p);
+            }
+        }
+    }
+    pads
+}
+
+/// Wavefronts of all `accs` with the rows padded by `pad` elements (`None`: an index the
+/// model cannot evaluate).
+fn cost(accs: &[&LocalAccess], pad: i64, local: &[i64]) -> Option<i64> {
+    accs.iter().map(|a| wavefronts(a, pad, local)).sum()
+}
+
+/// Wavefronts of one warp's request for access `a`.
+fn wavefronts(a: &LocalAccess, pad: i64, local: &[i64]) -> Option<i64> {
+    let mut extents: Vec<i64> =
+        a.at.iter()
+            .map(|(_, n)| n.as_cst())
+            .collect::<Option<_>>()?;
+    *extents.last_mut()? += pad;
+    let words: Vec<i64> = (0..LANES)
+        .map(|lane| {
+            let ids = lane_ids(lane, local);
+            let env = |name: &str| -> Option<i64> {
+                Some(
+                    match name.strip_prefix('l').and_then(|d| d.parse::<usize>().ok()) {
+                        Some(d) => ids.get(d).copied().unwrap_or(0),
+                        None => 0,
+                    },
+                )
+            };
+            let mut flat = 0i64;
+            for ((i, _), n) in a.at.iter().zip(&extents) {
+                flat = flat * n + i.eval(&env).ok()?;
+            }
+            Some(flat * a.elem_words)
+        })
+        .collect::<Option<_>>()?;
+    let group = (LANES / a.words.clamp(1, 4)) as usize;
+    Some(
+        words
+            .chunks(group)
+            .map(|lanes| {
+                let mut per_bank: HashMap<i64, Vec<i64>> = HashMap::new();
+                for &w0 in lanes {
+                    for w in w0..w0 + a.words {
+                        let bank = per_bank.entry(w.rem_euclid(BANKS)).or_default();
+                        if !bank.contains(&w) {
+                            bank.push(w);
+                        }
+                    }
+                }
+                per_bank
+                    .values()
+                    .map(|ws| ws.len() as i64)
+                    .max()
+                    .unwrap_or(1)
+            })
+            .sum(),
+    )
+}
+
+/// The local ids (`l0`, `l1`, `l2`) of lane `lane` of the first warp.
+fn lane_ids(lane: i64, local: &[i64]) -> [i64; 3] {
+    let l0 = local.first().copied().unwrap_or(1).max(1);
+    let l1 = local.get(1).copied().unwrap_or(1).max(1);
+    [lane % l0, (lane / l0) % l1, lane / (l0 * l1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(at: Vec<(Nat, i64)>, words: i64) -> LocalAccess {
+        LocalAccess {
+            buf: "t".into(),
+            at: at.into_iter().map(|(i, n)| (i, Nat::cst(n))).collect(),
+            elem_words: 1,
+            words,
+        }
+    }
+
+    fn l(d: usize) -> Nat {
+        Nat::index_var(&format!("l{d}"), Nat::cst(0), Nat::cst(16))
+    }
+
+    #[test]
+    fn column_writes_of_a_128_wide_tile_get_padded() {
+        // t[l0][l1]: lanes l0 = 0..15 write 16 rows of 128 words, the same bank.
+        let writes = access(vec![(l(0), 16), (l(1), 128)], 1);
+        // reads along rows by float4: t[k][4 l0]
+        let reads = access(vec![(Nat::cst(0), 16), (l(0) * 4, 128)], 4);
+        let pads = choose_pads(&[writes.clone(), reads.clone()], &[16, 16]);
+        assert_eq!(pads.get("t"), Some(&4));
+        let before = cost(&[&writes, &reads], 0, &[16, 16]).unwrap();
+        let after = cost(&[&writes, &reads], 4, &[16, 16]).unwrap();
+        assert!(after * 3 <= before, "{before} -> {after}");
+    }
+
+    #[test]
+    fn conflict_free_rows_stay_as_they_are() {
+        let row = access(vec![(l(1), 16), (l(0), 128)], 1);
+        assert!(choose_pads(&[row], &[16, 16]).is_empty());
+    }
+
+    #[test]
+    fn broadcasts_cost_one_wavefront() {
+        let same = access(vec![(Nat::cst(3), 16), (Nat::cst(5), 128)], 1);
+        assert_eq!(wavefronts(&same, 0, &[16, 16]), Some(1));
+    }
+}

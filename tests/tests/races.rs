@@ -1,0 +1,137 @@
+//! The race checker (`lift_core::codegen::trace`) on POCL: every candidate of kernels that
+//! share local memory across a work-group (blocked products with padded tiles, stencil strips,
+//! explicit `map_wrg`/`map_lcl` programs) and of multi-kernel programs runs instrumented,
+//! agrees with the interpreter, and has no two work-items touching one element between two
+//! barriers with a write among them; a kernel with a barrier removed is caught.
+
+use lift_runtime::core::codegen::trace::{self, Options};
+use lift_runtime::core::interp::Value;
+use lift_runtime::DynKernel;
+use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
+
+const PROGRAM: &str = "
+kernel Gemm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
+    map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ a
+}
+kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
+    map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ bt) $ a
+}
+kernel GemmTn<N, K, M>(a_t: [[f32; N]; K], b: [[f32; M]; K]) -> [[f32; M]; N] {
+    map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ transpose $ a_t
+}
+kernel Jacobi<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+    map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x
+}
+kernel RowNormalise<N, M>(a: [[f32; M]; N]) -> [[f32; M]; N] {
+    map(|r| { let s = reduce(+, 0.0) $ r; map(|x| x / (s + 1.0)) $ r }) $ a
+}
+kernel LocalSums<N>(x: [f32; N]) -> [f32; N / 4] {
+    join o map_wrg(0, |g| map_lcl(0, reduce_seq(+, 0.0f32)) o split(4)
+        o to_local(map_lcl(0, id)) $ g) o split(64) $ x
+}
+kernel Neighbours<N>(x: [f32; N]) -> [f32; N] {
+    join o map_wrg(0, |g| map_lcl(0, |w| reduce_seq(+, 0.0f32) $ w) o slide(3, 1) o pad(1, 1, clamp)
+        o to_local(map_lcl(0, id)) $ g) o split(32) $ x
+}
+";
+
+/// Runs every candidate of `kernel` instrumented at `sizes`, against the interpreter; gives
+/// the candidates that ran.
+fn race_free(kernel: &str, sizes: &[usize], args: &[Value]) -> Vec<String> {
+    let want = f32s(&interpret(PROGRAM, kernel, sizes, args));
+    let opts = Options {
+        trace: true,
+        drop_barrier: None,
+    };
+    let names = DynKernel::compile(ctx(), PROGRAM, kernel)
+        .expect("compiles")
+        .candidates()
+        .to_vec();
+    let mut ran = Vec::new();
+    for name in names {
+        let k = DynKernel::compile_traced(ctx(), PROGRAM, kernel, Some(&name), opts)
+            .unwrap_or_else(|e| panic!("{kernel} {name}: {e}"));
+        let (got, races) = match k.check_races(sizes, args) {
+            Ok(r) => r,
+            Err(lift_runtime::Error::Precondition { .. }) => continue,
+            Err(e) => panic!("{kernel} {name} at {sizes:?}: {e}"),
+        };
+        assert!(
+            races.is_empty(),
+            "{kernel} {name} at {sizes:?}: {}",
+            races
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        assert_close(&f32s(&got), &want, 1e-4, &format!("{kernel} {name}"));
+        ran.push(name);
+    }
+    ran
+}
+
+#[test]
+fn every_candidate_is_race_free() {
+    let (n, kk, m) = (33, 16, 40);
+    let (a, b) = (random_f32(n * kk, 1), random_f32(kk * m, 2));
+    let ran = race_free("Gemm", &[n, kk, m], &[matrix(&a, n), matrix(&b, kk)]);
+    assert!(
+        ran.iter().filter(|c| c.starts_with("blocked")).count() >= 6,
+        "{ran:?}"
+    );
+    let bt = random_f32(m * kk, 3);
+    race_free("GemmNt", &[n, kk, m], &[matrix(&a, n), matrix(&bt, m)]);
+    let at = random_f32(kk * n, 4);
+    race_free("GemmTn", &[n, kk, m], &[matrix(&at, kk), matrix(&b, kk)]);
+    let x = random_f32(19 * 23, 5);
+    let ran = race_free("Jacobi", &[19, 23], &[matrix(&x, 19)]);
+    assert!(ran.iter().any(|c| c.starts_with("strips")), "{ran:?}");
+    race_free(
+        "RowNormalise",
+        &[9, 300],
+        &[matrix(&random_f32(2700, 6), 9)],
+    );
+    let v = Value::from_f32s(&random_f32(256, 7));
+    race_free("LocalSums", &[256], std::slice::from_ref(&v));
+    race_free("Neighbours", &[256], &[v]);
+}
+
+/// Each barrier of a kernel that stages data in local memory, left out in turn, is caught.
+#[test]
+fn a_removed_barrier_is_caught() {
+    let (n, kk, m) = (64, 16, 64);
+    let (a, b) = (random_f32(n * kk, 1), random_f32(kk * m, 2));
+    let args = [matrix(&a, n), matrix(&b, kk)];
+    let name = "blocked(tm=64,tn=64,tk=8,l0=8,l1=8,v=4,pad=0)";
+    for (kernel, cand, sizes, args) in [
+        ("Gemm", Some(name), vec![n, kk, m], &args[..]),
+        (
+            "Neighbours",
+            None,
+            vec![128],
+            &[Value::from_f32s(&random_f32(128, 3))][..],
+        ),
+    ] {
+        let plain = DynKernel::compile_candidate(ctx(), PROGRAM, kernel, cand).expect("compiles");
+        let barriers = plain.source().matches("barrier(").count();
+        assert!(barriers >= 1, "{kernel}: no barrier");
+        for drop in 0..barriers {
+            let opts = Options {
+                trace: true,
+                drop_barrier: Some(drop),
+            };
+            let k = DynKernel::compile_traced(ctx(), PROGRAM, kernel, cand, opts)
+                .unwrap_or_else(|e| panic!("{kernel}: {e}"));
+            assert_eq!(k.source().matches("barrier(").count(), barriers - 1);
+            let (_, races) = k.check_races(&sizes, args).expect("runs");
+            assert!(
+                races
+                    .iter()
+                    .any(|r| matches!(&r.race, trace::Race::Access { buffer, .. } if buffer.starts_with("tmp_l"))),
+                "{kernel} without barrier {drop}: no race found in\n{}",
+                k.source()
+            );
+        }
+    }
+}
