@@ -196,6 +196,13 @@ impl Checker<'_> {
         ))
     }
 
+    /// Is `e` a name bound to nothing: no variable, user function, builtin or primitive?
+    fn is_unknown(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Ident(n) if self.lookup(n).is_none()
+            && !self.is_function_name(n)
+            && crate::prim::Prim::from_name(n).is_none())
+    }
+
     fn is_function_name(&self, name: &str) -> bool {
         self.funs.iter().any(|f| f.name == name) || scalar::is_builtin(name)
     }
@@ -285,6 +292,13 @@ impl Checker<'_> {
                 self.call_by_name(&name, args, fspan)
             }
             ExprKind::Point(_, _, inner) => self.apply(inner, args, span),
+            // `name(..) $ x` with an unknown `name` (a primitive lift-rs lacks, a typo): the
+            // same message as an unknown name anywhere else.
+            ExprKind::Apply(h, _) if self.is_unknown(h) => Err(err(
+                ErrorKind::UnknownName,
+                h.span,
+                format!("unknown name `{}`", crate::print::expr(h)),
+            )),
             _ => Err(err(
                 ErrorKind::TypeMismatch,
                 fspan,

@@ -101,6 +101,16 @@ fn errors_name_the_primitive() {
             "unknown name `w`",
         ),
         (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { scan_seq(+, 0.0) $ x }",
+            ErrorKind::UnknownName,
+            "unknown name `scan_seq`",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { tail $ x }",
+            ErrorKind::UnknownName,
+            "unknown name `tail`",
+        ),
+        (
             "kernel K<N>(x: [f32; N]) -> [f64; N] { map(|v| v) $ x }",
             ErrorKind::ResultMismatch,
             "kernel `K`: declared result type differs from the inferred one: [f64; N] vs [f32; N]",
