@@ -255,33 +255,31 @@ impl<'a> Gen<'a> {
     /// The C expression reading a non-array view of type `ty`.
     pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<String> {
         let loc = view::resolve(v, &self.facts)?;
-        view::local_accesses(&loc, &mut self.local_accesses);
-        self.trace_access(&loc, false, None);
-        self.check_grid_read(&loc)?;
+        self.note_access(&loc, false)?;
         view::read(&loc, ty, &mut self.ct)
     }
 
-    /// Records the grid loops around a write of a global temporary in `loc`.
-    fn note_grid_write(&mut self, loc: &view::Loc) {
-        let mut bufs = Vec::new();
-        temp_bufs(loc, &mut bufs);
-        let open = self.grid_loops_open();
-        for b in bufs {
-            let d = self.grid_written.entry(b).or_insert(0);
-            *d = (*d).max(open);
-        }
-    }
-
-    /// Refuses a read of a global temporary outside a grid loop that wrote it.
-    fn check_grid_read(&self, loc: &view::Loc) -> GResult<()> {
-        let mut bufs = Vec::new();
-        temp_bufs(loc, &mut bufs);
-        for b in bufs {
-            if self
-                .grid_written
-                .get(&b)
-                .is_some_and(|&d| d > self.grid_loops_open())
-            {
+    /// The bookkeeping of every memory access (`write`: a store): local accesses for the
+    /// bank model, the race checker's log, and the grid loops around global temporaries
+    /// (a read outside a grid loop that wrote the temporary is refused: other work-items'
+    /// results with no synchronisation, a race the checker found).
+    fn note_access(&mut self, loc: &view::Loc, write: bool) -> GResult<()> {
+        let open = self.par.iter().filter(|p| p.par != Par::Lcl).count();
+        for (leaf, guard) in loc.mem_leaves() {
+            self.local_accesses.extend(view::local_access(leaf));
+            let view::Loc::Mem { buf, .. } = leaf else {
+                continue;
+            };
+            if self.trace {
+                self.trace_access(leaf, write, guard.as_deref());
+            }
+            if !self.temporaries.iter().any(|t| t.name == buf.name) {
+                continue;
+            }
+            if write {
+                let d = self.grid_written.entry(buf.name.clone()).or_insert(0);
+                *d = (*d).max(open);
+            } else if self.grid_written.get(&buf.name).is_some_and(|&d| d > open) {
                 return Err(CodegenError::Unsupported(
                     "the result of a parallel map (map_glb/map_wrg) is read outside it in the same kernel, by work-items that did not write it (a race: that needs a kernel boundary)".into(),
                 ));
@@ -290,71 +288,51 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// Grid loops (`map_glb`/`map_wrg`) around the current point.
-    fn grid_loops_open(&self) -> usize {
-        self.par.iter().filter(|p| p.par != Par::Lcl).count()
-    }
-
-    /// Race checker: logs the accesses of `loc` to local memory and to global memory other
-    /// than the inputs (under `guard`, the condition it is accessed under).
-    fn trace_access(&mut self, loc: &view::Loc, write: bool, guard: Option<&str>) {
-        if !self.trace {
+    /// Race checker: logs the access to buffer element `leaf` (under `guard`) if it is local
+    /// memory or global memory other than the inputs.
+    fn trace_access(&mut self, leaf: &view::Loc, write: bool, guard: Option<&str>) {
+        let view::Loc::Mem {
+            buf,
+            idx,
+            vec,
+            lane,
+            ..
+        } = leaf
+        else {
+            return;
+        };
+        if buf.space == Space::Private || self.inputs.contains(&buf.name) {
             return;
         }
-        match loc {
-            view::Loc::Mem {
-                buf,
-                idx,
-                vec,
-                lane,
-                ..
-            } if buf.space != Space::Private && !self.inputs.contains(&buf.name) => {
-                let key = (buf.name.clone(), buf.space == Space::Local);
-                let id = match self.traced.iter().position(|b| *b == key) {
-                    Some(i) => i,
-                    None => {
-                        self.traced.push(key);
-                        self.traced.len() - 1
-                    }
-                };
-                let ew = match &buf.elem {
-                    Type::Vector(_, w) => i64::from(*w),
-                    _ => 1,
-                };
-                let (at, len) = match lane {
-                    Some((l, _)) => (format!("({idx}) * {ew} + {l}"), 1),
-                    None => (format!("({idx}) * {ew}"), ew * vec.map_or(1, i64::from)),
-                };
-                // A write outside every parallel loop is replicated: every work-item runs
-                // it, writing the same value (see `trace::races`).
-                let kind = match (write, self.par.is_empty()) {
-                    (false, _) => 0,
-                    (true, false) => 1,
-                    (true, true) => 2,
-                };
-                let log = format!(
-                    "lift_log(lift_trace, lift_trace_cap, {id}, {at}, {len}, {kind}, lift_epoch);"
-                );
-                self.line(match guard {
-                    Some(c) => format!("if ({c}) {log}"),
-                    None => log,
-                });
+        let key = (buf.name.clone(), buf.space == Space::Local);
+        let id = match self.traced.iter().position(|b| *b == key) {
+            Some(i) => i,
+            None => {
+                self.traced.push(key);
+                self.traced.len() - 1
             }
-            view::Loc::Tuple(ls) => {
-                for l in ls {
-                    self.trace_access(l, write, guard);
-                }
-            }
-            view::Loc::Guarded { cond, inner } => {
-                let c = guard.map_or(cond.clone(), |g| format!("({g}) && ({cond})"));
-                self.trace_access(inner, write, Some(&c));
-            }
-            view::Loc::Select { cond, other, .. } => {
-                let c = guard.map_or(format!("!({cond})"), |g| format!("({g}) && !({cond})"));
-                self.trace_access(other, write, Some(&c));
-            }
-            _ => {}
-        }
+        };
+        let ew = match &buf.elem {
+            Type::Vector(_, w) => i64::from(*w),
+            _ => 1,
+        };
+        let (at, len) = match lane {
+            Some((l, _)) => (format!("({idx}) * {ew} + {l}"), 1),
+            None => (format!("({idx}) * {ew}"), ew * vec.map_or(1, i64::from)),
+        };
+        // A write outside every parallel loop is replicated: every work-item runs it,
+        // writing the same value (see `trace::races`).
+        let kind = match (write, self.par.is_empty()) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+        let log =
+            format!("lift_log(lift_trace, lift_trace_cap, {id}, {at}, {len}, {kind}, lift_epoch);");
+        self.line(match guard {
+            Some(c) => format!("if ({c}) {log}"),
+            None => log,
+        });
     }
 
     /// Copies the value of view `src` (of type `ty`) to `dst`, looping over arrays.
@@ -384,9 +362,7 @@ impl<'a> Gen<'a> {
             t => {
                 let code = self.read(src, t)?;
                 let loc = view::resolve(dst, &self.facts)?;
-                view::local_accesses(&loc, &mut self.local_accesses);
-                self.trace_access(&loc, true, None);
-                self.note_grid_write(&loc);
+                self.note_access(&loc, true)?;
                 for l in view::write(&loc, &code, t, &mut self.ct, 0)? {
                     // An accumulator updated in place starts from itself.
                     if l != format!("{code} = {code};") {
@@ -595,21 +571,6 @@ fn stages_memory(e: &Expr) -> bool {
         head.map(|h| &h.kind),
         Some(ExprKind::Prim(Prim::ToLocal | Prim::ToGlobal, _))
     )
-}
-
-/// The global temporaries (`tmp_g_*`) accessed in `loc`.
-fn temp_bufs(loc: &view::Loc, out: &mut Vec<String>) {
-    match loc {
-        view::Loc::Mem { buf, .. }
-            if buf.space == Space::Global && buf.name.starts_with("tmp_g") =>
-        {
-            out.push(buf.name.clone());
-        }
-        view::Loc::Tuple(ls) => ls.iter().for_each(|l| temp_bufs(l, out)),
-        view::Loc::Guarded { inner, .. } => temp_bufs(inner, out),
-        view::Loc::Select { other, .. } => temp_bufs(other, out),
-        _ => {}
-    }
 }
 
 /// A name usable as a prefix for variables bound by a pattern.

@@ -186,38 +186,61 @@ pub(crate) enum Loc {
     },
 }
 
-/// The local-memory accesses in `loc`, for [`super::banks`]: buffer, per-dimension indices
-/// and words per work-item (`None` for elements the bank model does not cover).
-pub(crate) fn local_accesses(loc: &Loc, out: &mut Vec<super::banks::LocalAccess>) {
-    match loc {
-        Loc::Mem {
-            buf, at, vec, lane, ..
-        } if buf.space == Space::Local && !at.is_empty() => {
-            let word =
-                |s: &ScalarType| matches!(s, ScalarType::F32 | ScalarType::I32 | ScalarType::U32);
-            let elem_words = match &buf.elem {
-                Type::Scalar(s) if word(s) => Some(1),
-                Type::Vector(s, w) if word(s) => Some(i64::from(*w)),
-                _ => None,
+impl Loc {
+    /// The buffer elements this location touches (`Loc::Mem` leaves), each with the C
+    /// condition it is touched under, if any (a write through `take`, the data side of a pad
+    /// constant).
+    pub(crate) fn mem_leaves(&self) -> Vec<(&Loc, Option<String>)> {
+        fn go<'l>(loc: &'l Loc, guard: Option<String>, out: &mut Vec<(&'l Loc, Option<String>)>) {
+            let and = |c: String| {
+                Some(
+                    guard
+                        .as_ref()
+                        .map_or(c.clone(), |g| format!("({g}) && ({c})")),
+                )
             };
-            if let Some(w) = elem_words {
-                out.push(super::banks::LocalAccess {
-                    buf: buf.name.clone(),
-                    at: at.clone(),
-                    elem_words: w,
-                    words: if lane.is_some() {
-                        1
-                    } else {
-                        w * vec.map_or(1, i64::from)
-                    },
-                });
+            match loc {
+                Loc::Mem { .. } => out.push((loc, guard)),
+                Loc::Tuple(ls) => ls.iter().for_each(|l| go(l, guard.clone(), out)),
+                Loc::Guarded { cond, inner } => go(inner, and(cond.clone()), out),
+                Loc::Select { cond, other, .. } => go(other, and(format!("!({cond})")), out),
+                Loc::Value { .. } => {}
             }
         }
-        Loc::Tuple(ls) => ls.iter().for_each(|l| local_accesses(l, out)),
-        Loc::Guarded { inner, .. } => local_accesses(inner, out),
-        Loc::Select { other, .. } => local_accesses(other, out),
-        _ => {}
+        let mut out = Vec::new();
+        go(self, None, &mut out);
+        out
     }
+}
+
+/// The local-memory access of the buffer element `leaf` (a [`Loc::mem_leaves`] leaf), for
+/// [`super::banks`]; `None` for other memory and elements the bank model does not cover.
+pub(crate) fn local_access(leaf: &Loc) -> Option<super::banks::LocalAccess> {
+    let Loc::Mem {
+        buf, at, vec, lane, ..
+    } = leaf
+    else {
+        return None;
+    };
+    if buf.space != Space::Local || at.is_empty() {
+        return None;
+    }
+    let word = |s: &ScalarType| matches!(s, ScalarType::F32 | ScalarType::I32 | ScalarType::U32);
+    let elem_words = match &buf.elem {
+        Type::Scalar(s) if word(s) => 1,
+        Type::Vector(s, w) if word(s) => i64::from(*w),
+        _ => return None,
+    };
+    Some(super::banks::LocalAccess {
+        buf: buf.name.clone(),
+        at: at.clone(),
+        elem_words,
+        words: if lane.is_some() {
+            1
+        } else {
+            elem_words * vec.map_or(1, i64::from)
+        },
+    })
 }
 
 /// Resolves an access to a non-array element of `v`.
