@@ -135,3 +135,16 @@ fn a_removed_barrier_is_caught() {
         }
     }
 }
+
+/// A grid map's result read outside the map in the same kernel (here by the copy that pads
+/// it) would read other work-items' results unsynchronised: it is refused with the reason.
+#[test]
+fn a_grid_result_read_outside_its_map_is_refused() {
+    let text = "kernel K<N>(x: [f32; N]) -> [f32; N + 2] {
+        pad(1, 1, constant(0.0)) o map_glb(0, |v| v * 2.0) $ x }";
+    let e = DynKernel::compile(ctx(), text, "K").expect_err("refused");
+    assert!(
+        e.to_string().contains("read outside it in the same kernel"),
+        "{e}"
+    );
+}
