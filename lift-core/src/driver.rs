@@ -106,7 +106,9 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
 /// Compiles candidate `c` of kernel `kernel` (of `prog`) to OpenCL C.
 fn generate(c: &Candidate, kernel: &str, prog: &Program) -> Result<Generated, CodegenError> {
     match &c.lowering {
-        Lowering::Program(p) => codegen::generate(p, kernel, &c.info),
+        Lowering::Program(p) => {
+            codegen::generate_with(p, kernel, &c.info, &explore::parallel::options(&c.params))
+        }
         Lowering::Reduction(p, shape) => codegen::generate_reduction(p, kernel, &c.info, *shape)
             .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into()))),
         Lowering::Stages(stages) => {

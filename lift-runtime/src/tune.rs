@@ -125,7 +125,7 @@ pub fn tune(
             b.set_message(job.names[i].to_string());
         }
         match check(i).and_then(|ok| match ok {
-            true => time(i, launch),
+            true => time(i, launch, best.map(|b| b.1)),
             false => Err(Error::launch("disagrees with the interpreter")),
         }) {
             Ok(ms) => {
@@ -179,9 +179,17 @@ pub fn tune(
     ))
 }
 
-/// The median of one warm-up then up to [`RUNS`] launches within [`BUDGET`].
-fn time(i: usize, launch: &mut dyn FnMut(usize) -> Result<f64>) -> Result<f64> {
-    launch(i)?;
+/// A candidate whose warm-up launch is this many times slower than the best so far is not
+/// timed further (the warm-up's time stands for it).
+const HOPELESS: f64 = 8.0;
+
+/// The median of one warm-up then up to [`RUNS`] launches within [`BUDGET`]; only the
+/// warm-up if that is [`HOPELESS`]ly slower than `best`.
+fn time(i: usize, launch: &mut dyn FnMut(usize) -> Result<f64>, best: Option<f64>) -> Result<f64> {
+    let warm = launch(i)?;
+    if best.is_some_and(|b| warm > HOPELESS * b) {
+        return Ok(warm);
+    }
     let start = Instant::now();
     let mut times = Vec::with_capacity(RUNS);
     while times.len() < RUNS && (times.len() < 3 || start.elapsed() < BUDGET) {

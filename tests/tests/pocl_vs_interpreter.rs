@@ -185,7 +185,10 @@ fn high_level_iterate_scatter_and_zip2() {
 
 #[test]
 fn gemm_is_a_two_dimensional_map() {
-    let default = Gemm::CANDIDATES.len() - 1;
+    let default = Gemm::CANDIDATES
+        .iter()
+        .position(|c| *c == "map")
+        .expect("the default mapping");
     assert!(
         Gemm::CANDIDATE_LOWERED[default].starts_with("map_glb(1, |row| map_glb(0, "),
         "{}",

@@ -148,3 +148,65 @@ fn a_grid_result_read_outside_its_map_is_refused() {
         "{e}"
     );
 }
+
+/// The four failure modes of LIFT's pattern-matching barrier placement (Mogers' thesis,
+/// Listings 5.3–5.6), as work-group programs: the barriers placed here are sufficient (the
+/// race checker finds no race, and each one left out is caught), not placed where work-items
+/// read only what they wrote, and after a sequential loop rather than in every iteration.
+/// (Listing 5.4, an unreachable barrier, is refused: `unsynchronisable_mapping_is_refused`
+/// in `lift-core`.)
+#[test]
+fn thesis_barrier_listings() {
+    let text = "
+kernel L53<G>(x: [[[f32; 32]; 4]; G]) -> [[[f32; 32]; 4]; G] {
+    map_wrg(0, map_seq(map_lcl(0, |v| v * 2.0) o gather(reverse) o map_lcl(0, |v| v + 1.0))) $ x
+}
+kernel L55<G>(x: [[[f32; 32]; 4]; G]) -> [[[f32; 32]; 4]; G] {
+    map_wrg(0, map_seq(map_lcl(0, |v| v * 2.0)) o map_seq(to_local(map_lcl(0, |v| v + 1.0)))) $ x
+}
+kernel L56<G>(x: [[[f32; 32]; 32]; G]) -> [[[f32; 32]; 32]; G] {
+    map_wrg(0, map_lcl(0, map_seq(|v| v * 2.0)) o map_seq(to_local(map_lcl(0, |v| v + 1.0)))) $ x
+}
+";
+    // Listing 5.3 (its `map_seq(g)` made a `map_lcl` reading other work-items' results, so
+    // that it does not write one element from every work-item): read-after-write after the
+    // first map_lcl, and write-after-read at the end of each iteration of the sequential
+    // loop (the buffer is rewritten by the next one).
+    // Listing 5.5: each work-item reads back only what it wrote: no barrier.
+    // Listing 5.6: one barrier, after the sequential loop.
+    for (kernel, rows, barriers) in [("L53", 4, 2), ("L55", 4, 0), ("L56", 32, 1)] {
+        let g = 3;
+        let x = random_f32(g * rows * 32, 9);
+        let arg = Value::Array(x.chunks(rows * 32).map(|blk| matrix(blk, rows)).collect());
+        let want = f32s(&interpret(text, kernel, &[g], std::slice::from_ref(&arg)));
+        let plain = DynKernel::compile(ctx(), text, kernel).expect("compiles");
+        let source = plain.source();
+        assert_eq!(
+            source.matches("barrier(").count(),
+            barriers,
+            "{kernel}:\n{source}"
+        );
+        if kernel == "L56" {
+            let after_loop = source.find("barrier(").expect("barrier");
+            let loop_end = source[..after_loop].rfind('}').expect("loop");
+            assert!(source[..loop_end].contains("for (int i_"), "{source}");
+        }
+        for drop in std::iter::once(None).chain((0..barriers).map(Some)) {
+            let opts = Options {
+                trace: true,
+                drop_barrier: drop,
+            };
+            let k = DynKernel::compile_traced(ctx(), text, kernel, None, opts).expect("traced");
+            let (got, races) = k
+                .check_races(&[g], std::slice::from_ref(&arg))
+                .expect("runs");
+            match drop {
+                None => {
+                    assert!(races.is_empty(), "{kernel}: {races:?}");
+                    assert_close(&f32s(&got), &want, 1e-6, kernel);
+                }
+                Some(d) => assert!(!races.is_empty(), "{kernel} without barrier {d}: no race"),
+            }
+        }
+    }
+}

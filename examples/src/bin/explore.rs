@@ -1,5 +1,5 @@
 //! Prints the candidates the explorer derives for a kernel: strategy, tuning parameters,
-//! launch-time conditions, and the time the driver took (what `lift!` spends per kernel at
+//! launch-time conditions, the size of its mapping problem, and the time the driver took (what `lift!` spends per kernel at
 //! build time). With no argument it explores a few built-in kernels; with a file argument,
 //! every kernel of that `lift!` program text. With `--source NAME` it also prints the
 //! low-level program and the OpenCL C of the candidates named `NAME`.
@@ -55,6 +55,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Ok(normal) = explore::normalise::normalise_kernel(&prog, &k.name) {
             if let Some(nk) = normal.kernel(&k.name) {
                 println!("  normal form: {}", print::expr(&nk.body));
+            }
+            let mut checked = normal.clone();
+            let info = typeck::check_program(&mut checked)?
+                .into_iter()
+                .find(|i| i.name == k.name);
+            if let Some(r) = info.and_then(|i| explore::parallel::report(&checked, &k.name, &i)) {
+                println!(
+                    "  mapping problem: {} maps, {} clauses, {} mappings ({:.2} ms)",
+                    r.maps, r.clauses, r.solutions, r.solve_ms
+                );
             }
         }
         for c in &compiled.candidates {

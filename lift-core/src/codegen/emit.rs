@@ -28,6 +28,8 @@ pub(crate) enum Par {
 
 /// An enclosing parallel loop: its index and trip count.
 pub(crate) struct ParLoop {
+    /// Unique among the loops of a kernel.
+    pub id: usize,
     pub par: Par,
     pub idx: Nat,
     pub trip: Nat,
@@ -76,10 +78,13 @@ pub(crate) struct Gen<'a> {
     /// never traced.
     pub trace: bool,
     pub traced: Vec<(String, bool)>,
-    /// Global temporaries written inside grid loops (`map_glb`/`map_wrg`): the most grid
-    /// loops around a write. Reading one with fewer grid loops around reads other
-    /// work-items' results with no synchronisation (a race the checker found).
-    pub grid_written: HashMap<String, usize>,
+    /// Global temporaries written inside grid loops (`map_glb`/`map_wrg`): the grid loops
+    /// around the write. Reading one outside any of those loops (after them, or in another
+    /// grid loop) reads other work-items' results with no synchronisation (a race the
+    /// checker found).
+    pub grid_written: HashMap<String, Vec<usize>>,
+    /// Parallel loops opened so far (their ids).
+    pub loops_opened: usize,
     inputs: Vec<String>,
     env: Vec<(String, View)>,
 }
@@ -150,6 +155,7 @@ impl<'a> Gen<'a> {
             trace: false,
             traced: Vec::new(),
             grid_written: HashMap::new(),
+            loops_opened: 0,
             inputs: Vec::new(),
             env: Vec::new(),
         }
@@ -261,10 +267,16 @@ impl<'a> Gen<'a> {
 
     /// The bookkeeping of every memory access (`write`: a store): local accesses for the
     /// bank model, the race checker's log, and the grid loops around global temporaries
-    /// (a read outside a grid loop that wrote the temporary is refused: other work-items'
-    /// results with no synchronisation, a race the checker found).
+    /// (a read outside the grid loops that wrote the temporary, even inside another grid
+    /// loop, is refused: other work-items' results with no synchronisation, a race the
+    /// checker found).
     fn note_access(&mut self, loc: &view::Loc, write: bool) -> GResult<()> {
-        let open = self.par.iter().filter(|p| p.par != Par::Lcl).count();
+        let open: Vec<usize> = self
+            .par
+            .iter()
+            .filter(|p| p.par != Par::Lcl)
+            .map(|p| p.id)
+            .collect();
         for (leaf, guard) in loc.mem_leaves() {
             self.local_accesses.extend(view::local_access(leaf));
             let view::Loc::Mem { buf, .. } = leaf else {
@@ -277,9 +289,14 @@ impl<'a> Gen<'a> {
                 continue;
             }
             if write {
-                let d = self.grid_written.entry(buf.name.clone()).or_insert(0);
-                *d = (*d).max(open);
-            } else if self.grid_written.get(&buf.name).is_some_and(|&d| d > open) {
+                if !open.is_empty() {
+                    self.grid_written.insert(buf.name.clone(), open.clone());
+                }
+            } else if self
+                .grid_written
+                .get(&buf.name)
+                .is_some_and(|w| w.iter().any(|id| !open.contains(id)))
+            {
                 return Err(CodegenError::Unsupported(
                     "the result of a parallel map (map_glb/map_wrg) is read outside it in the same kernel, by work-items that did not write it (a race: that needs a kernel boundary)".into(),
                 ));
@@ -589,13 +606,18 @@ fn is_simple(code: &str) -> bool {
 
 /// Compiles one kernel of a lowered, type-checked program; again with padded rows where
 /// that removes local-memory bank conflicts ([`super::banks`]).
-pub(crate) fn compile_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> GResult<Output> {
-    let (out, accesses, local) = compile_padded(prog, k, info, HashMap::new())?;
+pub(crate) fn compile_kernel(
+    prog: &Program,
+    k: &Kernel,
+    info: &KernelInfo,
+    opts: &super::Options,
+) -> GResult<Output> {
+    let (out, accesses, local) = compile_padded(prog, k, info, opts, HashMap::new())?;
     let pads = super::banks::choose_pads(&accesses, &local);
     if pads.is_empty() {
         return Ok(out);
     }
-    Ok(compile_padded(prog, k, info, pads)?.0)
+    Ok(compile_padded(prog, k, info, opts, pads)?.0)
 }
 
 /// Compiles one kernel with local buffers padded by `pads`; gives also the local accesses
@@ -604,6 +626,7 @@ fn compile_padded(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
+    opts: &super::Options,
     pads: HashMap<String, i64>,
 ) -> GResult<(Output, Vec<LocalAccess>, Vec<i64>)> {
     let mut facts = Facts::new();
@@ -612,7 +635,7 @@ fn compile_padded(
             facts.assume_divisible(n, d);
         }
     }
-    let launch = launch::configure(&k.body, &facts)?;
+    let launch = launch::configure(&k.body, &facts, opts.lanes)?;
     let mut g = Gen::new(prog, facts, launch);
     g.local_pads = pads;
     let tracing = super::trace::options().trace;

@@ -74,7 +74,7 @@ fn set<T: Clone>(v: &mut Vec<Option<T>>, d: usize, x: T, merge: impl Fn(&T, &T) 
     });
 }
 
-fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
+fn walk(e: &Expr, found: &mut Found, facts: &Facts, lanes: i64) -> GResult<()> {
     match &e.kind {
         ExprKind::Prim(p, args) => {
             let d = PrimArg::dim(args);
@@ -89,19 +89,15 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
                 Prim::MapGlb => set(&mut found.glb, d, trip(e)?, merge),
                 Prim::MapWrg => set(&mut found.wrg, d, trip(e)?, merge),
                 Prim::MapLcl => {
-                    let t = trip(e)?;
-                    let c = t.as_cst().ok_or_else(|| CodegenError::NotConstant {
-                        what: "map_lcl trip count (the local size)".into(),
-                        size: t.to_string(),
-                    })?;
+                    let c = trip(e)?.as_cst().unwrap_or(lanes);
                     set(&mut found.lcl, d, c, |a, b| *a.max(b));
                 }
                 _ => {}
             }
             for a in args {
                 match a {
-                    PrimArg::Fun(f) | PrimArg::Value(f) => walk(f, found, facts)?,
-                    PrimArg::Boundary(Boundary::Constant(f), _) => walk(f, found, facts)?,
+                    PrimArg::Fun(f) | PrimArg::Value(f) => walk(f, found, facts, lanes)?,
+                    PrimArg::Boundary(Boundary::Constant(f), _) => walk(f, found, facts, lanes)?,
                     _ => {}
                 }
             }
@@ -110,32 +106,32 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
         ExprKind::Lambda(_, b)
         | ExprKind::Proj(b, _)
         | ExprKind::Index(b, _)
-        | ExprKind::Unary(_, b) => walk(b, found, facts),
-        ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => walk(b, found, facts),
+        | ExprKind::Unary(_, b) => walk(b, found, facts, lanes),
+        ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => walk(b, found, facts, lanes),
         ExprKind::Compose(es) | ExprKind::Tuple(es) => {
-            es.iter().try_for_each(|x| walk(x, found, facts))
+            es.iter().try_for_each(|x| walk(x, found, facts, lanes))
         }
         ExprKind::Apply(f, es) => {
-            walk(f, found, facts)?;
-            es.iter().try_for_each(|x| walk(x, found, facts))
+            walk(f, found, facts, lanes)?;
+            es.iter().try_for_each(|x| walk(x, found, facts, lanes))
         }
         ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
-            walk(a, found, facts)?;
-            walk(b, found, facts)
+            walk(a, found, facts, lanes)?;
+            walk(b, found, facts, lanes)
         }
         ExprKind::If(c, a, b) => {
-            walk(c, found, facts)?;
-            walk(a, found, facts)?;
-            walk(b, found, facts)
+            walk(c, found, facts, lanes)?;
+            walk(a, found, facts, lanes)?;
+            walk(b, found, facts, lanes)
         }
         ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Ok(()),
     }
 }
 
 /// Computes the launch configuration of a lowered, type-checked kernel body.
-pub(crate) fn configure(body: &Expr, facts: &Facts) -> GResult<Launch> {
+pub(crate) fn configure(body: &Expr, facts: &Facts, lanes: i64) -> GResult<Launch> {
     let mut found = Found::default();
-    walk(body, &mut found, facts)?;
+    walk(body, &mut found, facts, lanes)?;
     let one = || Nat::cst(1);
     let global = found
         .glb

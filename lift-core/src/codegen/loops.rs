@@ -79,7 +79,9 @@ impl<'a> Gen<'a> {
         } else {
             self.grid_loops += 1;
         }
+        self.loops_opened += 1;
         self.par.push(ParLoop {
+            id: self.loops_opened,
             par,
             idx: idx.clone(),
             trip: n.clone(),

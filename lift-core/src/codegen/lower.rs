@@ -37,6 +37,20 @@ pub struct Lowered {
 
 /// Lowers kernel `kernel` of `prog` (see the module docs) and type-checks the result.
 pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Lowered> {
+    let mut fused = prepare(prog, kernel, info)?;
+    if let Some(k) = fused.kernels.iter_mut().find(|k| k.name == kernel) {
+        if !uses_parallel(&k.body) {
+            parallel_top(&mut k.body);
+        }
+    }
+    finish(fused, kernel, info)
+}
+
+/// Steps 1 and 2 (and the unrolling of shrinking `iterate`s): kernel `kernel` of `prog`
+/// with its maps expanded and fused, type-checked again so that every map knows its trip
+/// count. The parallel mapping ([`crate::explore::mapping`], or the heuristic of step 3)
+/// works on this.
+pub fn prepare(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Program> {
     let mut out = prog.clone();
     let k = out
         .kernels
@@ -60,21 +74,33 @@ pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult
             rule(algorithmic::map_reduce_fusion()),
         ),
     ));
-    let mut body = fusion.apply(&body, &ctx).unwrap_or(body);
-    if !uses_parallel(&body) {
-        parallel_top(&mut body);
-    }
+    k.body = fusion.apply(&body, &ctx).unwrap_or(body);
+    check_program(&mut out).map_err(|e| CodegenError::Lowering(e.to_string()))?;
+    Ok(out)
+}
+
+/// Step 4: every map left high-level in kernel `kernel` of `prog` becomes `map_seq` and
+/// every `reduce` `reduce_seq`; the result is type-checked.
+pub fn finish(mut prog: Program, kernel: &str, info: &KernelInfo) -> GResult<Lowered> {
+    let ctx = RewriteCtx::for_kernel(info);
+    let k = prog
+        .kernels
+        .iter_mut()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     let sequential = normalize(left_choice(
         rule(lowering::lower_map(MapLevel::Seq)),
         rule(lowering::lower_reduce()),
     ));
-    k.body = sequential.apply(&body, &ctx).unwrap_or(body);
-    let infos = check_program(&mut out).map_err(|e| CodegenError::Lowering(e.to_string()))?;
+    k.body = sequential
+        .apply(&k.body, &ctx)
+        .unwrap_or_else(|| k.body.clone());
+    let infos = check_program(&mut prog).map_err(|e| CodegenError::Lowering(e.to_string()))?;
     let info = infos
         .into_iter()
         .find(|i| i.name == kernel)
         .unwrap_or_else(|| info.clone());
-    Ok(Lowered { prog: out, info })
+    Ok(Lowered { prog, info })
 }
 
 /// Rebuilds `e` with `f` applied to every direct child expression.
@@ -333,7 +359,7 @@ fn map_depth(m: &Expr) -> i64 {
 /// The map nested directly in the function `f` of a map: `f` itself, the single map of a
 /// composition `layout o map(g) o layout`, or the single map of
 /// `|x| layout o map(g) o layout $ pure`.
-fn nested_map(f: &Expr) -> Option<&Expr> {
+pub(crate) fn nested_map(f: &Expr) -> Option<&Expr> {
     match &f.kind {
         ExprKind::Prim(Prim::Map, _) => Some(f),
         ExprKind::Compose(fs) => single_map(fs),

@@ -131,14 +131,49 @@ pub enum CodegenError {
 /// Result alias for code generation.
 pub type GResult<T> = Result<T, CodegenError>;
 
+/// Choices of code generation that the program does not fix (tuning parameters of the
+/// candidate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The local size of a dimension whose `map_lcl`s have trip counts that are not
+    /// compile-time constants (LIFT's launch parameter): such maps become loops strided by
+    /// it. Dimensions with constant trip counts take the largest of them.
+    pub lanes: i64,
+}
+
+impl Options {
+    /// The default local size for `map_lcl` over a size variable: small enough for the
+    /// work-group limits of GPU and CPU drivers alike (the runtime skips a candidate whose
+    /// work-group a device refuses; the explorer offers larger ones to the tuner).
+    pub const DEFAULT_LANES: i64 = 64;
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            lanes: Options::DEFAULT_LANES,
+        }
+    }
+}
+
 /// Compiles kernel `kernel` of the type-checked low-level program `prog` (`info` its checker
-/// output) to OpenCL C.
+/// output) to OpenCL C with the default [`Options`].
 pub fn generate(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Generated> {
+    generate_with(prog, kernel, info, &Options::default())
+}
+
+/// [`generate`] with the given options.
+pub fn generate_with(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    opts: &Options,
+) -> GResult<Generated> {
     let k = prog
         .kernel(kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     let text = crate::print::expr(&k.body);
-    let out = emit::compile_kernel(prog, k, info)?;
+    let out = emit::compile_kernel(prog, k, info, opts)?;
     Ok(Generated {
         source: out.source,
         kernels: vec![out.kernel],

@@ -10,12 +10,15 @@
 //!   the reduction lowerings of [`crate::codegen`], kernel fission of chains of several
 //!   computing stages ([`stages`]), and the default mapping
 //!   ([`crate::codegen::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
-//!   applies to every kernel and comes last.
+//!   applies to every kernel, followed by the other parallel mappings of the map nest that
+//!   the mapping constraint problem allows ([`mapping`], [`parallel`]).
 //!
 //! Candidates come in order of preference: without timing, the runtime launches the first
 //! one whose conditions hold and whose resources fit the device; the tuner times them all.
 
+pub mod mapping;
 pub mod normalise;
+pub mod parallel;
 pub mod space;
 pub mod stages;
 pub mod strips;
@@ -73,8 +76,9 @@ impl Candidate {
 pub const MAX_CONFIGS: usize = 6;
 
 /// The candidates of kernel `kernel` of the checked, normalised program `prog` (`info` its
-/// checker output), in order of preference; the last is the default mapping, which always
-/// exists unless lowering itself fails.
+/// checker output), in order of preference; the default mapping (`map`), which always exists
+/// unless lowering itself fails, comes after the other strategies and before the other
+/// solutions of the mapping problem (`mapping`).
 pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
@@ -121,14 +125,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
                 info: info.clone(),
             })
             .collect();
-    let map = crate::codegen::lower::lower_program(prog, kernel, info)
-        .ok()
-        .map(|l| Candidate {
-            strategy: "map",
-            params: Vec::new(),
-            lowering: Lowering::Program(l.prog),
-            info: l.info,
-        });
+    let mut mappings = parallel::candidates(prog, kernel, info);
+    let map = (mappings.first().map(|c| c.strategy) == Some("map")).then(|| mappings.remove(0));
     // Row reductions with one row per work-group read each row with consecutive work-items:
     // coalesced when rows are rows of memory. When they are columns (a transposed view),
     // groups of many rows read side by side instead, and so does one work-item per row: then
@@ -157,6 +155,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         tail.extend(map);
     }
     out.extend(tail);
+    out.extend(mappings);
     out
 }
 
