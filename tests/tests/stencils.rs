@@ -193,20 +193,24 @@ fn pad_every_boundary_every_size_and_width() {
     }
 }
 
+/// Pads with symbolic widths at run time: mirror wider than the input reflects periodically
+/// (as the interpreter does), clamp and wrap accept any width.
 #[test]
-fn mirror_wider_than_the_input_is_refused() {
+fn any_pad_width_at_run_time() {
     let mirror = PadMirrorV::new(ctx()).unwrap();
     let x = random_f32(3, 1);
-    assert!(mirror.run(3, 4, 4, &x).is_ok(), "l = r = n is allowed");
-    for (l, r) in [(4, 0), (0, 4), (9, 9)] {
-        match mirror.run(3, l + 1, r + 1, &x) {
-            Err(lift_runtime::Error::Precondition { .. }) => {}
-            other => {
-                panic!("pad({l}, {r}, mirror) of 3 elements: expected an error, got {other:?}")
-            }
-        }
+    for (l, r) in [(4, 4), (5, 1), (1, 5), (10, 10)] {
+        let got = mirror
+            .run(3, l, r, &x)
+            .unwrap_or_else(|e| panic!("pad({l}, {r}): {e}"));
+        let want = interpret(
+            PadMirrorV::LIFT,
+            "PadMirrorV",
+            &[3, l, r],
+            &[Value::from_f32s(&x)],
+        );
+        assert_eq!(got, f32s(&want), "pad({l}, {r}, mirror) of 3 elements");
     }
-    // Clamp and wrap accept any width.
     let wrap = PadWrapV::new(ctx()).unwrap();
     assert_eq!(
         wrap.run(3, 8, 1, &[1.0, 2.0, 3.0]).unwrap(),
@@ -221,30 +225,35 @@ fn check(src: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Mirror padding wider than the input keeps reflecting with period `2n` (LIFT's
+/// `mirror_unsafe`, its alias here), on the device as in the interpreter, for sizes known and
+/// symbolic, 1-D and 2-D.
 #[test]
-fn mirror_width_is_checked_at_compile_time_for_known_sizes() {
-    let kernel = |l: usize, r: usize| {
-        format!(
-            "kernel K(x: [f32; 3]) -> [f32; {}] {{ map(id) o pad({l}, {r}, mirror) $ x }}",
-            l + 3 + r
-        )
-    };
-    for (l, r) in [(0, 0), (3, 3), (0, 3), (3, 1)] {
-        check(&kernel(l, r)).unwrap_or_else(|e| panic!("pad({l}, {r}, mirror) of 3: {e}"));
+fn wide_mirror_reflects_periodically() {
+    for (src, sizes) in [
+        ("kernel K(x: [f32; 3]) -> [f32; 14] { map(id) o pad(7, 4, mirror) $ x }", vec![]),
+        ("kernel K<N>(x: [f32; N]) -> [f32; N + 11] { map(|v| v * 2.0) o pad(7, 4, mirror_unsafe) $ x }", vec![2]),
+        ("kernel K<N>(x: [f32; N]) -> [f32; N + 11] { map(|v| v * 2.0) o pad(7, 4, mirror) $ x }", vec![1]),
+        ("kernel K<N>(x: [f32; N]) -> [f32; N + 2] { map(|v| v * 2.0) o pad(1, 1, mirror) $ x }", vec![5]),
+    ] {
+        let n = sizes.first().copied().unwrap_or(3);
+        let x = random_f32(n, 4);
+        let args = [Value::from_f32s(&x)];
+        let want = f32s(&interpret(src, "K", &sizes, &args));
+        let k = lift_runtime::DynKernel::compile(ctx(), src, "K").unwrap_or_else(|e| panic!("{src}: {e}"));
+        let got = f32s(&k.run(&sizes, &args).unwrap_or_else(|e| panic!("{src}: {e}")));
+        assert_close(&got, &want, 0.0, src);
     }
-    for (l, r) in [(4, 0), (0, 4), (4, 4)] {
-        let e = check(&kernel(l, r)).expect_err("mirror wider than the input");
-        assert!(e.contains("mirror padding larger than the input"), "{e}");
-    }
-    let e = check(
-        "kernel K(x: [[f32; 2]; 5]) -> [[f32; 8]; 5] { map2(id) o pad2(0, 0, 3, 3, mirror) $ x }",
-    )
-    .expect_err("pad2 mirror wider than a row");
-    assert!(
-        e.contains("pad2: mirror padding larger than the input"),
-        "{e}"
+    // [1 2 3] padded by 7 on the left: 1 1 2 3 3 2 1 | 1 2 3.
+    let src = "kernel K(x: [f32; 3]) -> [f32; 10] { pad(7, 0, mirror) $ x }";
+    let got = interpret(src, "K", &[], &[Value::from_f32s(&[1.0, 2.0, 3.0])]);
+    assert_eq!(
+        f32s(&got),
+        [1.0, 1.0, 2.0, 3.0, 3.0, 2.0, 1.0, 1.0, 2.0, 3.0]
     );
-    check("kernel K(x: [f32; 3]) -> [f32; 11] { map(id) o pad(4, 4, wrap) $ x }").unwrap();
+    let e =
+        "kernel K(x: [[f32; 2]; 5]) -> [[f32; 8]; 5] { map2(id) o pad2(0, 0, 3, 3, mirror) $ x }";
+    check(e).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]

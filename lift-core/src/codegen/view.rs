@@ -352,9 +352,18 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                             _ => Nat::min(&low, &(n - 1)),
                         }
                     }
-                    PadKind::Mirror => {
+                    // One reflection per side where the padding is provably at most the
+                    // input's length; else LIFT's periodic reflection (period 2n).
+                    PadKind::Mirror
+                        if facts.le(&-n.clone(), &j) == Some(true)
+                            && facts.le(&j, &(n * 2 - 1)) == Some(true) =>
+                    {
                         let high = Nat::ite(&j, CmpOp::Ge, n, &(n * 2 - &j - 1), &j);
                         Nat::ite(&j, CmpOp::Lt, &Nat::cst(0), &(-&j - 1), &high)
+                    }
+                    PadKind::Mirror => {
+                        let m = ((&j % &(n * 2)) + n * 2) % (n * 2);
+                        Nat::ite(&m, CmpOp::Ge, n, &(n * 2 - &m - 1), &m)
                     }
                     PadKind::Wrap => ((&j % n) + n) % n,
                     PadKind::Constant(_) => {

@@ -253,7 +253,8 @@ fn window(x: &Value, origin: &[usize], dims: &[(usize, usize)], what: &str) -> R
 pub(super) enum Bound {
     /// `min(max(i, 0), n - 1)`.
     Clamp,
-    /// `i < 0: -1 - i`; `i >= n: 2n - 1 - i`.
+    /// `i < 0: -1 - i`; `i >= n: 2n - 1 - i`, reflecting again past the other end (period
+    /// `2n`).
     Mirror,
     /// `((i % n) + n) % n`.
     Wrap,
@@ -274,8 +275,10 @@ impl Bound {
         let n = n as i64;
         match self {
             Bound::Clamp => Pick::At(i.max(0).min(n - 1)),
-            Bound::Mirror if i < 0 => Pick::At(-1 - i),
-            Bound::Mirror if i >= n => Pick::At(2 * n - 1 - i),
+            Bound::Mirror if n > 0 => {
+                let m = i.rem_euclid(2 * n);
+                Pick::At(if m >= n { 2 * n - 1 - m } else { m })
+            }
             Bound::Wrap if n > 0 => Pick::At(i.rem_euclid(n)),
             Bound::Constant(c) if i < 0 || i >= n => Pick::Const(c),
             _ => Pick::At(i),
@@ -292,12 +295,6 @@ pub(super) fn pad(x: &Value, pads: &[(usize, usize)], b: &Bound, what: &str) -> 
     };
     let xs = as_array(x, what)?;
     let n = xs.len();
-    if matches!(b, Bound::Mirror) && (l > n || r > n) {
-        return Err(precondition(
-            what,
-            format!("mirror needs padding <= n: {l} and {r} vs {n}"),
-        ));
-    }
     let one = |k: usize| match b.pick(k as i64 - l as i64, n) {
         Pick::At(i) => pad(elem(x, i, what)?, rest, b, what),
         Pick::Const(c) => fill(xs.first(), rest, c, what),

@@ -429,7 +429,13 @@ fn layout_preconditions_are_errors() {
         &Bound::Clamp,
         "pad"
     )));
-    assert!(pre(layout::pad(&x, &[(5, 0)], &Bound::Mirror, "pad")));
+    // Mirror padding wider than the input keeps reflecting (period 2n): [1 2 3 4] padded by
+    // 5 on the left reads 4 3 2 1 1 before it.
+    let wide = layout::pad(&x, &[(5, 0)], &Bound::Mirror, "pad").expect("pads");
+    assert_eq!(
+        wide.flatten()[..6],
+        Value::from_f32s(&[4.0, 4.0, 3.0, 2.0, 1.0, 1.0]).flatten()[..]
+    );
     assert!(pre(layout::slide(&x, &[(0, 1)], "slide")));
     assert!(pre(layout::slide(&x, &[(5, 1)], "slide")));
     assert!(pre(layout::split(0, x.clone())));

@@ -113,7 +113,8 @@ fn boundary(p: Prim, e: Expr, sc: Scope) -> syn::Result<Boundary> {
     match e.kind {
         ExprKind::Ident(name) => match name.as_str() {
             "clamp" => return Ok(Boundary::Clamp),
-            "mirror" => return Ok(Boundary::Mirror),
+            // `mirror_unsafe`: LIFT's name for the same reflection.
+            "mirror" | "mirror_unsafe" => return Ok(Boundary::Mirror),
             "wrap" => return Ok(Boundary::Wrap),
             _ => {}
         },

@@ -187,26 +187,9 @@ impl Checker<'_> {
     }
 
     /// `pad(l, r, b)` on one dimension: checks and gives the padded length.
-    fn padded(
-        &mut self,
-        p: Prim,
-        n: &Nat,
-        l: &(Nat, Span),
-        r: &(Nat, Span),
-        b: &Boundary,
-    ) -> CResult<Nat> {
+    fn padded(&mut self, p: Prim, n: &Nat, l: &(Nat, Span), r: &(Nat, Span)) -> CResult<Nat> {
         self.non_negative(p, &l.0, l.1)?;
         self.non_negative(p, &r.0, r.1)?;
-        if matches!(b, Boundary::Mirror) {
-            for side in [l, r] {
-                self.require(
-                    Cond::Le(side.0.clone(), n.clone()),
-                    (p.name(), "mirror padding larger than the input"),
-                    side.1,
-                    ErrorKind::OutOfBounds,
-                )?;
-            }
-        }
         Ok(&l.0 + n + &r.0)
     }
 
@@ -456,8 +439,8 @@ pub fn pad(
 ) -> CResult<Type> {
     let (a, n) = array(p, &inputs[0], span)?;
     let ns = nats(args);
-    let b = c.boundary(p, args, &a)?;
-    let len = c.padded(p, &n, &ns[0], &ns[1], &b)?;
+    c.boundary(p, args, &a)?;
+    let len = c.padded(p, &n, &ns[0], &ns[1])?;
     Ok(Type::array(a, len))
 }
 
@@ -626,10 +609,10 @@ pub fn pad_nd(
         ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect()
     };
     let (t, dims) = peel(p, &inputs[0], depth, span)?;
-    let b = c.boundary(p, args, &t)?;
+    c.boundary(p, args, &t)?;
     let mut out = t;
     for (n, (l, r)) in dims.iter().zip(&pairs).rev() {
-        let len = c.padded(p, n, l, r, &b)?;
+        let len = c.padded(p, n, l, r)?;
         out = Type::array(out, len);
     }
     Ok(out)
