@@ -73,6 +73,7 @@ impl<'a> Gen<'a> {
         let code = match &e.kind {
             ExprKind::Lit(v, _) => match ty {
                 Type::Scalar(s) => literal(v, s),
+                Type::Vector(s, _) => format!("(({})({}))", self.ct.compute(&ty)?, literal(v, s)),
                 t => return Err(CodegenError::Internal(format!("literal of type {t}"))),
             },
             ExprKind::Binary(op, l, r) => {

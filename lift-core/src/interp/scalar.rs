@@ -60,6 +60,14 @@ pub(super) fn literal(
 ) -> Result<Value> {
     let t = match ty {
         Some(Type::Scalar(t)) => *t,
+        // A splatted literal: every lane the literal.
+        Some(Type::Vector(t, w)) => {
+            let lane = literal(v, suffix, Some(&Type::Scalar(*t)))?;
+            let Value::Scalar(s) = lane else {
+                return Err(mismatch(format!("literal {v:?} of type {t}")));
+            };
+            return Ok(Value::Vector(vec![s; *w as usize]));
+        }
         Some(t) => return Err(mismatch(format!("literal of non-scalar type {t}"))),
         None => suffix.unwrap_or(match v {
             LitValue::Int(_) => ScalarType::I32,

@@ -1,6 +1,7 @@
 //! The typing rule of every primitive, referenced from the table in [`crate::prim`].
 
 use super::expr::project;
+use super::scalar::is_unsuffixed_literal;
 use super::{Checker, Cond};
 use crate::arith::Nat;
 use crate::error::{CResult, CompileError, ErrorKind};
@@ -256,7 +257,7 @@ pub fn reduce(
     let (a, _) = array(p, &inputs[0], span)?;
     let z = initial(args, p, span)?;
     let zspan = z.span;
-    let tz = c.data(z, Some(&a))?;
+    let tz = splat(c.data(z, Some(&a))?, z, &a);
     c.expect(&tz, &a, zspan, || {
         format!(
             "{}: initial value has type {tz}, expected the element type {a}",
@@ -276,8 +277,30 @@ pub fn reduce_seq(
 ) -> CResult<Type> {
     let (a, _) = array(p, &inputs[0], span)?;
     let hint = a.as_scalar().map(Type::Scalar);
-    let acc = c.data(initial(args, p, span)?, hint.as_ref())?;
+    let z = initial(args, p, span)?;
+    let acc = c.data(z, hint.as_ref())?;
+    if matches!(a, Type::Vector(..)) && is_unsuffixed_literal(z) {
+        // An unsuffixed literal where the fold needs a vector is splatted (SPEC); a scalar
+        // accumulator is tried first, so `|s, v| s + v.s0` keeps one.
+        if let Ok(t) = fold(c, p, args, (acc.clone(), a.clone()), "accumulator", span) {
+            return Ok(t);
+        }
+        let acc = splat(acc, initial(args, p, span)?, &a);
+        return fold(c, p, args, (acc, a), "accumulator", span);
+    }
     fold(c, p, args, (acc, a), "accumulator", span)
+}
+
+/// An unsuffixed literal `z` of type `t` used where the vector type `want` of the same
+/// lanes is expected becomes that vector (every lane the literal); any other `t` stays.
+fn splat(t: Type, z: &mut Expr, want: &Type) -> Type {
+    match (&t, want) {
+        (Type::Scalar(s), Type::Vector(l, _)) if s == l && is_unsuffixed_literal(z) => {
+            z.ty = Some(want.clone());
+            want.clone()
+        }
+        _ => t,
+    }
 }
 
 /// The initial value of a reduction.
