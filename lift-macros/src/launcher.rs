@@ -98,7 +98,7 @@ fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError
         Type::Scalar(ScalarType::Bool) => (ScalarType::Bool, 1i64, Conv::Bool),
         Type::Scalar(s) => (*s, 1i64, Conv::Plain),
         Type::Vector(s, w) => (*s, i64::from(*w), Conv::Plain),
-        Type::Tuple(ts) if !dims.is_empty() => match ts.first() {
+        Type::Tuple(ts) => match ts.first() {
             Some(Type::Scalar(s))
                 if !matches!(s, ScalarType::Bool | ScalarType::F16)
                     && ts.iter().all(|t| t == &Type::Scalar(*s)) =>
@@ -107,7 +107,7 @@ fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError
             }
             _ => return Err(unsupported(
                 span,
-                format!("launcher: {what}: arrays of tuples need fields of one number type (not bool or f16), found {}; pass the components as separate arrays and zip them in the kernel", ty.base()),
+                format!("launcher: {what}: tuples need fields of one number type (not bool or f16), found {}; pass the components as separate arrays and zip them in the kernel", ty.base()),
             )),
         },
         t => {
