@@ -43,6 +43,9 @@ pub enum Prim {
     AsVector,
     AsScalar,
     Vectorize,
+    Head,
+    Tail,
+    Untile2,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -165,6 +168,9 @@ prims! {
     AsVector "as_vector" Low [[Nat]] Exactly(1) "[a; n] -> [aw; n / w]" rules::as_vector;
     AsScalar "as_scalar" Low [[]] Exactly(1) "[aw; n] -> [a; n * w]" rules::as_scalar;
     Vectorize "vectorize" Low [[Nat, Fun]] Exactly(1) "f: a -> b gives aw -> bw" rules::vectorize;
+    Head "head" High [[]] Exactly(1) "[a; n] -> [a; 1]" rules::head;
+    Tail "tail" High [[]] Exactly(1) "[a; n] -> [a; n - 1], n >= 2" rules::tail;
+    Untile2 "untile2" High [[]] Exactly(1) "[[[[a; tx]; ty]; nx]; ny] -> [[a; nx * tx]; ny * ty]" rules::untile2;
 }
 
 impl Prim {

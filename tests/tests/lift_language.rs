@@ -1,6 +1,7 @@
 //! LIFT's language beyond the core (SPEC section 2, "More of LIFT's language"), on the
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
-//! where a fold needs a vector). Wide `mirror` padding is tested with the stencils.
+//! where a fold needs a vector), `head`, `tail`, `untile2`. Wide `mirror` padding is tested
+//! with the stencils.
 
 use lift_runtime::core::interp::{Scalar, Value};
 use lift_runtime::DynKernel;
@@ -55,4 +56,59 @@ fn vector_zero_accumulators() {
             &[vectors(&x)],
         );
     }
+}
+
+/// `head`, `tail` and `untile2`: views, at sizes known and symbolic, alone and under maps.
+#[test]
+fn head_tail_untile2() {
+    for n in [2, 3, 17] {
+        let x = random_f32(n, 11);
+        let xs = [Value::from_f32s(&x)];
+        let got = agrees(
+            "kernel K<N>(x: [f32; N]) -> [f32; N - 1] { map(|v| v * 2.0) o tail $ x }",
+            &[n],
+            &xs,
+        );
+        assert_eq!(got[0], 2.0 * x[1]);
+        let got = agrees(
+            "kernel K<N>(x: [f32; N]) -> [f32; 1] { head $ x }",
+            &[n],
+            &xs,
+        );
+        assert_eq!(got, [x[0]]);
+        // Rows: the tail of every row, and the first row.
+        let m = random_f32(n * 5, 12);
+        let rows = Value::Array(m.chunks(5).map(Value::from_f32s).collect());
+        agrees(
+            "kernel K<N>(x: [[f32; 5]; N]) -> [[f32; 4]; N] { map(map(|v| v + 1.0) o tail) $ x }",
+            &[n],
+            std::slice::from_ref(&rows),
+        );
+        agrees(
+            "kernel K<N>(x: [[f32; 5]; N]) -> [[f32; 5]; 1] { map(map(|v| v + 1.0)) o head $ x }",
+            &[n],
+            &[rows],
+        );
+    }
+    // `tail` needs two elements: a launch-time precondition for a size variable.
+    let k = DynKernel::compile(
+        ctx(),
+        "kernel K<N>(x: [f32; N]) -> [f32; N - 1] { tail $ x }",
+        "K",
+    )
+    .expect("compiles");
+    match k.run(&[1], &[Value::from_f32s(&[1.0])]) {
+        Err(lift_runtime::Error::Precondition { .. }) => {}
+        other => panic!("tail of one element: {other:?}"),
+    }
+    // untile2 undoes slide2(ty, ty, tx, tx): tiles of 2 x 3 over a 4 x 9 array.
+    let x = random_f32(36, 13);
+    let m = Value::Array(x.chunks(9).map(Value::from_f32s).collect());
+    let got = agrees(
+        "kernel K(x: [[f32; 9]; 4]) -> [[f32; 9]; 4] { untile2 o map2(map2(|v| v * 3.0)) o slide2(2, 2, 3, 3) $ x }",
+        &[],
+        &[m],
+    );
+    let want: Vec<f32> = x.iter().map(|v| v * 3.0).collect();
+    assert_close(&got, &want, 1e-6, "untile2");
 }

@@ -28,8 +28,52 @@ pub fn normalise_kernel(prog: &Program, kernel: &str) -> Result<Program, Rewrite
     let mut p = prog.clone();
     if let Some(k) = p.kernels.iter_mut().find(|k| k.name == kernel) {
         inline_user_functions(&mut k.body, &prog.funs);
+        desugar(&mut k.body);
     }
     rewrite_kernel(&p, kernel, &normal_form())
+}
+
+/// LIFT's layout primitives that are compositions of others, expanded everywhere (inside
+/// rewrite points too): `head` is `take(1)`, `tail` of `[a; n]` is `at(1) o slide(n - 1, 1)`
+/// (its second window), `untile2` is `map(join) o join o map(transpose)`.
+fn desugar(e: &mut Expr) {
+    use crate::arith::Nat;
+    use crate::types::Type;
+    for c in crate::rewrite::walk::children_mut(e) {
+        desugar(c);
+    }
+    let span = e.span;
+    let prim = |p: Prim, args: Vec<PrimArg>| Expr::new(ExprKind::Prim(p, args), span);
+    let nat = |n: Nat| PrimArg::Nat(n, span);
+    let new = match &e.kind {
+        ExprKind::Prim(Prim::Head, _) => prim(Prim::Take, vec![nat(Nat::cst(1))]),
+        ExprKind::Prim(Prim::Tail, _) => {
+            let Some(Type::Array(_, m)) = &e.ty else {
+                return;
+            };
+            Expr::new(
+                ExprKind::Compose(vec![
+                    prim(Prim::At, vec![nat(Nat::cst(1))]),
+                    prim(Prim::Slide, vec![nat(m.clone()), nat(Nat::cst(1))]),
+                ]),
+                span,
+            )
+        }
+        ExprKind::Prim(Prim::Untile2, _) => {
+            let join = || prim(Prim::Join, Vec::new());
+            let transpose = prim(Prim::Transpose, Vec::new());
+            Expr::new(
+                ExprKind::Compose(vec![
+                    prim(Prim::Map, vec![PrimArg::Fun(join())]),
+                    join(),
+                    prim(Prim::Map, vec![PrimArg::Fun(transpose)]),
+                ]),
+                span,
+            )
+        }
+        _ => return,
+    };
+    *e = new;
 }
 
 /// The normalisation strategy: every rule of [`rules`] wherever it applies, until none does,

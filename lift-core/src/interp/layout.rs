@@ -167,6 +167,52 @@ pub(super) fn take(n: usize, x: Value) -> Result<Value> {
     Ok(Value::Array(xs))
 }
 
+/// `head`: the first element, as an array of one.
+pub(super) fn head(x: Value) -> Result<Value> {
+    let xs = into_array(x, "head")?;
+    match xs.into_iter().next() {
+        Some(v) => Ok(Value::Array(vec![v])),
+        None => Err(precondition("head", "of an empty array".into())),
+    }
+}
+
+/// `tail`: all but the first element (at least two elements, as SPEC asks).
+pub(super) fn tail(x: Value) -> Result<Value> {
+    let mut xs = into_array(x, "tail")?;
+    if xs.len() < 2 {
+        return Err(precondition(
+            "tail",
+            format!("needs at least two elements, found {}", xs.len()),
+        ));
+    }
+    xs.remove(0);
+    Ok(Value::Array(xs))
+}
+
+/// `untile2`: tiles `[ny][nx][ty][tx]` back to the `[ny * ty][nx * tx]` array.
+pub(super) fn untile2(x: Value) -> Result<Value> {
+    let mut rows = Vec::new();
+    for tile_row in into_array(x, "untile2")? {
+        let tiles = into_array(tile_row, "untile2")?;
+        let per_tile: Vec<Vec<Value>> = tiles
+            .into_iter()
+            .map(|t| into_array(t, "untile2"))
+            .collect::<Result<_>>()?;
+        let ty = per_tile.first().map_or(0, Vec::len);
+        for r in 0..ty {
+            let mut row = Vec::new();
+            for t in &per_tile {
+                let tr = t.get(r).cloned().ok_or_else(|| {
+                    InterpError::TypeMismatch("untile2: tiles of different heights".into())
+                })?;
+                row.extend(into_array(tr, "untile2")?);
+            }
+            rows.push(Value::Array(row));
+        }
+    }
+    Ok(Value::Array(rows))
+}
+
 /// `join`: concatenation of the rows.
 pub(super) fn join(x: Value) -> Result<Value> {
     let mut out = Vec::new();

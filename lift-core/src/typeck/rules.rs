@@ -425,6 +425,57 @@ pub fn take(
     Ok(Type::array(a, n))
 }
 
+/// `head`: the first element, as an array of one (`n >= 1`).
+pub fn head(
+    c: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    c.require(
+        Cond::Le(Nat::cst(1), n),
+        ("head", "of an empty array"),
+        span,
+        ErrorKind::OutOfBounds,
+    )?;
+    Ok(Type::array(a, Nat::cst(1)))
+}
+
+/// `tail`: all but the first element (`n >= 2`, SPEC).
+pub fn tail(
+    c: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    c.require(
+        Cond::Le(Nat::cst(2), n.clone()),
+        ("tail", "needs at least two elements"),
+        span,
+        ErrorKind::OutOfBounds,
+    )?;
+    Ok(Type::array(a, n - 1))
+}
+
+/// `untile2`: the inverse of `slide2(ty, ty, tx, tx)`.
+pub fn untile2(
+    _: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (row, ny) = array(p, &inputs[0], span)?;
+    let (tile, nx) = array(p, &row, span)?;
+    let (trow, ty) = array(p, &tile, span)?;
+    let (a, tx) = array(p, &trow, span)?;
+    Ok(Type::array(Type::array(a, nx * tx), ny * ty))
+}
+
 /// `join`.
 pub fn join(
     _: &mut Checker<'_>,
