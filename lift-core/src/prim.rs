@@ -216,6 +216,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::Vectorize as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::Untile2 as usize + 1);
     }
 }

@@ -106,9 +106,9 @@ fn errors_name_the_primitive() {
             "unknown name `scan_seq`",
         ),
         (
-            "kernel K<N>(x: [f32; N]) -> [f32; N] { tail $ x }",
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { filter_while $ x }",
             ErrorKind::UnknownName,
-            "unknown name `tail`",
+            "unknown name `filter_while`",
         ),
         (
             "kernel K<N>(x: [f32; N]) -> [f64; N] { map(|v| v) $ x }",
