@@ -92,6 +92,18 @@ pub struct Kernel {
     pub span: Span,
 }
 
+/// How many data arguments the function expression `f` takes, where its form says:
+/// a lambda's parameters, a user function's (from `funs`), two for an operator section.
+pub fn fun_arity(f: &Expr, funs: &[UserFun]) -> Option<usize> {
+    match &f.kind {
+        ExprKind::Lambda(ps, _) => Some(ps.len()),
+        ExprKind::Section(_) => Some(2),
+        ExprKind::Ident(n) => funs.iter().find(|u| &u.name == n).map(|u| u.params.len()),
+        ExprKind::Point(_, _, x) => fun_arity(x, funs),
+        _ => None,
+    }
+}
+
 /// An expression with its span and, after type checking, its type (data nodes only).
 #[derive(Clone, Debug)]
 pub struct Expr {

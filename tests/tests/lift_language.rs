@@ -1,6 +1,7 @@
 //! LIFT's language beyond the core (SPEC section 2, "More of LIFT's language"), on the
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
-//! where a fold needs a vector), `head`, `tail`, `untile2`. Wide `mirror` padding is tested
+//! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity. Wide
+//! `mirror` padding is tested
 //! with the stencils.
 
 use lift_runtime::core::interp::{Scalar, Value};
@@ -111,4 +112,42 @@ fn head_tail_untile2() {
     );
     let want: Vec<f32> = x.iter().map(|v| v * 3.0).collect();
     assert_close(&got, &want, 1e-6, "untile2");
+}
+
+/// `vectorize(w, f)` for functions of one to three arguments, user functions included (over
+/// a `zip` of vector arrays), with `if` in the body.
+#[test]
+fn vectorize_any_arity() {
+    let src = "
+fn neg(x: f32) -> f32 { 0.0 - x }
+fn relu(x: f32) -> f32 { if x > 0.0 { x } else { 0.0 } }
+fn mul(a: f32, b: f32) -> f32 { a * b }
+fn fma3(a: f32, b: f32, c: f32) -> f32 { a * b + c }
+kernel K1<N>(x: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, |v| neg(v))) o as_vector(4) $ x }
+kernel K2<N>(x: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, relu)) o as_vector(4) $ x }
+kernel K3<N>(x: [f32; N], y: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, mul)) $ zip(as_vector(4) $ x, as_vector(4) $ y) }
+kernel K4<N>(x: [f32; N], y: [f32; N], z: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, fma3)) $ zip(as_vector(4) $ x, as_vector(4) $ y, as_vector(4) $ z) }
+kernel K5<N>(x: [f32; N], y: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(2, |a, b| max(a, b) - 1.0)) $ zip(as_vector(2) $ x, as_vector(2) $ y) }
+kernel K6<N>(x: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, neg)) o as_vector(4) $ x }
+";
+    for n in [4, 36] {
+        let (x, y, z) = (random_f32(n, 21), random_f32(n, 22), random_f32(n, 23));
+        let v = |d: &[f32]| Value::from_f32s(d);
+        for (k, args) in [
+            ("K1", vec![v(&x)]),
+            ("K2", vec![v(&x)]),
+            ("K3", vec![v(&x), v(&y)]),
+            ("K4", vec![v(&x), v(&y), v(&z)]),
+            ("K5", vec![v(&x), v(&y)]),
+            ("K6", vec![v(&x)]),
+        ] {
+            let want = f32s(&interpret(src, k, &[n], &args));
+            let kern = DynKernel::compile(ctx(), src, k).unwrap_or_else(|e| panic!("{k}: {e}"));
+            let got = f32s(&kern.run(&[n], &args).unwrap_or_else(|e| panic!("{k}: {e}")));
+            assert_close(&got, &want, 1e-6, k);
+        }
+        let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a * b).collect();
+        let got = f32s(&interpret(src, "K3", &[n], &[v(&x), v(&y)]));
+        assert_close(&got, &want, 1e-6, "K3 against Rust");
+    }
 }

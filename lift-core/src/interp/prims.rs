@@ -198,10 +198,11 @@ impl<'p> Interp<'p> {
     }
 
     /// `vectorize(w, f)`: `f` applied lane by lane to vectors of width `w` (scalar arguments
-    /// are broadcast); every lane's result must be a scalar.
+    /// are broadcast, a tuple of vectors gives the tuple of lanes, spread over the arguments
+    /// of a function of that many); every lane's result must be a scalar.
     fn vectorize(&self, w: usize, f: &Fun<'p>, inputs: Vec<Value>) -> Result<Value> {
-        let lane = |i: usize| -> Result<_> {
-            let args = inputs.iter().map(|v| match v {
+        fn lane_of(v: &Value, i: usize, w: usize) -> Result<Value> {
+            match v {
                 Value::Vector(lanes) if lanes.len() == w => {
                     lanes.get(i).copied().map(Value::Scalar).ok_or_else(|| {
                         InterpError::IndexOutOfRange {
@@ -212,12 +213,32 @@ impl<'p> Interp<'p> {
                     })
                 }
                 Value::Scalar(s) => Ok(Value::Scalar(*s)),
+                Value::Tuple(vs) => Ok(Value::Tuple(
+                    vs.iter().map(|v| lane_of(v, i, w)).collect::<Result<_>>()?,
+                )),
                 v => Err(InterpError::TypeMismatch(format!(
                     "vectorize({w}): expects vectors of width {w}, found {}",
                     v.describe()
                 ))),
-            });
-            match self.apply(f, args.collect::<Result<_>>()?)? {
+            }
+        }
+        let arity = match f {
+            Fun::Lambda(pats, ..) => pats.len(),
+            Fun::User(uf) => uf.params.len(),
+            Fun::Section(_) => 2,
+            _ => 1,
+        };
+        let lane = |i: usize| -> Result<_> {
+            let mut args: Vec<Value> = inputs
+                .iter()
+                .map(|v| lane_of(v, i, w))
+                .collect::<Result<_>>()?;
+            if let [Value::Tuple(parts)] = &args[..] {
+                if parts.len() == arity && arity > 1 {
+                    args = parts.clone();
+                }
+            }
+            match self.apply(f, args)? {
                 Value::Scalar(s) => Ok(s),
                 v => Err(InterpError::TypeMismatch(format!(
                     "vectorize: the function must give a scalar, gave {}",

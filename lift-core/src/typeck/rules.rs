@@ -291,6 +291,19 @@ pub fn reduce_seq(
     fold(c, p, args, (acc, a), "accumulator", span)
 }
 
+/// The lane type of a vector of width `w` (a tuple of such vectors: the tuple of lanes).
+fn lanes_of(t: &Type, w: u32) -> Option<Type> {
+    match t {
+        Type::Vector(s, v) if *v == w => Some(Type::Scalar(*s)),
+        Type::Tuple(ts) => ts
+            .iter()
+            .map(|t| lanes_of(t, w))
+            .collect::<Option<Vec<_>>>()
+            .map(Type::Tuple),
+        _ => None,
+    }
+}
+
 /// An unsuffixed literal `z` of type `t` used where the vector type `want` of the same
 /// lanes is expected becomes that vector (every lane the literal); any other `t` stays.
 fn splat(t: Type, z: &mut Expr, want: &Type) -> Type {
@@ -786,15 +799,25 @@ pub fn vectorize(
     let (w, _) = width(p, args)?;
     let mut lanes = Vec::new();
     for t in inputs {
-        match t {
-            Type::Vector(s, v) if *v == w => lanes.push(Type::Scalar(*s)),
-            t => {
+        match lanes_of(t, w) {
+            Some(l) => lanes.push(l),
+            None => {
                 return Err(err(
                     ErrorKind::TypeMismatch,
                     span,
-                    format!("vectorize: expects vectors of width {w}, found {t}"),
+                    format!(
+                        "vectorize: expects vectors of width {w} (or tuples of them), found {t}"
+                    ),
                 ))
             }
+        }
+    }
+    // A function of k arguments over a tuple of k vectors (`zip` of vector arrays) gets
+    // the tuple's lanes as its arguments.
+    let arity = crate::ir::fun_arity(fun(args, p, span)?, c.funs);
+    if let ([Type::Tuple(ts)], Some(k)) = (&lanes[..], arity) {
+        if k == ts.len() && k > 1 {
+            lanes = ts.clone();
         }
     }
     match c.apply(fun(args, p, span)?, &lanes, span)? {
