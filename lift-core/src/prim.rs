@@ -46,6 +46,7 @@ pub enum Prim {
     Head,
     Tail,
     Untile2,
+    ScanSeq,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -171,6 +172,7 @@ prims! {
     Head "head" High [[]] Exactly(1) "[a; n] -> [a; 1]" rules::head;
     Tail "tail" High [[]] Exactly(1) "[a; n] -> [a; n - 1], n >= 2" rules::tail;
     Untile2 "untile2" High [[]] Exactly(1) "[[[[a; tx]; ty]; nx]; ny] -> [[a; nx * tx]; ny * ty]" rules::untile2;
+    ScanSeq "scan_seq" High [[Fun, Value]] Exactly(1) "[a; n] -> [b; n], f: (b, a) -> b" rules::scan_seq;
 }
 
 impl Prim {
@@ -216,6 +218,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::Untile2 as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::ScanSeq as usize + 1);
     }
 }

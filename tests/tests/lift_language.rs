@@ -1,8 +1,7 @@
 //! LIFT's language beyond the core (SPEC section 2, "More of LIFT's language"), on the
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
-//! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity. Wide
-//! `mirror` padding is tested
-//! with the stencils.
+//! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity,
+//! `scan_seq`. Wide `mirror` padding is tested with the stencils.
 
 use lift_runtime::core::interp::{Scalar, Value};
 use lift_runtime::DynKernel;
@@ -149,5 +148,50 @@ kernel K6<N>(x: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, neg)) o as_
         let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a * b).collect();
         let got = f32s(&interpret(src, "K3", &[n], &[v(&x), v(&y)]));
         assert_close(&got, &want, 1e-6, "K3 against Rust");
+    }
+}
+
+/// `scan_seq(f, z)`: inclusive sequential scans, alone, per row under a parallel map, and
+/// followed by a map; sizes 1, primes, composites; every candidate of the explorer.
+#[test]
+fn scan_seq_matches_the_interpreter() {
+    let src = "
+kernel R<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(|row| map(|v| v * 2.0) o scan_seq(|a, v| max(a, v), -100.0) $ row) $ x }
+kernel T<N>(x: [i32; N]) -> [(i32, i32); N] { scan_seq(|acc, v| (acc.0 + v, acc.1 + 1), (0, 0)) $ x }
+";
+    for n in [1, 7, 36] {
+        let x = random_f32(n, 31);
+        let got = agrees(
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { scan_seq(+, 0.0) $ x }",
+            &[n],
+            &[Value::from_f32s(&x)],
+        );
+        let mut run = 0.0;
+        for (g, v) in got.iter().zip(&x) {
+            run += v;
+            assert!((g - run).abs() < 1e-4, "prefix sum {g} vs {run}");
+        }
+        let m = random_f32(n * 5, 32);
+        let rows = Value::Array(m.chunks(5).map(Value::from_f32s).collect());
+        let want = f32s(&interpret(src, "R", &[n, 5], std::slice::from_ref(&rows)));
+        for name in DynKernel::compile(ctx(), src, "R")
+            .expect("compiles")
+            .candidates()
+            .to_vec()
+        {
+            let k = DynKernel::compile_candidate(ctx(), src, "R", Some(&name)).expect("candidate");
+            let got = f32s(&k.run(&[n, 5], std::slice::from_ref(&rows)).expect("runs"));
+            assert_close(&got, &want, 1e-6, &name);
+        }
+        let xi: Vec<i32> = (0..n as i32).map(|i| i * 3 - 7).collect();
+        let xs = [Value::Array(
+            xi.iter().map(|v| Value::Scalar(Scalar::I32(*v))).collect(),
+        )];
+        let want = interpret(src, "T", &[n], &xs);
+        let got = DynKernel::compile(ctx(), src, "T")
+            .expect("compiles")
+            .run(&[n], &xs)
+            .expect("runs");
+        assert_eq!(got.flatten(), want.flatten(), "T N={n}");
     }
 }

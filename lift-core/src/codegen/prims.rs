@@ -386,6 +386,43 @@ impl<'a> Gen<'a> {
         Ok(acc)
     }
 
+    /// `scan_seq(f, z)`: a sequential fold in a private accumulator whose every step is
+    /// written to `out`.
+    fn scan_acc(
+        &mut self,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        out: &View,
+    ) -> GResult<()> {
+        let op = fun_arg(pargs)?;
+        let (acc_ty, _) = array_of(&ty_of(f)?)?;
+        if matches!(acc_ty, Type::Array(..)) {
+            return Err(CodegenError::Unsupported(
+                "scan_seq with an array accumulator".into(),
+            ));
+        }
+        let (input, elem, n) = self.array_input(args)?;
+        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
+        let z = self.read(&z, &acc_ty)?;
+        let name = self.fresh("acc");
+        let t = self.ct.compute(&acc_ty)?;
+        self.line(format!("{t} {name} = {z};"));
+        let acc = View::Value(name.clone());
+        self.seq_loop(&n, false, &mut |g, i| {
+            let args = vec![
+                Arg::View(acc.clone(), acc_ty.clone()),
+                Arg::View(input.at(i.clone()), elem.clone()),
+            ];
+            let v = g.call_value(op, args, None)?;
+            let code = g.read(&v, &acc_ty)?;
+            if code != name {
+                g.line(format!("{name} = {code};"));
+            }
+            g.copy(&acc, &out.at(i), &acc_ty)
+        })
+    }
+
     /// A sequential fold with an array accumulator, in a new buffer (private unless an
     /// enclosing `to_*` says otherwise); gives the accumulator.
     fn reduce_array_value(
@@ -507,6 +544,7 @@ impl<'a> Gen<'a> {
             Prim::ReduceSeq | Prim::ReduceSeqUnroll if matches!(ty_of(f)?, Type::Array(..)) => {
                 self.reduce_acc(p, pargs, f, args, out)
             }
+            Prim::ScanSeq => self.scan_acc(pargs, f, args, out),
             Prim::Join => {
                 let (row, _) = array_of(&in_ty()?)?;
                 let (_, m) = array_of(&row)?;

@@ -7,8 +7,9 @@
 //! only of a perfectly nested map into a map that is not itself fused, no `map_glb` with
 //! `map_wrg`/`map_lcl` in one kernel (SPEC nesting rules), maps inside the function of a
 //! sequential primitive (`reduce`, `iterate`) stay sequential, a map whose function computes
-//! outside its nested maps is not a `map_wrg` (that work would be repeated by every
-//! work-item of the group, each writing the same result), and a symmetry breaker: the
+//! outside its nested maps is not a `map_wrg` and has only sequential maps inside (else that
+//! work would be repeated by several work-items, each writing the same result), and a
+//! symmetry breaker: the
 //! dimensions of each level are used from 0 up (dimension 0 is special because it decides
 //! coalescing; a mapping that uses dimension 1 but not 0 is a relabelling of one that uses 0).
 //! [`solve`] enumerates every solution with the Pumpkin constraint solver (lazy clause
@@ -359,9 +360,10 @@ pub enum Rule {
     NoGlobalWithGroups,
     /// Ours: a map inside the function of a sequential primitive is sequential.
     InsideSequential,
-    /// Ours: a map whose function computes outside its nested maps is not a `map_wrg`
-    /// (every work-item of the group would repeat that work and write the same result).
-    GroupWork,
+    /// Ours: a map whose function computes outside its nested maps is not a `map_wrg` and
+    /// has only sequential maps nested in it (else every work-item of the group, or of the
+    /// inner parallel dimensions, would repeat that work and write the same result).
+    ReplicatedWork,
     /// Ours: the dimensions of each level are used from 0 up.
     Symmetry,
 }
@@ -442,10 +444,11 @@ pub fn constraints(nest: &Nest) -> Vec<Constraint> {
             );
         }
         if v.direct {
-            push(
-                Rule::GroupWork,
-                levels(2).map(|c| vec![not(m, c)]).collect(),
-            );
+            let mut cl: Vec<Vec<Lit>> = levels(2).map(|c| vec![not(m, c)]).collect();
+            for mi in nest.nested(m) {
+                cl.extend(parallel.iter().map(|&c| vec![not(mi, c)]));
+            }
+            push(Rule::ReplicatedWork, cl);
         }
     }
     for chain in &chains {

@@ -145,6 +145,16 @@ impl<'p> Interp<'p> {
                 }
                 Ok(acc)
             }
+            ScanSeq => {
+                let f = a.fun(0)?;
+                let mut acc = a.value(0)?.clone();
+                let mut out = Vec::new();
+                for v in layout::into_array(x()?, name)? {
+                    acc = self.apply(f, vec![acc, v])?;
+                    out.push(acc.clone());
+                }
+                Ok(Value::Array(out))
+            }
             Zip => layout::zip(inputs, 1, name),
             Zip2 => layout::zip(inputs, 2, name),
             Zip3 => layout::zip(inputs, 3, name),

@@ -316,6 +316,19 @@ fn splat(t: Type, z: &mut Expr, want: &Type) -> Type {
     }
 }
 
+/// `scan_seq(f, z)`: `f: (b, a) -> b`, `z: b`; every step's accumulator, `[b; n]`.
+pub fn scan_seq(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (_, n) = array(p, &inputs[0], span)?;
+    let acc = reduce_seq(c, p, args, inputs, span)?;
+    Ok(Type::array(acc, n))
+}
+
 /// The initial value of a reduction.
 fn initial(args: &mut [PrimArg], p: Prim, span: Span) -> CResult<&mut Expr> {
     value(args).ok_or_else(|| {

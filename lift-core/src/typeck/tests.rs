@@ -101,9 +101,9 @@ fn errors_name_the_primitive() {
             "unknown name `w`",
         ),
         (
-            "kernel K<N>(x: [f32; N]) -> [f32; N] { scan_seq(+, 0.0) $ x }",
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { scan_par(+, 0.0) $ x }",
             ErrorKind::UnknownName,
-            "unknown name `scan_seq`",
+            "unknown name `scan_par`",
         ),
         (
             "kernel K<N>(x: [f32; N]) -> [f32; N] { filter_while $ x }",
