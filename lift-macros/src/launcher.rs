@@ -632,6 +632,10 @@ fn enqueue_block(
                     let l = size_local(s);
                     quote!(__lift_k.set_scalar(#ai, #l as i32)?;)
                 }
+                KernelArg::Local { bytes } => {
+                    let b = eval(bytes);
+                    quote!(__lift_k.set_local(#ai, ::lift_runtime::__private::to_usize(#b)?)?;)
+                }
                 KernelArg::Scalar { param } => {
                     let (id, ht) = &params[*param];
                     let v = device_scalar(id, ht.scalar);

@@ -458,6 +458,9 @@ impl DynKernel {
                             .ok_or_else(|| Error::launch(format!("unbound size variable `{s}`")))?;
                         k.set_scalar(i, v as i32)?;
                     }
+                    KernelArg::Local { bytes } => {
+                        k.set_local(i, to_usize(eval(bytes, &lookup)?)?)?;
+                    }
                     KernelArg::Trace { buffers } => {
                         let t = self
                             .ctx

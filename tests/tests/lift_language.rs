@@ -1,11 +1,24 @@
 //! LIFT's language beyond the core (SPEC section 2, "More of LIFT's language"), on the
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
 //! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity,
-//! `scan_seq`. Wide `mirror` padding is tested with the stencils.
+//! `scan_seq`, `map_lcl` and local memory over size variables. Wide `mirror` padding is
+//! tested with the stencils.
 
+use lift_runtime::core::codegen::trace;
 use lift_runtime::core::interp::{Scalar, Value};
-use lift_runtime::DynKernel;
+use lift_runtime::{lift, DynKernel};
 use lift_tests::{assert_close, ctx, f32s, interpret, random_f32};
+
+/// Local memory and `map_lcl` over size variables (through the macro's launcher).
+const GROUPS: &str = "kernel K<N, M>(x: [f32; N]) -> [f32; N] {
+    join o map_wrg(0, |g| map_lcl(0, |v| v * 2.0) o gather(reverse) o to_local(map_lcl(0, id)) $ g) o split(M) $ x
+}";
+
+lift! {
+    kernel ReverseGroups<N, M>(x: [f32; N]) -> [f32; N] {
+        join o map_wrg(0, |g| map_lcl(0, |v| v * 2.0) o gather(reverse) o to_local(map_lcl(0, id)) $ g) o split(M) $ x
+    }
+}
 
 /// Compiles `src` at run time, runs kernel `K` at `sizes` and compares with the interpreter.
 fn agrees(src: &str, sizes: &[usize], args: &[Value]) -> Vec<f32> {
@@ -193,5 +206,39 @@ kernel T<N>(x: [i32; N]) -> [(i32, i32); N] { scan_seq(|acc, v| (acc.0 + v, acc.
             .run(&[n], &xs)
             .expect("runs");
         assert_eq!(got.flatten(), want.flatten(), "T N={n}");
+    }
+}
+
+/// `map_lcl` over a size variable (a loop strided by the local size) and local memory sized by
+/// one (a `__local` pointer parameter sized at launch), race-free, through `DynKernel` and the
+/// macro's launcher.
+#[test]
+fn symbolic_sizes_inside_work_groups() {
+    let k = DynKernel::compile(ctx(), GROUPS, "K").expect("compiles");
+    assert!(k.source().contains("local float* tmp_l"), "{}", k.source());
+    let traced = DynKernel::compile_traced(
+        ctx(),
+        GROUPS,
+        "K",
+        None,
+        trace::Options {
+            trace: true,
+            drop_barrier: None,
+        },
+    )
+    .expect("traced");
+    let macro_k = ReverseGroups::new(ctx()).expect("builds");
+    for (n, m) in [(7, 7), (30, 5), (300, 100), (1, 1)] {
+        let x = random_f32(n, 41);
+        let args = [Value::from_f32s(&x)];
+        agrees(GROUPS, &[n, m], &args);
+        let (got, races) = traced.check_races(&[n, m], &args).expect("runs traced");
+        assert!(races.is_empty(), "{races:?}");
+        let want: Vec<f32> = x
+            .chunks(m)
+            .flat_map(|g| g.iter().rev().map(|v| v * 2.0))
+            .collect();
+        assert_close(&f32s(&got), &want, 1e-6, "traced");
+        assert_close(&macro_k.run(n, m, &x).expect("runs"), &want, 1e-6, "macro");
     }
 }

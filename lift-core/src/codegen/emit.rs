@@ -54,6 +54,8 @@ pub(crate) struct Gen<'a> {
     indent: usize,
     pub local_decls: Vec<String>,
     pub local_bytes: i64,
+    /// Local buffers sized by size variables: kernel parameter and bytes.
+    pub local_params: Vec<(String, Nat)>,
     pub temporaries: Vec<Temporary>,
     pub temp_params: Vec<String>,
     counter: usize,
@@ -139,6 +141,7 @@ impl<'a> Gen<'a> {
             indent: 1,
             local_decls: Vec::new(),
             local_bytes: 0,
+            local_params: Vec::new(),
             temporaries: Vec::new(),
             temp_params: Vec::new(),
             counter: 0,
@@ -663,6 +666,12 @@ fn compile_padded(
         params.push(t.clone());
         args.push(KernelArg::Temporary(i));
     }
+    for (decl, bytes) in &g.local_params {
+        params.push(decl.clone());
+        args.push(KernelArg::Local {
+            bytes: bytes.clone(),
+        });
+    }
     for (s, _) in &k.sizes {
         params.push(format!("int {s}"));
         args.push(KernelArg::Size(s.clone()));
@@ -706,7 +715,10 @@ fn compile_padded(
             args,
             global: g.launch.global_size(),
             local,
-            local_mem_bytes: Nat::cst(g.local_bytes),
+            local_mem_bytes: g
+                .local_params
+                .iter()
+                .fold(Nat::cst(g.local_bytes), |a, (_, b)| a + b.clone()),
         },
         temporaries: std::mem::take(&mut g.temporaries),
     };

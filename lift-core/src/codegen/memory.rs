@@ -187,11 +187,16 @@ impl Gen<'_> {
                 });
                 self.temp_params.push(format!("global {decl}* {name}"));
             }
-            Space::Local => {
-                let c = constant(&count, "local memory")?;
-                self.local_decls.push(format!("local {decl} {name}[{c}];"));
-                self.local_bytes += c * bytes;
-            }
+            // A size known only at launch: a `__local` pointer parameter (LIFT's way).
+            Space::Local => match count.as_cst() {
+                Some(c) => {
+                    self.local_decls.push(format!("local {decl} {name}[{c}];"));
+                    self.local_bytes += c * bytes;
+                }
+                None => self
+                    .local_params
+                    .push((format!("local {decl}* {name}"), count * bytes)),
+            },
             Space::Private => {
                 let c = constant(&count, "private memory")?;
                 self.line(format!("{decl} {name}[{c}];"));

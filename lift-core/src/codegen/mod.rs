@@ -80,6 +80,12 @@ pub enum KernelArg {
     Temporary(usize),
     /// A size variable, passed as `int`.
     Size(String),
+    /// A `local` buffer whose size depends on size variables: a `__local` pointer parameter
+    /// given this many bytes per work-group at launch.
+    Local {
+        /// Its size in bytes, over the size variables.
+        bytes: Nat,
+    },
     /// The scalar kernel parameter of this index, by value (`f16` is passed as `float`,
     /// `bool` as `uchar`).
     Scalar {
