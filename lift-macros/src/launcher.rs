@@ -351,7 +351,7 @@ pub fn kernel_item(
             ::lift_runtime::select::CandidateFacts {
                 applies: true #(&& #applies)*,
                 group: #group,
-                local_bytes: [#((|| -> ::core::result::Result<i64, ::lift_runtime::Error> { Ok(#lmem) })().unwrap_or(i64::MAX)),*]
+                local_bytes: [#((|| -> ::core::result::Result<i64, ::lift_runtime::Error> { let __lift_b: i64 = #lmem; Ok(__lift_b) })().unwrap_or(i64::MAX)),*]
                     .into_iter().max().unwrap_or(0).max(0) as usize,
             }
         }
