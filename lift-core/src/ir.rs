@@ -92,6 +92,10 @@ pub struct Kernel {
     pub span: Span,
 }
 
+/// The function a dynamic index `x[e]` (an index computed at run time) is applied as:
+/// `lift_index(x, e)`, printed `x[e]`. The index is clamped to `[0, n)`.
+pub const DYN_INDEX: &str = "lift_index";
+
 /// How many data arguments the function expression `f` takes, where its form says:
 /// a lambda's parameters, a user function's (from `funs`), two for an operator section.
 pub fn fun_arity(f: &Expr, funs: &[UserFun]) -> Option<usize> {

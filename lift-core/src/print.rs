@@ -88,7 +88,7 @@ fn params(ps: &[Param]) -> String {
 /// The binding level of `e` as printed.
 fn level(e: &Expr) -> u8 {
     match &e.kind {
-        ExprKind::Apply(f, xs) if call_syntax(f, xs) => POSTFIX,
+        ExprKind::Apply(f, xs) if is_dyn_index(f, xs) || call_syntax(f, xs) => POSTFIX,
         ExprKind::Apply(..) | ExprKind::Lambda(..) | ExprKind::If(..) | ExprKind::Let(..) => APPLY,
         ExprKind::Compose(_) => COMPOSE,
         ExprKind::Binary(op, ..) => binop_level(*op),
@@ -110,6 +110,11 @@ fn binop_level(op: BinOp) -> u8 {
 }
 
 /// Is `f(xs)` printed as a call (rather than `f $ x`)?
+/// `lift_index(x, e)`, printed `x[e]`.
+fn is_dyn_index(f: &Expr, xs: &[Expr]) -> bool {
+    xs.len() == 2 && matches!(&f.kind, ExprKind::Ident(n) if n == crate::ir::DYN_INDEX)
+}
+
 fn call_syntax(f: &Expr, xs: &[Expr]) -> bool {
     xs.len() != 1 || matches!(f.kind, ExprKind::Ident(_))
 }
@@ -201,6 +206,12 @@ fn write_inner(out: &mut String, e: &Expr) {
                 }
                 write_expr(out, f, COMPOSE + 1);
             }
+        }
+        ExprKind::Apply(f, xs) if is_dyn_index(f, xs) => {
+            write_postfix_base(out, &xs[0]);
+            out.push('[');
+            write_inner(out, &xs[1]);
+            out.push(']');
         }
         ExprKind::Apply(f, xs) if call_syntax(f, xs) => {
             if callee_needs_parens(f, xs.len()) {

@@ -1,8 +1,8 @@
 //! LIFT's language beyond the core (SPEC section 2, "More of LIFT's language"), on the
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
 //! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity,
-//! `scan_seq`, `map_lcl` and local memory over size variables. Wide `mirror` padding is
-//! tested with the stencils.
+//! `scan_seq`, `map_lcl` and local memory over size variables, `x[e]` with a run-time index.
+//! Wide `mirror` padding is tested with the stencils.
 
 use lift_runtime::core::codegen::trace;
 use lift_runtime::core::interp::{Scalar, Value};
@@ -240,5 +240,45 @@ fn symbolic_sizes_inside_work_groups() {
             .collect();
         assert_close(&f32s(&got), &want, 1e-6, "traced");
         assert_close(&macro_k.run(n, m, &x).expect("runs"), &want, 1e-6, "macro");
+    }
+}
+
+/// `x[e]` with an index computed at run time (clamped into the array), as a gather through an
+/// index array, from values, on rows of a matrix; static indices stay static.
+#[test]
+fn dynamic_indices() {
+    let src = "
+kernel G<N, M>(x: [f32; N], ids: [i32; M]) -> [f32; M] { map(|i| x[i] * 2.0) $ ids }
+kernel H<N>(x: [f32; N]) -> [f32; N] { map(|v| x[(v * 4.0) as i32 + 1] - v + x[N - 1]) $ x }
+kernel R<N>(a: [[f32; 4]; N], ids: [i32; N]) -> [f32; N] { map(|p| p.0[p.1 % 4]) $ zip(a, ids) }
+";
+    for (n, m) in [(1, 3), (7, 11), (64, 5)] {
+        let x = random_f32(n, 51);
+        let ids: Vec<i32> = (0..m as i32).map(|i| i * 5 - 3).collect();
+        let ids_v = Value::Array(ids.iter().map(|v| Value::Scalar(Scalar::I32(*v))).collect());
+        let run = |k: &str, sizes: &[usize], args: &[Value]| {
+            let want = f32s(&interpret(src, k, sizes, args));
+            let dk = DynKernel::compile(ctx(), src, k).unwrap_or_else(|e| panic!("{k}: {e}"));
+            let got = f32s(&dk.run(sizes, args).unwrap_or_else(|e| panic!("{k}: {e}")));
+            assert_close(&got, &want, 1e-6, k);
+            got
+        };
+        let got = run("G", &[n, m], &[Value::from_f32s(&x), ids_v.clone()]);
+        for (g, i) in got.iter().zip(&ids) {
+            assert_eq!(
+                *g,
+                2.0 * x[(*i).clamp(0, n as i32 - 1) as usize],
+                "clamped gather"
+            );
+        }
+        run("H", &[n], &[Value::from_f32s(&x)]);
+        let a = random_f32(n * 4, 52);
+        let rows = Value::Array(a.chunks(4).map(Value::from_f32s).collect());
+        let row_ids = Value::Array(
+            (0..n as i32)
+                .map(|i| Value::Scalar(Scalar::I32(i * 3)))
+                .collect(),
+        );
+        run("R", &[n], &[rows, row_ids]);
     }
 }

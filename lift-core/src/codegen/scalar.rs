@@ -135,7 +135,33 @@ impl<'a> Gen<'a> {
     }
 
     /// A call of a user function or math builtin by name.
-    pub(crate) fn call_named(&mut self, name: &str, f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
+    pub(crate) fn call_named(
+        &mut self,
+        name: &str,
+        f: &Expr,
+        mut args: Vec<Arg<'_>>,
+    ) -> GResult<View> {
+        if name == crate::ir::DYN_INDEX && args.len() == 2 {
+            // `x[e]`: the index clamped into a fresh variable whose range is the array's.
+            let i = args
+                .pop()
+                .ok_or_else(|| CodegenError::Internal("x[i]".into()))?;
+            let x = args
+                .pop()
+                .ok_or_else(|| CodegenError::Internal("x[i]".into()))?;
+            let (_, n) = super::emit::array_of(&Self::arg_ty(&x)?)?;
+            let ti = Self::arg_ty(&i)?;
+            let vi = self.value(i)?;
+            let code = self.read(&vi, &ti)?;
+            let d = self.fresh("d");
+            self.line(format!("int {d} = clamp((int)({code}), 0, {} - 1);", n));
+            let x = self.value(x)?;
+            return Ok(x.at(crate::arith::Nat::index_var(
+                &d,
+                crate::arith::Nat::cst(0),
+                n,
+            )));
+        }
         let ops = self.operands(args)?;
         let codes: Vec<&str> = ops.iter().map(|(c, _)| c.as_str()).collect();
         if let Some(uf) = self.prog.fun(name) {

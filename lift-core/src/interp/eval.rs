@@ -135,6 +135,23 @@ impl<'p> Interp<'p> {
                 let fs = fs.iter().map(|f| self.fun(f, env)).collect::<Result<_>>()?;
                 Ok(Val::Fun(Fun::Compose(fs)))
             }
+            ExprKind::Apply(f, args)
+                if matches!(&f.kind, ExprKind::Ident(n) if n == crate::ir::DYN_INDEX)
+                    && args.len() == 2 =>
+            {
+                let x = self.data(&args[0], env)?;
+                let i = match self.data(&args[1], env)? {
+                    Value::Scalar(s) => s.to_f64() as i64,
+                    v => {
+                        return Err(InterpError::TypeMismatch(format!(
+                            "x[i]: the index must be an integer, found {}",
+                            v.describe()
+                        )))
+                    }
+                };
+                let n = layout::as_array(&x, "x[i]")?.len() as i64;
+                data(layout::at(x, i.clamp(0, (n - 1).max(0)) as usize, "x[i]")?)
+            }
             ExprKind::Apply(f, args) => {
                 let f = self.fun(f, env)?;
                 let args = args

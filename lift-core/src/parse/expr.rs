@@ -197,6 +197,20 @@ fn parse_point(input: ParseStream, sc: Scope) -> syn::Result<Expr> {
     Ok(Expr::new(kind, span))
 }
 
+/// Are `ts` a size expression: declared size variables, unsuffixed integers, `+ - * / %`
+/// and parentheses only? (Else an index is an expression computed at run time.)
+fn is_size_expr(ts: &proc_macro2::TokenStream, sc: Scope) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
+    ts.clone().into_iter().all(|t| match t {
+        TokenTree::Ident(id) => sc.sizes.iter().any(|s| id == s),
+        TokenTree::Literal(l) => l.to_string().chars().all(|c| c.is_ascii_digit()),
+        TokenTree::Punct(p) => "+-*/%".contains(p.as_char()),
+        TokenTree::Group(g) => {
+            g.delimiter() == Delimiter::Parenthesis && is_size_expr(&g.stream(), sc)
+        }
+    })
+}
+
 fn parse_postfix(input: ParseStream, sc: Scope, mut e: Expr) -> syn::Result<Expr> {
     loop {
         if input.peek(Token![.]) && !input.peek(Token![..]) {
@@ -208,11 +222,21 @@ fn parse_postfix(input: ParseStream, sc: Scope, mut e: Expr) -> syn::Result<Expr
         } else if input.peek(token::Bracket) {
             let content;
             let br = bracketed!(content in input);
+            let span = join(e.span, br.span.join());
+            if !is_size_expr(&content.fork().parse()?, sc) {
+                // An index computed at run time: `lift_index(x, e)`.
+                let i = parse_expr(&content, sc)?;
+                if !content.is_empty() {
+                    return Err(content.error("unexpected token in index"));
+                }
+                let f = Expr::new(ExprKind::Ident(crate::ir::DYN_INDEX.into()), span);
+                e = Expr::new(ExprKind::Apply(Box::new(f), vec![e, i]), span);
+                continue;
+            }
             let (n, _) = parse_size(&content, sc)?;
             if !content.is_empty() {
                 return Err(content.error("unexpected token in index"));
             }
-            let span = join(e.span, br.span.join());
             e = Expr::new(ExprKind::Index(Box::new(e), n), span);
         } else if input.peek(token::Paren) {
             let content;

@@ -129,6 +129,25 @@ impl Checker<'_> {
     /// Types a call of a user function or math builtin, typing literal arguments from the
     /// parameter types (user functions) or from the other arguments (builtins).
     fn named_call(&mut self, name: &str, args: &mut [Expr], span: Span) -> CResult<Type> {
+        if let (crate::ir::DYN_INDEX, [x, i]) = (name, &mut *args) {
+            let tx = self.data(x, None)?;
+            let ti = self.data(i, Some(&Type::Scalar(crate::types::ScalarType::I32)))?;
+            let Type::Array(elem, _) = tx else {
+                return Err(err(
+                    ErrorKind::TypeMismatch,
+                    x.span,
+                    format!("x[i]: indexes an array, found {tx}"),
+                ));
+            };
+            if !matches!(ti, Type::Scalar(s) if s.is_int()) {
+                return Err(err(
+                    ErrorKind::TypeMismatch,
+                    i.span,
+                    format!("x[i]: the index must be an integer, found {ti}"),
+                ));
+            }
+            return Ok(*elem);
+        }
         let params: Option<Vec<Type>> = self
             .funs
             .iter()
@@ -374,7 +393,7 @@ impl Checker<'_> {
         }
     }
 
-    /// Checks that the constant index `i` is below `n`.
+    /// Checks that the index `i` (a constant or a size expression) is below `n`.
     pub(crate) fn check_index(
         &mut self,
         i: &crate::arith::Nat,
@@ -383,11 +402,20 @@ impl Checker<'_> {
         span: Span,
     ) -> CResult<()> {
         let Some(c) = i.as_cst() else {
-            return Err(err(
-                ErrorKind::OutOfBounds,
-                span,
-                format!("{what}: the index must be a constant: {i}"),
-            ));
+            // A size expression: in bounds by proof or by a launch-time precondition.
+            let origin = what.to_string();
+            for cond in [
+                super::Cond::Le(crate::arith::Nat::cst(0), i.clone()),
+                super::Cond::Le(i + 1, n.clone()),
+            ] {
+                self.require(
+                    cond,
+                    (&origin, "index must be within the length"),
+                    span,
+                    ErrorKind::OutOfBounds,
+                )?;
+            }
+            return Ok(());
         };
         let bad = c < 0 || self.facts.le(n, i) == Some(true);
         if bad {
