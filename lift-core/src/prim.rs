@@ -47,6 +47,8 @@ pub enum Prim {
     Tail,
     Untile2,
     ScanSeq,
+    TransposeW,
+    ReduceWhileSeq,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -173,6 +175,8 @@ prims! {
     Tail "tail" High [[]] Exactly(1) "[a; n] -> [a; n - 1], n >= 2" rules::tail;
     Untile2 "untile2" High [[]] Exactly(1) "[[[[a; tx]; ty]; nx]; ny] -> [[a; nx * tx]; ny * ty]" rules::untile2;
     ScanSeq "scan_seq" High [[Fun, Value]] Exactly(1) "[a; n] -> [b; n], f: (b, a) -> b" rules::scan_seq;
+    TransposeW "transpose_w" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::transpose;
+    ReduceWhileSeq "reduce_while_seq" High [[Fun, Fun, Value]] Exactly(1) "[a; n] -> b, f: (b, a) -> b, p: a -> bool" rules::reduce_while_seq;
 }
 
 impl Prim {
@@ -218,6 +222,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::ScanSeq as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::ReduceWhileSeq as usize + 1);
     }
 }

@@ -1,7 +1,8 @@
 //! LIFT's language beyond the core (SPEC section 2, "More of LIFT's language"), on the
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
 //! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity,
-//! `scan_seq`, `map_lcl` and local memory over size variables, `x[e]` with a run-time index.
+//! `scan_seq`, `reduce_while_seq`, `transpose_w`, `map_lcl` and local memory over size
+//! variables, `x[e]` with a run-time index.
 //! Wide `mirror` padding is tested with the stencils.
 
 use lift_runtime::core::codegen::trace;
@@ -280,5 +281,33 @@ kernel R<N>(a: [[f32; 4]; N], ids: [i32; N]) -> [f32; N] { map(|p| p.0[p.1 % 4])
                 .collect(),
         );
         run("R", &[n], &[rows, row_ids]);
+    }
+}
+
+/// `reduce_while_seq(f, p, z)` (the fold stops at the first element failing `p`), alone and per
+/// row, and `transpose_w` (a transpose).
+#[test]
+fn reduce_while_and_transpose_w() {
+    let src = "
+kernel W<N>(x: [f32; N]) -> f32 { reduce_while_seq(+, |v| v > -0.5, 0.0) $ x }
+kernel R<N, M>(x: [[f32; M]; N]) -> [f32; N] { map(reduce_while_seq(|a, v| a + v * v, |v| v < 0.9, 1.0)) $ x }
+kernel T<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { transpose_w o map(map(|v| v * 2.0)) $ x }
+";
+    for n in [1, 5, 64] {
+        let x = random_f32(n, 61);
+        let args = [Value::from_f32s(&x)];
+        let want: f32 = x.iter().take_while(|v| **v > -0.5).sum();
+        let k = DynKernel::compile(ctx(), src, "W").expect("compiles");
+        let got = f32s(&k.run(&[n], &args).expect("runs"));
+        assert_close(&got, &[want], 1e-5, "W");
+        assert_close(&got, &f32s(&interpret(src, "W", &[n], &args)), 1e-5, "W");
+        let m = random_f32(n * 7, 62);
+        let rows = [Value::Array(m.chunks(7).map(Value::from_f32s).collect())];
+        for kern in ["R", "T"] {
+            let want = f32s(&interpret(src, kern, &[n, 7], &rows));
+            let k = DynKernel::compile(ctx(), src, kern).expect("compiles");
+            let got = f32s(&k.run(&[n, 7], &rows).expect("runs"));
+            assert_close(&got, &want, 1e-5, kern);
+        }
     }
 }

@@ -248,6 +248,7 @@ impl<'a> Gen<'a> {
             Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => {
                 self.reduce_value(p, pargs, f, args)?
             }
+            Prim::ReduceWhileSeq => self.reduce_while(pargs, f, args)?,
             Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
                 let (input, elem, n) = self.array_input(args)?;
                 let name = self.fresh("j");
@@ -384,6 +385,46 @@ impl<'a> Gen<'a> {
             Ok(())
         })?;
         Ok(acc)
+    }
+
+    /// `reduce_while_seq(f, p, z)`: a sequential fold into a private accumulator that stops
+    /// at the first element for which `p` does not hold.
+    fn reduce_while(&mut self, pargs: &[PrimArg], f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
+        let mut funs = pargs.iter().filter_map(PrimArg::as_fun);
+        let (Some(op), Some(pred)) = (funs.next(), funs.next()) else {
+            return Err(CodegenError::Internal("reduce_while_seq arguments".into()));
+        };
+        let acc_ty = ty_of(f)?;
+        if matches!(acc_ty, Type::Array(..)) {
+            return Err(CodegenError::Unsupported(
+                "reduce_while_seq with an array accumulator".into(),
+            ));
+        }
+        let (input, elem, n) = self.array_input(args)?;
+        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
+        let z = self.read(&z, &acc_ty)?;
+        let name = self.fresh("acc");
+        let t = self.ct.compute(&acc_ty)?;
+        self.line(format!("{t} {name} = {z};"));
+        let i = self.fresh("i");
+        let idx = Nat::index_var(&i, Nat::cst(0), n.clone());
+        self.open(format!("for (int {i} = 0; {i} < {n}; {i} += 1) {{"));
+        let x = input.at(idx);
+        let keep = self.call_value(pred, vec![Arg::View(x.clone(), elem.clone())], None)?;
+        let keep = self.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
+        self.line(format!("if (!({keep})) break;"));
+        let acc = View::Value(name.clone());
+        let v = self.call_value(
+            op,
+            vec![Arg::View(acc, acc_ty.clone()), Arg::View(x, elem)],
+            None,
+        )?;
+        let code = self.read(&v, &acc_ty)?;
+        if code != name {
+            self.line(format!("{name} = {code};"));
+        }
+        self.close();
+        Ok(View::Value(name))
     }
 
     /// `scan_seq(f, z)`: a sequential fold in a private accumulator whose every step is

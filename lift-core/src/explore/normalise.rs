@@ -34,7 +34,8 @@ pub fn normalise_kernel(prog: &Program, kernel: &str) -> Result<Program, Rewrite
 }
 
 /// LIFT's layout primitives that are compositions of others, expanded everywhere (inside
-/// rewrite points too): `head` is `take(1)`, `tail` of `[a; n]` is `at(1) o slide(n - 1, 1)`
+/// rewrite points too): `transpose_w` is `transpose` (a transpose after a map is written
+/// transposed already), `head` is `take(1)`, `tail` of `[a; n]` is `at(1) o slide(n - 1, 1)`
 /// (its second window), `untile2` is `map(join) o join o map(transpose)`.
 fn desugar(e: &mut Expr) {
     use crate::arith::Nat;
@@ -47,6 +48,7 @@ fn desugar(e: &mut Expr) {
     let nat = |n: Nat| PrimArg::Nat(n, span);
     let new = match &e.kind {
         ExprKind::Prim(Prim::Head, _) => prim(Prim::Take, vec![nat(Nat::cst(1))]),
+        ExprKind::Prim(Prim::TransposeW, _) => prim(Prim::Transpose, Vec::new()),
         ExprKind::Prim(Prim::Tail, _) => {
             let Some(Type::Array(_, m)) = &e.ty else {
                 return;

@@ -155,6 +155,25 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::Array(out))
             }
+            ReduceWhileSeq => {
+                let (f, pred) = (a.fun(0)?, a.fun(1)?);
+                let mut acc = a.value(0)?.clone();
+                for v in layout::into_array(x()?, name)? {
+                    match self.apply(pred, vec![v.clone()])? {
+                        Value::Scalar(crate::interp::Scalar::Bool(true)) => {
+                            acc = self.apply(f, vec![acc, v])?
+                        }
+                        Value::Scalar(crate::interp::Scalar::Bool(false)) => break,
+                        other => {
+                            return Err(InterpError::TypeMismatch(format!(
+                                "{name}: the predicate gave {}",
+                                other.describe()
+                            )))
+                        }
+                    }
+                }
+                Ok(acc)
+            }
             Zip => layout::zip(inputs, 1, name),
             Zip2 => layout::zip(inputs, 2, name),
             Zip3 => layout::zip(inputs, 3, name),
@@ -171,7 +190,7 @@ impl<'p> Interp<'p> {
             Pad => layout::pad(&x()?, &a.pairs(1)?, a.bound()?, name),
             Pad2 => layout::pad(&x()?, &a.pairs(2)?, a.bound()?, name),
             Pad3 => layout::pad(&x()?, &a.pairs(3)?, a.bound()?, name),
-            Transpose => layout::transpose(&x()?),
+            Transpose | TransposeW => layout::transpose(&x()?),
             Gather => layout::reorder(x()?, a.order()?, false),
             Scatter => layout::reorder(x()?, a.order()?, true),
             Get => layout::field(x()?, a.nat(0)?, name),

@@ -329,6 +329,48 @@ pub fn scan_seq(
     Ok(Type::array(acc, n))
 }
 
+/// `reduce_while_seq(f, p, z)`: `f: (b, a) -> b`, `p: a -> bool`, `z: b`; folds the prefix
+/// of elements for which `p` holds.
+pub fn reduce_while_seq(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, _) = array(p, &inputs[0], span)?;
+    let hint = a.as_scalar().map(Type::Scalar);
+    let acc = c.data(initial(args, p, span)?, hint.as_ref())?;
+    let mut funs = args.iter_mut().filter_map(PrimArg::as_fun_mut);
+    let missing = || {
+        err(
+            ErrorKind::WrongArity,
+            span,
+            format!("{}: expects an operator and a predicate", p.name()),
+        )
+    };
+    let (f, pred) = (
+        funs.next().ok_or_else(missing)?,
+        funs.next().ok_or_else(missing)?,
+    );
+    let t = c.apply(pred, std::slice::from_ref(&a), span)?;
+    if t != Type::Scalar(crate::types::ScalarType::Bool) {
+        return Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("{}: the predicate must give bool, found {t}", p.name()),
+        ));
+    }
+    let r = c.apply(f, &[acc.clone(), a], span)?;
+    c.expect(&r, &acc, span, || {
+        format!(
+            "{}: the operator must give the accumulator type {acc}, found {r}",
+            p.name()
+        )
+    })?;
+    Ok(acc)
+}
+
 /// The initial value of a reduction.
 fn initial(args: &mut [PrimArg], p: Prim, span: Span) -> CResult<&mut Expr> {
     value(args).ok_or_else(|| {
