@@ -485,6 +485,7 @@ impl<'a> Gen<'a> {
         args: Vec<Arg<'_>>,
         consumer: Option<&(usize, Nat)>,
     ) -> GResult<View> {
+        let args = self.spread(f, args)?;
         match &f.kind {
             ExprKind::Point(_, _, inner) => self.call_value(inner, args, consumer),
             ExprKind::Compose(fs) => self.value_for(Arg::Chain(fs, args), consumer),
@@ -499,6 +500,27 @@ impl<'a> Gen<'a> {
             ExprKind::Prim(p, pargs) => self.prim_value(*p, pargs, f, args, consumer),
             _ => Err(CodegenError::Internal("data applied as a function".into())),
         }
+    }
+
+    /// A single tuple argument spread over the parameters of `g` when `g` takes as many
+    /// (user functions over `zip`s, `vectorize` of a function of k arguments over a tuple of
+    /// k vectors).
+    pub(crate) fn spread<'x>(&mut self, g: &Expr, mut args: Vec<Arg<'x>>) -> GResult<Vec<Arg<'x>>> {
+        let [arg] = &args[..] else {
+            return Ok(args);
+        };
+        let Type::Tuple(ts) = Self::arg_ty(arg)? else {
+            return Ok(args);
+        };
+        if ts.len() < 2 || crate::ir::fun_arity(g, &self.prog.funs) != Some(ts.len()) {
+            return Ok(args);
+        }
+        let v = self.value(args.remove(0))?;
+        Ok(ts
+            .into_iter()
+            .enumerate()
+            .map(|(k, t)| Arg::View(v.get(k), t))
+            .collect())
     }
 
     /// Writes the value of an argument into `out`.
@@ -556,6 +578,7 @@ impl<'a> Gen<'a> {
 
     /// Applies `f` to `args`, writing the result into `out`.
     pub(crate) fn call_acc(&mut self, f: &Expr, args: Vec<Arg<'_>>, out: &View) -> GResult<()> {
+        let args = self.spread(f, args)?;
         match &f.kind {
             ExprKind::Point(_, _, inner) => self.call_acc(inner, args, out),
             ExprKind::Compose(fs) => self.acc(Arg::Chain(fs, args), out),

@@ -265,11 +265,7 @@ impl<'a> Gen<'a> {
                 self.write_to = saved;
                 r?
             }
-            Prim::Vectorize => {
-                let g = fun_arg(pargs)?;
-                let args = self.spread(g, args)?;
-                self.call_value(g, args, consumer)?
-            }
+            Prim::Vectorize => self.call_value(fun_arg(pargs)?, args, consumer)?,
             Prim::Map2 | Prim::Map3 => {
                 return Err(CodegenError::Internal(format!(
                     "{} should have been lowered",
@@ -278,26 +274,6 @@ impl<'a> Gen<'a> {
             }
             _ => self.materialize(f, args, consumer, space_of(p))?,
         })
-    }
-
-    /// A single tuple argument spread over the parameters of `g` when `g` takes as many
-    /// (`vectorize` of a function of k arguments over a tuple of k vectors).
-    fn spread<'x>(&mut self, g: &Expr, mut args: Vec<Arg<'x>>) -> GResult<Vec<Arg<'x>>> {
-        let [arg] = &args[..] else {
-            return Ok(args);
-        };
-        let Type::Tuple(ts) = Self::arg_ty(arg)? else {
-            return Ok(args);
-        };
-        if ts.len() < 2 || crate::ir::fun_arity(g, &self.prog.funs) != Some(ts.len()) {
-            return Ok(args);
-        }
-        let v = self.value(args.remove(0))?;
-        Ok(ts
-            .into_iter()
-            .enumerate()
-            .map(|(k, t)| Arg::View(v.get(k), t))
-            .collect())
     }
 
     /// The view of the single array input, with its element type and length.

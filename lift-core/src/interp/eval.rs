@@ -205,7 +205,19 @@ impl<'p> Interp<'p> {
     }
 
     /// Applies a function to data arguments.
-    pub(super) fn apply(&self, f: &Fun<'p>, args: Vec<Value>) -> Result<Value> {
+    pub(super) fn apply(&self, f: &Fun<'p>, mut args: Vec<Value>) -> Result<Value> {
+        // A function of k arguments applied to one tuple of k components takes the components.
+        let params = match f {
+            Fun::Lambda(pats, ..) => pats.len(),
+            Fun::User(uf) => uf.params.len(),
+            Fun::Section(_) => 2,
+            _ => 1,
+        };
+        if let [Value::Tuple(parts)] = &args[..] {
+            if params > 1 && parts.len() == params {
+                args = parts.clone();
+            }
+        }
         match f {
             Fun::Prim(p, pargs, env) => self.prim(*p, pargs, env, args),
             Fun::Section(s) => match args.as_slice() {

@@ -251,22 +251,12 @@ impl<'p> Interp<'p> {
                 ))),
             }
         }
-        let arity = match f {
-            Fun::Lambda(pats, ..) => pats.len(),
-            Fun::User(uf) => uf.params.len(),
-            Fun::Section(_) => 2,
-            _ => 1,
-        };
         let lane = |i: usize| -> Result<_> {
-            let mut args: Vec<Value> = inputs
+            // A tuple of lanes is spread over a function of as many arguments by `apply`.
+            let args: Vec<Value> = inputs
                 .iter()
                 .map(|v| lane_of(v, i, w))
                 .collect::<Result<_>>()?;
-            if let [Value::Tuple(parts)] = &args[..] {
-                if parts.len() == arity && arity > 1 {
-                    args = parts.clone();
-                }
-            }
             match self.apply(f, args)? {
                 Value::Scalar(s) => Ok(s),
                 v => Err(InterpError::TypeMismatch(format!(

@@ -227,7 +227,19 @@ impl Checker<'_> {
     }
 
     /// Types the function expression `f` applied to arguments of types `args`.
+    /// A function of k arguments applied to one tuple of k components takes the components
+    /// (LIFT's user functions over `zip`s: `map(add) $ zip(x, y)`).
     pub(crate) fn apply(&mut self, f: &mut Expr, args: &[Type], span: Span) -> CResult<Type> {
+        let spread;
+        let args = match args {
+            [Type::Tuple(ts)]
+                if ts.len() > 1 && crate::ir::fun_arity(f, self.funs) == Some(ts.len()) =>
+            {
+                spread = ts.clone();
+                &spread[..]
+            }
+            _ => args,
+        };
         let t = self.apply_kind(f, args, span)?.simplify_with(&self.facts);
         f.ty = Some(t.clone());
         Ok(t)

@@ -868,13 +868,7 @@ pub fn vectorize(
         }
     }
     // A function of k arguments over a tuple of k vectors (`zip` of vector arrays) gets
-    // the tuple's lanes as its arguments.
-    let arity = crate::ir::fun_arity(fun(args, p, span)?, c.funs);
-    if let ([Type::Tuple(ts)], Some(k)) = (&lanes[..], arity) {
-        if k == ts.len() && k > 1 {
-            lanes = ts.clone();
-        }
-    }
+    // the tuple's lanes as its arguments (`Checker::apply` spreads them).
     match c.apply(fun(args, p, span)?, &lanes, span)? {
         Type::Scalar(s) => Ok(Type::Vector(s, w)),
         t => Err(err(
