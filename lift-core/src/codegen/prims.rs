@@ -342,25 +342,41 @@ impl<'a> Gen<'a> {
         let op = fun_arg(pargs)?;
         let acc_ty = ty_of(f)?;
         let (input, elem, n) = self.array_input(args)?;
-        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
-        let z = self.read(&z, &acc_ty)?;
-        let name = self.fresh("acc");
-        let t = self.ct.compute(&acc_ty)?;
-        self.line(format!("{t} {name} = {z};"));
-        let acc = View::Value(name.clone());
+        let acc = self.private_acc(pargs, &acc_ty)?;
         self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
-            let args = vec![
-                Arg::View(acc.clone(), acc_ty.clone()),
-                Arg::View(input.at(i), elem.clone()),
-            ];
-            let v = g.call_value(op, args, None)?;
-            let code = g.read(&v, &acc_ty)?;
-            if code != name {
-                g.line(format!("{name} = {code};"));
-            }
-            Ok(())
+            g.fold_step(op, &acc, &acc_ty, input.at(i), &elem)
         })?;
         Ok(acc)
+    }
+
+    /// A private accumulator of type `ty` holding the initial value of `pargs`.
+    fn private_acc(&mut self, pargs: &[PrimArg], ty: &Type) -> GResult<View> {
+        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
+        let z = self.read(&z, ty)?;
+        let name = self.fresh("acc");
+        let t = self.ct.compute(ty)?;
+        self.line(format!("{t} {name} = {z};"));
+        Ok(View::Value(name))
+    }
+
+    /// One step of a sequential fold into the private accumulator `acc` (from
+    /// [`Gen::private_acc`]): `acc = op(acc, x)`.
+    fn fold_step(&mut self, op: &Expr, acc: &View, ty: &Type, x: View, elem: &Type) -> GResult<()> {
+        let args = vec![
+            Arg::View(acc.clone(), ty.clone()),
+            Arg::View(x, elem.clone()),
+        ];
+        let v = self.call_value(op, args, None)?;
+        let code = self.read(&v, ty)?;
+        let View::Value(name) = acc else {
+            return Err(CodegenError::Internal(
+                "a fold into a non-private accumulator".into(),
+            ));
+        };
+        if code != *name {
+            self.line(format!("{name} = {code};"));
+        }
+        Ok(())
     }
 
     /// `reduce_while_seq(f, p, z)`: a sequential fold into a private accumulator that stops
@@ -377,11 +393,7 @@ impl<'a> Gen<'a> {
             ));
         }
         let (input, elem, n) = self.array_input(args)?;
-        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
-        let z = self.read(&z, &acc_ty)?;
-        let name = self.fresh("acc");
-        let t = self.ct.compute(&acc_ty)?;
-        self.line(format!("{t} {name} = {z};"));
+        let acc = self.private_acc(pargs, &acc_ty)?;
         let i = self.fresh("i");
         let idx = Nat::index_var(&i, Nat::cst(0), n.clone());
         self.open(format!("for (int {i} = 0; {i} < {n}; {i} += 1) {{"));
@@ -389,18 +401,9 @@ impl<'a> Gen<'a> {
         let keep = self.call_value(pred, vec![Arg::View(x.clone(), elem.clone())], None)?;
         let keep = self.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
         self.line(format!("if (!({keep})) break;"));
-        let acc = View::Value(name.clone());
-        let v = self.call_value(
-            op,
-            vec![Arg::View(acc, acc_ty.clone()), Arg::View(x, elem)],
-            None,
-        )?;
-        let code = self.read(&v, &acc_ty)?;
-        if code != name {
-            self.line(format!("{name} = {code};"));
-        }
+        self.fold_step(op, &acc, &acc_ty, x, &elem)?;
         self.close();
-        Ok(View::Value(name))
+        Ok(acc)
     }
 
     /// `scan_seq(f, z)`: a sequential fold in a private accumulator whose every step is
@@ -420,22 +423,9 @@ impl<'a> Gen<'a> {
             ));
         }
         let (input, elem, n) = self.array_input(args)?;
-        let z = self.value(Arg::Expr(value_arg(pargs)?))?;
-        let z = self.read(&z, &acc_ty)?;
-        let name = self.fresh("acc");
-        let t = self.ct.compute(&acc_ty)?;
-        self.line(format!("{t} {name} = {z};"));
-        let acc = View::Value(name.clone());
+        let acc = self.private_acc(pargs, &acc_ty)?;
         self.seq_loop(&n, false, &mut |g, i| {
-            let args = vec![
-                Arg::View(acc.clone(), acc_ty.clone()),
-                Arg::View(input.at(i.clone()), elem.clone()),
-            ];
-            let v = g.call_value(op, args, None)?;
-            let code = g.read(&v, &acc_ty)?;
-            if code != name {
-                g.line(format!("{name} = {code};"));
-            }
+            g.fold_step(op, &acc, &acc_ty, input.at(i.clone()), &elem)?;
             g.copy(&acc, &out.at(i), &acc_ty)
         })
     }

@@ -361,14 +361,7 @@ pub fn reduce_while_seq(
             format!("{}: the predicate must give bool, found {t}", p.name()),
         ));
     }
-    let r = c.apply(f, &[acc.clone(), a], span)?;
-    c.expect(&r, &acc, span, || {
-        format!(
-            "{}: the operator must give the accumulator type {acc}, found {r}",
-            p.name()
-        )
-    })?;
-    Ok(acc)
+    fold_op(c, p, f, (acc, a), "accumulator", span)
 }
 
 /// The initial value of a reduction.
@@ -387,11 +380,23 @@ fn fold(
     c: &mut Checker<'_>,
     p: Prim,
     args: &mut [PrimArg],
+    types: (Type, Type),
+    what: &str,
+    span: Span,
+) -> CResult<Type> {
+    fold_op(c, p, fun(args, p, span)?, types, what, span)
+}
+
+/// Checks the operator `f` of a reduction: `f: (acc, elem) -> acc`; gives `acc`.
+fn fold_op(
+    c: &mut Checker<'_>,
+    p: Prim,
+    f: &mut Expr,
     (acc, elem): (Type, Type),
     what: &str,
     span: Span,
 ) -> CResult<Type> {
-    let r = c.apply(fun(args, p, span)?, &[acc.clone(), elem], span)?;
+    let r = c.apply(f, &[acc.clone(), elem], span)?;
     c.expect(&r, &acc, span, || {
         format!(
             "{}: the operator must give the {what} type {acc}, found {r}",
