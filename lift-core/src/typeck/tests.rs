@@ -111,6 +111,26 @@ fn errors_name_the_primitive() {
             "unknown name `filter_while`",
         ),
         (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| x[v]) $ x }",
+            ErrorKind::TypeMismatch,
+            "x[i]: the index must be an integer, found f32",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| v[0 + v as i32]) $ x }",
+            ErrorKind::TypeMismatch,
+            "x[i]: indexes an array, found f32",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> f32 { reduce_while_seq(+, |v| v, 0.0) $ x }",
+            ErrorKind::TypeMismatch,
+            "reduce_while_seq: the predicate must give bool, found f32",
+        ),
+        (
+            "kernel K<N>(x: [f32; N]) -> [f32; N] { map(vectorize(4, |v| v)) $ x }",
+            ErrorKind::TypeMismatch,
+            "vectorize: expects vectors of width 4 (or tuples of them), found f32",
+        ),
+        (
             "kernel K<N>(x: [f32; N]) -> [f64; N] { map(|v| v) $ x }",
             ErrorKind::ResultMismatch,
             "kernel `K`: declared result type differs from the inferred one: [f64; N] vs [f32; N]",
