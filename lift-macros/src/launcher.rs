@@ -456,6 +456,19 @@ pub fn kernel_item(
                     .iter()
                     .map(|k| program.kernel(k))
                     .collect::<::core::result::Result<::std::vec::Vec<_>, _>>()?;
+                // `LIFT_DUMP=dir`: the built candidate into `dir` (never an error).
+                ::lift_runtime::dump::kernel(&::lift_runtime::dump::KernelDump {
+                    kernel: #kernel_name,
+                    kernel_id: &self.id,
+                    lift: Self::LIFT,
+                    index: c,
+                    candidate: Self::CANDIDATES[c],
+                    params: Self::CANDIDATE_PARAMS[c],
+                    conditions: Self::CANDIDATE_CONDITIONS[c],
+                    lowered: Self::CANDIDATE_LOWERED[c],
+                    source: Self::CANDIDATE_SOURCES[c],
+                    builder: "launcher",
+                });
                 Ok(self.built[c].get_or_init(|| handles))
             }
 

@@ -2,8 +2,10 @@
 //! from `lift!` source text, builds it (through the program cache) and runs it on
 //! interpreter [`Value`]s, with the checks of the generated `run`.
 
-use crate::private::{check_divisible, check_le, round_up_in_place, size, to_usize};
-use crate::{Buffer, Context, Error, KernelHandle, Result};
+use crate::private::{check_divisible, check_le, kernel_id, round_up_in_place, size, to_usize};
+use crate::select::CandidateFacts;
+use crate::tune::{self, TuneJob, TuneOptions};
+use crate::{Buffer, Context, Error, KernelHandle, Result, Tuned};
 use half::f16;
 use lift_core::arith::Nat;
 use lift_core::codegen::{trace, Generated, KernelArg};
@@ -38,10 +40,27 @@ pub struct DynKernel {
     ctx: Context,
     kernel: Kernel,
     info: KernelInfo,
+    /// The kernel's own launch-time conditions (without any candidate's).
+    kernel_preconditions: Vec<Precondition>,
     preconditions: Vec<Precondition>,
     candidates: Vec<String>,
+    summaries: Vec<Summary>,
+    chosen: usize,
+    lift_text: String,
+    kernel_id: String,
     gen: Generated,
     handles: Vec<KernelHandle>,
+}
+
+/// What [`DynKernel`] keeps of every candidate to choose among them at given sizes.
+#[derive(Clone, Debug)]
+struct Summary {
+    params: Vec<(String, i64)>,
+    conditions: Vec<Precondition>,
+    /// The first fixed work-group size of its kernels.
+    local: Option<Vec<Nat>>,
+    /// The static local memory of each of its kernels.
+    local_mem: Vec<Nat>,
 }
 
 /// A device buffer of any scalar type (`bool` as `u8`).
@@ -254,12 +273,36 @@ impl DynKernel {
                 .position(|c| c.conditions.is_empty())
                 .unwrap_or(candidates.len() - 1),
         };
+        let summaries: Vec<Summary> = candidates
+            .iter()
+            .map(|c| Summary {
+                params: c.params.clone(),
+                conditions: c.conditions.clone(),
+                local: c.generated.kernels.iter().find_map(|k| k.local.clone()),
+                local_mem: c
+                    .generated
+                    .kernels
+                    .iter()
+                    .map(|k| k.local_mem_bytes.clone())
+                    .collect(),
+            })
+            .collect();
+        let kernel_preconditions = preconditions.clone();
         let c = candidates.swap_remove(chosen);
+        let conditions: Vec<String> = c.conditions.iter().map(|p| p.to_string()).collect();
         preconditions.extend(c.conditions);
         let gen = c.generated;
         let k = prog.kernel(kernel).cloned().ok_or_else(|| Error::Compile {
             message: format!("unknown kernel `{kernel}`"),
         })?;
+        // The text and id the launcher of the same kernel in `lift!` has (`Name::LIFT`), so
+        // that both share tuning cache entries.
+        let lift_text = lift_core::print::program(&Program {
+            funs: prog.funs.clone(),
+            kernels: vec![k.clone()],
+            includes: Vec::new(),
+        });
+        let id = kernel_id(kernel, &lift_text);
         for p in &k.params {
             buffer_scalar(&p.ty, &format!("parameter `{}`", p.name))?;
         }
@@ -270,15 +313,193 @@ impl DynKernel {
             .iter()
             .map(|g| program.kernel(&g.name))
             .collect::<Result<_>>()?;
+        let params: Vec<(&str, i64)> = summaries[chosen]
+            .params
+            .iter()
+            .map(|(n, v)| (n.as_str(), *v))
+            .collect();
+        crate::dump::kernel(&crate::dump::KernelDump {
+            kernel,
+            kernel_id: &id,
+            lift: &lift_text,
+            index: chosen,
+            candidate: &names[chosen],
+            params: &params,
+            conditions: &conditions.join("; "),
+            lowered: &gen.lowered,
+            source: &gen.source,
+            builder: "DynKernel",
+        });
         Ok(DynKernel {
             ctx: ctx.clone(),
             kernel: k,
             info,
+            kernel_preconditions,
             preconditions,
             candidates: names,
+            summaries,
+            chosen,
+            lift_text,
+            kernel_id: id,
             gen,
             handles,
         })
+    }
+
+    /// [`DynKernel::compile`] with the candidate a `lift!` launcher would run at `sizes` (one
+    /// per size variable): the tuner's cached choice for this kernel, device and sizes, else
+    /// the first candidate whose conditions hold and that fits the device
+    /// ([`crate::select::default_choice`]).
+    pub fn compile_for(
+        ctx: &Context,
+        program_text: &str,
+        kernel: &str,
+        sizes: &[usize],
+    ) -> Result<DynKernel> {
+        let base = DynKernel::compile(ctx, program_text, kernel)?;
+        let facts = base.facts(sizes)?;
+        let names: Vec<&str> = base.candidates.iter().map(String::as_str).collect();
+        let chosen = tune::cached_choice(ctx, &base.kernel_id, sizes, &names)
+            .filter(|&c| facts.get(c).is_some_and(|f| f.applies))
+            .or_else(|| crate::select::default_choice(ctx, &facts))
+            .ok_or_else(|| Error::launch("no candidate applies to these sizes on this device"))?;
+        if chosen == base.chosen {
+            return Ok(base);
+        }
+        DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[chosen]))
+    }
+
+    /// Tunes kernel `kernel` of `program_text` for `sizes` on `ctx`'s device with the
+    /// runtime's tuner ([`crate::tune`]) and its cache: unless the cache holds a choice for
+    /// this kernel, device and sizes (or `opts.retune`), every candidate that applies and
+    /// fits the device is checked against the interpreter on a small input, then timed on
+    /// `args` (the sum of its kernels' profiled times). Gives the chosen candidate, compiled,
+    /// and the tuner's report. The cache key is the one the `lift!` launcher of the same
+    /// kernel uses, so a tuning done here serves compiled programs too.
+    pub fn tune(
+        ctx: &Context,
+        program_text: &str,
+        kernel: &str,
+        sizes: &[usize],
+        args: &[Value],
+        opts: &TuneOptions,
+    ) -> Result<(DynKernel, Tuned)> {
+        let base = DynKernel::compile(ctx, program_text, kernel)?;
+        base.check_sizes_with(sizes, &base.kernel_preconditions)?;
+        let facts = base.facts(sizes)?;
+        let names: Vec<&str> = base.candidates.iter().map(String::as_str).collect();
+        let params: Vec<Vec<(&str, i64)>> = base
+            .summaries
+            .iter()
+            .map(|s| s.params.iter().map(|(n, v)| (n.as_str(), *v)).collect())
+            .collect();
+        let param_refs: Vec<&[(&str, i64)]> = params.iter().map(Vec::as_slice).collect();
+        let job = TuneJob {
+            kernel_id: &base.kernel_id,
+            sizes,
+            names: &names,
+            params: &param_refs,
+            facts: &facts,
+        };
+        if !opts.retune {
+            if let Some((i, t)) = tune::cached(ctx, &job) {
+                let dk = match i == base.chosen {
+                    true => base,
+                    false => {
+                        DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?
+                    }
+                };
+                return Ok((dk, t));
+            }
+        }
+        let mut built: HashMap<usize, DynKernel> = HashMap::new();
+        let (i, t) = tune::tune_with(
+            ctx,
+            &job,
+            &mut |i| tune::check_candidate(ctx, program_text, kernel, names[i]),
+            &mut |i| {
+                if let std::collections::hash_map::Entry::Vacant(e) = built.entry(i) {
+                    e.insert(DynKernel::compile_candidate(
+                        ctx,
+                        program_text,
+                        kernel,
+                        Some(names[i]),
+                    )?);
+                }
+                match built.get(&i) {
+                    Some(dk) => dk.run_timed(sizes, args).map(|(_, ms)| ms),
+                    None => Err(Error::launch("candidate not built")),
+                }
+            },
+            opts,
+        )?;
+        let dk = match built.remove(&i) {
+            Some(dk) => dk,
+            None => DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?,
+        };
+        Ok((dk, t))
+    }
+
+    /// For every candidate at `sizes` (checked against the kernel's preconditions): whether
+    /// its conditions hold and what it needs of the device.
+    fn facts(&self, sizes: &[usize]) -> Result<Vec<CandidateFacts>> {
+        let env = self.check_sizes_with(sizes, &self.kernel_preconditions)?;
+        let lookup = |n: &str| env.get(n).copied();
+        Ok(self
+            .summaries
+            .iter()
+            .map(|s| CandidateFacts {
+                applies: s.conditions.iter().all(|p| holds(&p.cond, &lookup)),
+                group: s.local.as_ref().map(|l| {
+                    l.iter()
+                        .map(|x| {
+                            eval(x, &lookup)
+                                .ok()
+                                .and_then(|v| usize::try_from(v).ok())
+                                .unwrap_or(usize::MAX)
+                        })
+                        .collect()
+                }),
+                local_bytes: s
+                    .local_mem
+                    .iter()
+                    .map(|b| {
+                        eval(b, &lookup)
+                            .ok()
+                            .and_then(|v| usize::try_from(v).ok())
+                            .unwrap_or(usize::MAX)
+                    })
+                    .max()
+                    .unwrap_or(0),
+            })
+            .collect())
+    }
+
+    /// The name of the compiled candidate.
+    pub fn candidate(&self) -> &str {
+        &self.candidates[self.chosen]
+    }
+
+    /// The index of the compiled candidate in [`DynKernel::candidates`].
+    pub fn candidate_index(&self) -> usize {
+        self.chosen
+    }
+
+    /// The tuning parameters of the compiled candidate.
+    pub fn candidate_params(&self) -> &[(String, i64)] {
+        &self.summaries[self.chosen].params
+    }
+
+    /// The kernel with the user functions it calls, printed as `lift!` source: what the
+    /// launcher of the same kernel calls `Name::LIFT`.
+    pub fn lift_text(&self) -> &str {
+        &self.lift_text
+    }
+
+    /// The kernel's id in the tuning cache (its name and a hash of [`Self::lift_text`]), the
+    /// same as the `lift!` launcher's for the same kernel.
+    pub fn kernel_id(&self) -> &str {
+        &self.kernel_id
     }
 
     /// The names of every candidate of the kernel, in the explorer's order.
@@ -320,6 +541,15 @@ impl DynKernel {
     /// Checks the sizes (one per size variable, in declaration order) and every size
     /// precondition; gives the size bindings.
     fn check_sizes(&self, sizes: &[usize]) -> Result<HashMap<String, i64>> {
+        self.check_sizes_with(sizes, &self.preconditions)
+    }
+
+    /// [`Self::check_sizes`] against the conditions `preconditions`.
+    fn check_sizes_with(
+        &self,
+        sizes: &[usize],
+        preconditions: &[Precondition],
+    ) -> Result<HashMap<String, i64>> {
         let names = &self.kernel.sizes;
         if sizes.len() != names.len() {
             return Err(Error::ArgLength {
@@ -334,7 +564,7 @@ impl DynKernel {
             .map(|((n, _), &v)| Ok((n.clone(), size(n, v)?)))
             .collect::<Result<_>>()?;
         let lookup = |n: &str| env.get(n).copied();
-        for p in &self.preconditions {
+        for p in preconditions {
             let origin = format!("{} ({})", p.origin, p.reason);
             match &p.cond {
                 Cond::Divisible(n, d) => check_divisible(
@@ -360,7 +590,15 @@ impl DynKernel {
     /// checks sizes, preconditions and argument shapes, uploads, launches every generated
     /// kernel, waits and downloads the result.
     pub fn run(&self, sizes: &[usize], args: &[Value]) -> Result<Value> {
-        self.run_traced(sizes, args, &mut Vec::new())
+        self.run_traced(sizes, args, &mut Vec::new(), None)
+    }
+
+    /// [`DynKernel::run`], also giving the kernels' time on the device in milliseconds (the
+    /// sum of the profiled times of every generated kernel; uploads and downloads excluded).
+    pub fn run_timed(&self, sizes: &[usize], args: &[Value]) -> Result<(Value, f64)> {
+        let mut ms = 0.0;
+        let v = self.run_traced(sizes, args, &mut Vec::new(), Some(&mut ms))?;
+        Ok((v, ms))
     }
 
     /// [`DynKernel::compile_candidate`] with the code generator instrumented by `opts` (the
@@ -381,11 +619,17 @@ impl DynKernel {
     /// [`DynKernel::compile_traced`] (none for other kernels).
     pub fn check_races(&self, sizes: &[usize], args: &[Value]) -> Result<(Value, Vec<Race>)> {
         let mut races = Vec::new();
-        let v = self.run_traced(sizes, args, &mut races)?;
+        let v = self.run_traced(sizes, args, &mut races, None)?;
         Ok((v, races))
     }
 
-    fn run_traced(&self, sizes: &[usize], args: &[Value], races: &mut Vec<Race>) -> Result<Value> {
+    fn run_traced(
+        &self,
+        sizes: &[usize],
+        args: &[Value],
+        races: &mut Vec<Race>,
+        mut time_ms: Option<&mut f64>,
+    ) -> Result<Value> {
         let env = self.check_sizes(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
         let params = &self.kernel.params;
@@ -489,7 +733,12 @@ impl DynKernel {
             round_up_in_place(&mut global, local.as_deref());
             let lmem = to_usize(eval(&gk.local_mem_bytes, &lookup)?)?;
             self.ctx.check_launch(&global, local.as_deref(), lmem)?;
-            last = Some(k.enqueue(&self.ctx, &global, local.as_deref())?);
+            let ev = k.enqueue(&self.ctx, &global, local.as_deref())?;
+            if let Some(t) = time_ms.as_deref_mut() {
+                ev.wait()?;
+                *t += ev.profile_ns()? as f64 / 1e6;
+            }
+            last = Some(ev);
             if let Some((t, buffers)) = traced {
                 let log = t.download()?;
                 let count = log.first().copied().unwrap_or(0);
@@ -530,4 +779,14 @@ fn check(text: &str, kernel: &str) -> Result<(Program, KernelInfo)> {
             message: format!("unknown kernel `{kernel}`"),
         })?;
     Ok((prog, info))
+}
+
+/// Does `cond` hold with the sizes of `env`? (An arithmetic error counts as no.)
+fn holds(cond: &Cond, env: &dyn Fn(&str) -> Option<i64>) -> bool {
+    match cond {
+        Cond::Divisible(a, b) => {
+            matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if b != 0 && a % b == 0)
+        }
+        Cond::Le(a, b) => matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if a <= b),
+    }
 }

@@ -4,7 +4,8 @@
 //! ([`Context`]), typed device buffers ([`Buffer`]), the program cache ([`Context::build`]),
 //! kernel launches ([`KernelHandle`], [`Event`]), the [`Error`] type, [`DynKernel`] for
 //! programs compiled at run time, and the choice among a kernel's candidates: without timing
-//! ([`select`]) or by the tuner ([`tune`]) with its persistent [`cache`].
+//! ([`select`]) or by the tuner ([`tune`]) with its persistent [`cache`]; `LIFT_DUMP=dir`
+//! writes every kernel built at run time and every tuning result into `dir` ([`dump`]).
 
 #![warn(missing_docs)]
 
@@ -23,6 +24,7 @@ mod buffer;
 pub mod cache;
 mod context;
 mod device;
+pub mod dump;
 pub mod dynamic;
 mod error;
 mod launch;

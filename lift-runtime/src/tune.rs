@@ -7,6 +7,7 @@
 //! which compiles the kernel's program text at run time with [`DynKernel`]).
 
 use crate::cache::{self, Entry};
+use crate::dump;
 use crate::select::CandidateFacts;
 use crate::{Context, DynKernel, Error, Result};
 use lift_core::interp::{Scalar, Value};
@@ -113,6 +114,29 @@ pub fn tune(
     check: &mut dyn FnMut(usize) -> Result<bool>,
     launch: &mut dyn FnMut(usize) -> Result<f64>,
 ) -> Result<(usize, Tuned)> {
+    tune_with(ctx, job, check, launch, &TuneOptions::default())
+}
+
+/// How [`tune_with`] reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TuneOptions {
+    /// Print one line per candidate on stderr (its median time or why it was skipped),
+    /// above the progress bar when there is one.
+    pub verbose: bool,
+    /// Tune even when the cache holds a choice ([`crate::DynKernel::tune`]; the generated
+    /// `tune` always consults the cache first).
+    pub retune: bool,
+}
+
+/// [`tune`] with options. With `LIFT_DUMP` set, the outcome of every candidate and the
+/// choice are written to the dump directory ([`crate::dump`]), also when none is valid.
+pub fn tune_with(
+    ctx: &Context,
+    job: &TuneJob<'_>,
+    check: &mut dyn FnMut(usize) -> Result<bool>,
+    launch: &mut dyn FnMut(usize) -> Result<f64>,
+    opts: &TuneOptions,
+) -> Result<(usize, Tuned)> {
     let todo: Vec<usize> = (0..job.names.len())
         .filter(|&i| job.facts.get(i).is_some_and(|f| f.applies && f.fits(ctx)))
         .collect();
@@ -120,21 +144,43 @@ pub fn tune(
     let mut best: Option<(usize, f64)> = None;
     let mut valid = 0;
     let mut failures = Vec::new();
+    let mut outcomes = Vec::with_capacity(todo.len());
     for &i in &todo {
         if let Some(b) = &bar {
             b.set_message(job.names[i].to_string());
         }
-        match check(i).and_then(|ok| match ok {
+        let result = check(i).and_then(|ok| match ok {
             true => time(i, launch, best.map(|b| b.1)),
             false => Err(Error::launch("disagrees with the interpreter")),
-        }) {
+        });
+        let line = match &result {
+            Ok(ms) => format!("{ms:>12.4} ms  {}", job.names[i]),
+            Err(e) => format!("{:>15}  {}: {e}", "invalid", job.names[i]),
+        };
+        match result {
             Ok(ms) => {
                 valid += 1;
                 if best.is_none_or(|(_, b)| ms < b) {
                     best = Some((i, ms));
                 }
+                outcomes.push(dump::CandidateOutcome {
+                    name: job.names[i].to_string(),
+                    result: Ok(ms),
+                });
             }
-            Err(e) => failures.push(format!("{}: {e}", job.names[i])),
+            Err(e) => {
+                failures.push(format!("{}: {e}", job.names[i]));
+                outcomes.push(dump::CandidateOutcome {
+                    name: job.names[i].to_string(),
+                    result: Err(e.to_string()),
+                });
+            }
+        }
+        if opts.verbose {
+            match &bar {
+                Some(b) => b.println(line),
+                None => eprintln!("{line}"),
+            }
         }
         if let Some(b) = &bar {
             b.inc(1);
@@ -143,13 +189,15 @@ pub fn tune(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let (i, ms) = best.ok_or_else(|| {
-        Error::launch(format!(
+    let device = &ctx.device_info().name;
+    let Some((i, ms)) = best else {
+        dump::tuning(job.kernel_id, device, job.sizes, &outcomes, None);
+        return Err(Error::launch(format!(
             "tuning: no valid candidate among {}: {}",
             todo.len(),
             failures.join("; ")
-        ))
-    })?;
+        )));
+    };
     let params: Vec<(String, i64)> = job.params[i]
         .iter()
         .map(|(n, v)| (n.to_string(), *v))
@@ -166,17 +214,16 @@ pub fn tune(
     };
     // A cache that cannot be written loses the result for later processes only.
     let _ = cache::store(&cache::key(ctx, job.kernel_id, job.sizes), entry);
-    Ok((
-        i,
-        Tuned {
-            candidate: job.names[i].to_string(),
-            params,
-            time_ms: ms,
-            tried: todo.len(),
-            valid,
-            from_cache: false,
-        },
-    ))
+    let tuned = Tuned {
+        candidate: job.names[i].to_string(),
+        params,
+        time_ms: ms,
+        tried: todo.len(),
+        valid,
+        from_cache: false,
+    };
+    dump::tuning(job.kernel_id, device, job.sizes, &outcomes, Some(&tuned));
+    Ok((i, tuned))
 }
 
 /// A candidate whose warm-up launch is this many times slower than the best so far is not
