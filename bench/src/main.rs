@@ -3,13 +3,46 @@
 //! `lift-bench --report DIR [--torch FILE]` rewrites the table, CSV and plot
 //! of an earlier run (merging PyTorch results).
 
+use clap::Parser;
 use lift_bench::common::Config;
 use lift_bench::report::Suite;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// GPU benchmark suite: lift-rs against hand-written OpenCL, CLBlast and PyTorch, with a
+/// measured roofline (see docs/BENCHMARKS.md).
+#[derive(Debug, Parser)]
+#[command(name = "lift-bench", version, about, long_about = None)]
+struct Args {
+    /// Tiny sizes (seconds, POCL-friendly).
+    #[arg(long)]
+    quick: bool,
+    /// Run only this workload: sum, asum, dot, gemv, gemm, jacobi2d, gauss5, jacobi3d,
+    /// conv17, or `spellings` (the spellings-and-sizes part, not in the default suite).
+    #[arg(long, value_name = "WORKLOAD", conflicts_with = "spellings")]
+    only: Option<String>,
+    /// The spellings-and-sizes part (= `--only spellings`).
+    #[arg(long)]
+    spellings: bool,
+    /// Output directory (table, CSV, JSON, plots).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Path of libclblast.so.1 (default: the loader's search path).
+    #[arg(long, value_name = "PATH")]
+    clblast: Option<PathBuf>,
+    /// PyTorch results (JSON from bench/scripts/torch_ref.py) to merge.
+    #[arg(long, value_name = "FILE")]
+    torch: Option<PathBuf>,
+    /// Timed runs per implementation (at least).
+    #[arg(long, value_name = "N")]
+    runs: Option<usize>,
+    /// Rewrite the table, CSV and plots of an earlier run in DIR (merging --torch results).
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+}
+
 fn main() -> ExitCode {
-    match run() {
+    match run(Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("lift-bench: {e}");
@@ -18,34 +51,21 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut cfg = Config::new(args.iter().any(|a| a == "--quick"));
-    let mut report: Option<PathBuf> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{a} needs a value"))
-        };
-        match a.as_str() {
-            "--quick" => {}
-            "--only" => cfg.only = Some(val()?),
-            "--spellings" => cfg.only = Some(lift_bench::SPELLINGS.into()),
-            "--out" => cfg.out = val()?.into(),
-            "--clblast" => cfg.clblast = Some(val()?.into()),
-            "--torch" => cfg.torch = Some(val()?.into()),
-            "--runs" => cfg.runs = val()?.parse()?,
-            "--report" => report = Some(val()?.into()),
-            "-h" | "--help" => {
-                println!("lift-bench [--quick] [--only WORKLOAD | --spellings] [--out DIR] [--clblast PATH] [--torch FILE] [--runs N]\nlift-bench --report DIR [--torch FILE]\nworkloads: {}; `--only {1}` (or `--spellings`): the spellings-and-sizes part, not in the default suite", lift_bench::WORKLOADS.join(", "), lift_bench::SPELLINGS);
-                return Ok(());
-            }
-            other => return Err(format!("unknown argument `{other}` (try --help)").into()),
-        }
+fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let mut cfg = Config::new(args.quick);
+    cfg.only = match args.spellings {
+        true => Some(lift_bench::SPELLINGS.into()),
+        false => args.only,
+    };
+    if let Some(out) = args.out {
+        cfg.out = out;
     }
-    let mut suite = match report {
+    cfg.clblast = args.clblast;
+    cfg.torch = args.torch;
+    if let Some(runs) = args.runs {
+        cfg.runs = runs;
+    }
+    let mut suite = match args.report {
         Some(dir) => {
             cfg.out = dir.clone();
             if cfg.torch.is_none() && dir.join("torch.json").exists() {
