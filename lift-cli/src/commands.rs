@@ -69,7 +69,7 @@ fn color() -> bool {
 fn devices() -> Result<ExitCode, CliError> {
     let devices = lift_runtime::devices()?;
     for d in &devices {
-        println!(
+        outln!(
             "{d}\n    {} | max work-group {} | work-item sizes {:?} | local {} KiB | global {} MiB | fp64 {} | fp16 {}",
             d.version,
             d.max_work_group_size,
@@ -81,7 +81,7 @@ fn devices() -> Result<ExitCode, CliError> {
         );
     }
     let ctx = Context::new()?;
-    println!(
+    outln!(
         "used: device {} ({}; set {} to choose another)",
         ctx.device_info().index,
         ctx.device_info().name,
@@ -167,13 +167,13 @@ fn check(path: &Path) -> Result<ExitCode, CliError> {
                             )
                         );
                     }
-                    println!(
+                    outln!(
                         "{name}: {}: ok, {}",
                         signature(k, info),
                         plural(c.candidates.len(), "candidate")
                     );
                     for p in &c.preconditions {
-                        println!("    launch-time condition: {p}");
+                        outln!("    launch-time condition: {p}");
                     }
                 }
                 Err(e) => {
@@ -316,7 +316,7 @@ fn emit(
         let name = &f.kernel.name;
         match what {
             Emit::Candidates => {
-                println!("kernel {name}: {}", plural(c.candidates.len(), "candidate"));
+                outln!("kernel {name}: {}", plural(c.candidates.len(), "candidate"));
                 let default = pick(&c, None, name)?.0;
                 for (i, cand) in c.candidates.iter().enumerate() {
                     let params: Vec<String> = cand
@@ -326,7 +326,7 @@ fn emit(
                         .collect();
                     let conds: Vec<String> =
                         cand.conditions.iter().map(|p| p.to_string()).collect();
-                    println!(
+                    outln!(
                         "{i:>4}{} {}  [{}]{}",
                         if i == default { "*" } else { " " },
                         cand.name,
@@ -338,16 +338,16 @@ fn emit(
                         }
                     );
                 }
-                println!("(* the default: the first that applies to every size)");
+                outln!("(* the default: the first that applies to every size)");
             }
             Emit::OpenCl | Emit::Lowered => {
                 let (i, cand) = pick(&c, candidate, name)?;
-                println!("// kernel {name}, candidate {i}: {}", cand.name);
+                outln!("// kernel {name}, candidate {i}: {}", cand.name);
                 let text = match what {
                     Emit::Lowered => &cand.generated.lowered,
                     _ => &cand.generated.source,
                 };
-                println!("{}", text.trim_end());
+                outln!("{}", text.trim_end());
             }
         }
     }
@@ -584,7 +584,8 @@ fn prepare(path: &Path, kernel: &str, data: &DataArgs) -> Result<Prepared, CliEr
             if !native {
                 eprintln!(
                     "note: argument `{}`: {from} has dtype {}, converted to {s}",
-                    p.name, a.dtype
+                    p.name,
+                    a.dtype
                 );
             }
             npy::to_scalars(a, s, &p.name)?
@@ -707,11 +708,11 @@ fn run_kernel(
     let lookup = |n: &str| env.get(n).copied();
     let flat = value.flatten();
     let result_shape = shape(&f.info.result, &lookup)?;
-    println!("kernel {kernel} at {}", sizes_text(&f.kernel, &p.sizes));
-    println!("device: {}", ctx.device_info().name);
-    println!("candidate {}: {}", dk.candidate_index(), dk.candidate());
-    println!("time: {ms:.4} ms (kernels, profiled)");
-    println!(
+    outln!("kernel {kernel} at {}", sizes_text(&f.kernel, &p.sizes));
+    outln!("device: {}", ctx.device_info().name);
+    outln!("candidate {}: {}", dk.candidate_index(), dk.candidate());
+    outln!("time: {ms:.4} ms (kernels, profiled)");
+    outln!(
         "result: {} shape {:?}, {}",
         f.info.result,
         result_shape,
@@ -719,14 +720,14 @@ fn run_kernel(
     );
     if let Some(out) = output {
         npy::write(out, &result_shape, &flat)?;
-        println!("wrote {}", out.display());
+        outln!("wrote {}", out.display());
     }
     if check {
         let sizes64: Vec<i64> = p.sizes.iter().map(|&s| s as i64).collect();
         let want = interp::run_kernel(&f.prog, kernel, &sizes64, &p.args)
             .map_err(|e| CliError::new(format!("--check: the interpreter failed: {e}")))?;
         match first_difference(&flat, &want.flatten()) {
-            None => println!("check: agrees with the interpreter"),
+            None => outln!("check: agrees with the interpreter"),
             Some(d) => {
                 return Err(CliError::new(format!(
                     "--check: the result differs from the interpreter's: {d}"
@@ -741,7 +742,7 @@ fn tune(path: &Path, kernel: &str, data: &DataArgs, retune: bool) -> Result<Exit
     let p = prepare(path, kernel, data)?;
     let f = &p.found;
     let ctx = Context::new()?;
-    println!(
+    outln!(
         "tuning {kernel} at {} on {}",
         sizes_text(&f.kernel, &p.sizes),
         ctx.device_info().name
@@ -752,11 +753,11 @@ fn tune(path: &Path, kernel: &str, data: &DataArgs, retune: bool) -> Result<Exit
     };
     let (dk, t) = DynKernel::tune(&ctx, &f.text, kernel, &p.sizes, &p.args, &opts)?;
     let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    println!("chosen: candidate {}: {t}", dk.candidate_index());
-    println!("parameters: [{}]", params.join(", "));
+    outln!("chosen: candidate {}: {t}", dk.candidate_index());
+    outln!("parameters: [{}]", params.join(", "));
     match lift_runtime::cache::cache_file() {
-        Some(file) => println!("cache: {}", file.display()),
-        None => println!("cache: none (no cache directory; set LIFT_CACHE_DIR)"),
+        Some(file) => outln!("cache: {}", file.display()),
+        None => outln!("cache: none (no cache directory; set LIFT_CACHE_DIR)"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,17 @@
 //! FILE is a `.lift` file (the contents of one `lift!` block) or a Rust file whose
 //! `lift! { ... }` blocks are read. Errors point into FILE at the right line and column.
 
+/// `println!` that ends the process quietly when stdout is closed (`lift emit ... | head`)
+/// instead of panicking.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($t)*) {
+            $crate::stdout_failed(e);
+        }
+    }};
+}
+
 mod commands;
 mod diag;
 mod npy;
@@ -152,6 +163,16 @@ pub struct DataArgs {
     /// The seed of the random inputs.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// Stdout cannot be written: a closed pipe ends the process with success, anything else with
+/// an error.
+pub fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("error: cannot write to stdout: {e}");
+    std::process::exit(1);
 }
 
 fn main() -> ExitCode {
