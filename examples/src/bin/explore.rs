@@ -24,15 +24,22 @@ kernel Gemv<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] {
 }
 ";
 
+/// Lists the candidates the explorer derives for every kernel of a `lift!` program.
+#[derive(clap::Parser)]
+#[command(name = "explore")]
+struct Args {
+    /// A file holding `lift!` program text (default: a few built-in kernels).
+    file: Option<String>,
+    /// Also print the low-level program and the OpenCL C of the candidates named NAME.
+    #[arg(long, value_name = "NAME")]
+    source: Option<String>,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let show = match args.iter().position(|a| a == "--source") {
-        Some(i) if i + 1 < args.len() => Some(args.drain(i..i + 2).nth(1).unwrap_or_default()),
-        Some(_) => return Err("--source needs a candidate name".into()),
-        None => None,
-    };
-    let text = match args.first() {
-        Some(path) => std::fs::read_to_string(path)?,
+    let args: Args = clap::Parser::parse();
+    let show = args.source;
+    let text = match &args.file {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
         None => BUILT_IN.to_string(),
     };
     let mut prog = parse::parse_program_str(&text)?;

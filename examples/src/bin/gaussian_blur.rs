@@ -42,20 +42,27 @@ fn cpu_pass(x: &[f32], h: usize, wd: usize, w: &[f32; 25]) -> Vec<f32> {
         .collect()
 }
 
+/// Blurs a grey-scale PNG with PASSES passes of a 5x5 Gaussian on the default device.
+#[derive(clap::Parser)]
+#[command(name = "gaussian_blur")]
+struct Args {
+    /// The input image (PNG).
+    #[arg(default_value = "examples/assets/astronaut_gray.png")]
+    input: String,
+    /// The output image (PNG).
+    #[arg(default_value = "bench-out/astronaut_blur.png")]
+    output: String,
+    /// Passes of the blur.
+    #[arg(default_value_t = 4)]
+    passes: usize,
+}
+
 fn main() -> Res<()> {
-    let mut args = std::env::args().skip(1);
-    let input = args
-        .next()
-        .unwrap_or_else(|| "examples/assets/astronaut_gray.png".into());
-    let output = args
-        .next()
-        .unwrap_or_else(|| "bench-out/astronaut_blur.png".into());
-    let passes: usize = match args.next() {
-        None => 4,
-        Some(s) => s
-            .parse()
-            .map_err(|_| format!("PASSES: expected an integer, got `{s}`"))?,
-    };
+    let Args {
+        input,
+        output,
+        passes,
+    } = clap::Parser::parse();
     let img = image::open(&input)
         .map_err(|e| format!("{input}: {e}"))?
         .to_luma8();

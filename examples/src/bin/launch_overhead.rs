@@ -40,8 +40,17 @@ fn time_batches(
     Ok(out)
 }
 
+/// Host time per launch: the generated `launch` against the same enqueue by hand.
+#[derive(clap::Parser)]
+#[command(name = "launch_overhead")]
+struct Args {
+    /// 5 batches of 200 launches instead of 31 of 2000.
+    #[arg(long)]
+    quick: bool,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let Args { quick } = clap::Parser::parse();
     let (batches, per_batch) = if quick { (5, 200) } else { (31, 2000) };
     let n: usize = 1024;
     let ctx = Context::new()?;
