@@ -108,3 +108,5 @@ pub fn nested<T: Into<Scalar> + Copy>(data: &[T], dims: &[usize]) -> Value {
         }
     }
 }
+
+pub mod diff;

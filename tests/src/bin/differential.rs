@@ -1,0 +1,232 @@
+//! The differential run at scale (issue 13): random programs of every family compiled at run
+//! time, run on the default device (`LIFT_DEVICE`) with random inputs, every candidate of the
+//! explorer against the reference interpreter; failures shrunk, then reported.
+//!
+//! ```sh
+//! cargo run --release -p lift-tests --bin differential -- --programs 10000 [--seed S] [--jobs J]
+//!     [--races] [--family NAME] [--shrink-budget N] [--failures FILE]
+//! ```
+//!
+//! Exit status 1 when a program failed.
+
+use lift_tests::diff::{self, CheckOptions, Outcome};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+struct Args {
+    programs: u64,
+    seed: u64,
+    jobs: usize,
+    races: bool,
+    family: Option<String>,
+    shrink_budget: usize,
+    failures: Option<String>,
+    show: Option<u64>,
+}
+
+const USAGE: &str = "usage: differential [--programs N] [--seed S] [--jobs J] [--races] \
+[--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED]";
+
+fn args() -> Result<Args, String> {
+    let mut a = Args {
+        programs: 10_000,
+        seed: 0,
+        jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        races: false,
+        family: None,
+        shrink_budget: 150,
+        failures: None,
+        show: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value\n{USAGE}"));
+        let num = |s: String, name: &str| {
+            s.parse::<u64>()
+                .map_err(|e| format!("{name}: `{s}`: {e}\n{USAGE}"))
+        };
+        match flag.as_str() {
+            "--programs" => a.programs = num(value("--programs")?, "--programs")?,
+            "--seed" => a.seed = num(value("--seed")?, "--seed")?,
+            "--jobs" => a.jobs = num(value("--jobs")?, "--jobs")?.max(1) as usize,
+            "--shrink-budget" => {
+                a.shrink_budget = num(value("--shrink-budget")?, "--shrink-budget")? as usize
+            }
+            "--races" => a.races = true,
+            "--family" => {
+                let f = value("--family")?;
+                if !diff::gen::FAMILIES.iter().any(|(n, _)| *n == f) {
+                    let names: Vec<&str> = diff::gen::FAMILIES.iter().map(|f| f.0).collect();
+                    return Err(format!(
+                        "unknown family `{f}` (families: {})",
+                        names.join(", ")
+                    ));
+                }
+                a.family = Some(f);
+            }
+            "--failures" => a.failures = Some(value("--failures")?),
+            "--show" => a.show = Some(num(value("--show")?, "--show")?),
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
+        }
+    }
+    Ok(a)
+}
+
+/// Counts per family: programs, agreed, rejected, failed.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    programs: usize,
+    agreed: usize,
+    rejected: usize,
+    failed: usize,
+    candidate_runs: usize,
+}
+
+#[derive(Default)]
+struct Report {
+    families: BTreeMap<&'static str, Tally>,
+    reasons: BTreeMap<String, (usize, u64)>,
+    failures: Vec<String>,
+}
+
+fn main() {
+    let a = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let ctx = match lift_runtime::Context::new() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("no OpenCL device: {e}");
+            std::process::exit(2);
+        }
+    };
+    let opts = CheckOptions { races: a.races };
+    if let Some(seed) = a.show {
+        let c = diff::case(seed, a.family.as_deref());
+        println!("seed {seed} [{}] sizes {:?}\n{}", c.family, c.sizes, c.text);
+        println!("{:?}", diff::check(&ctx, &c, opts));
+        return;
+    }
+    println!(
+        "differential: {} programs from seed {} on `{}`, {} jobs{}",
+        a.programs,
+        a.seed,
+        ctx.device_info().name,
+        a.jobs,
+        if a.races { ", race checker on" } else { "" }
+    );
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let report = Mutex::new(Report::default());
+    std::thread::scope(|s| {
+        for _ in 0..a.jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= a.programs {
+                    break;
+                }
+                let seed = a.seed + i;
+                let c = diff::case(seed, a.family.as_deref());
+                let outcome = diff::check(&ctx, &c, opts);
+                let failure = match &outcome {
+                    Outcome::Failed(kind, detail) => {
+                        let (small, small_detail, checks) =
+                            diff::shrink(&ctx, &c, kind, opts, a.shrink_budget);
+                        Some(format!(
+                            "seed {seed} [{}] {kind}: {detail}\n  program (sizes {:?}):\n{}\n  shrunk in {checks} checks (sizes {:?}):\n{}\n  {}\n",
+                            c.family,
+                            c.sizes,
+                            c.text,
+                            small.sizes,
+                            small.text,
+                            if small_detail.is_empty() { detail } else { &small_detail }
+                        ))
+                    }
+                    _ => None,
+                };
+                let mut r = report.lock().unwrap_or_else(|p| p.into_inner());
+                let t = r.families.entry(c.family).or_default();
+                t.programs += 1;
+                match &outcome {
+                    Outcome::Agree(runs) => {
+                        t.agreed += 1;
+                        t.candidate_runs += runs;
+                    }
+                    Outcome::Rejected(m) => {
+                        t.rejected += 1;
+                        let e = r.reasons.entry(diff::reason(m)).or_insert((0, seed));
+                        e.0 += 1;
+                    }
+                    Outcome::Failed(..) => t.failed += 1,
+                }
+                if let Some(f) = failure {
+                    eprintln!("FAILED {f}");
+                    r.failures.push(f);
+                }
+                drop(r);
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if d % 250 == 0 {
+                    eprintln!(
+                        "... {d}/{} programs, {:.0} s",
+                        a.programs,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            });
+        }
+    });
+    let r = report.into_inner().unwrap_or_else(|p| p.into_inner());
+    let total = r.families.values().fold(Tally::default(), |mut acc, t| {
+        acc.programs += t.programs;
+        acc.agreed += t.agreed;
+        acc.rejected += t.rejected;
+        acc.failed += t.failed;
+        acc.candidate_runs += t.candidate_runs;
+        acc
+    });
+    println!(
+        "\n{} programs in {:.0} s: {} agreed ({} candidate runs), {} rejected, {} failed",
+        total.programs,
+        start.elapsed().as_secs_f64(),
+        total.agreed,
+        total.candidate_runs,
+        total.rejected,
+        total.failed
+    );
+    println!(
+        "\n{:<10} {:>8} {:>8} {:>8} {:>8} {:>10}",
+        "family", "programs", "agreed", "rejected", "failed", "cand.runs"
+    );
+    for (f, t) in &r.families {
+        println!(
+            "{f:<10} {:>8} {:>8} {:>8} {:>8} {:>10}",
+            t.programs, t.agreed, t.rejected, t.failed, t.candidate_runs
+        );
+    }
+    let mut reasons: Vec<_> = r.reasons.iter().collect();
+    reasons.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+    println!("\nrejections by reason (count, first seed):");
+    for (why, (n, seed)) in reasons {
+        println!("{n:>6}  {why}  (seed {seed})");
+    }
+    if !r.failures.is_empty() {
+        println!("\n{} failures:\n", r.failures.len());
+        for f in &r.failures {
+            println!("{f}");
+        }
+        if let Some(path) = &a.failures {
+            if let Err(e) = std::fs::write(path, r.failures.join("\n")) {
+                eprintln!("cannot write {path}: {e}");
+            }
+        }
+        std::process::exit(1);
+    }
+}
