@@ -210,3 +210,50 @@ kernel L56<G>(x: [[[f32; 32]; 32]; G]) -> [[[f32; 32]; 32]; G] {
         }
     }
 }
+
+/// `iterate` inside a work-group, each step reading its neighbours' results of the step
+/// before: the memory-access graph places a barrier between every two steps (in the loop of
+/// step pairs: one at the start of the body, one between its two steps, one after the loop),
+/// every one of them needed (left out, the checker finds a race), and none after the last
+/// step, whose result each work-item reads back itself.
+#[test]
+fn iterate_in_a_work_group_gets_a_barrier_between_steps() {
+    let text = "
+kernel IT5<G>(x: [[f32; 32]; G]) -> [[f32; 32]; G] {
+    map_wrg(0, iterate(5, to_local(map_lcl(0, reduce_seq(+, 0.0))) o slide(3, 1) o pad(1, 1, clamp))) $ x
+}
+kernel IT6<G>(x: [[f32; 32]; G]) -> [[f32; 32]; G] {
+    map_wrg(0, map_lcl(0, |v| v * 0.5) o iterate(6, to_local(map_lcl(0, reduce_seq(+, 0.0))) o slide(3, 1) o pad(1, 1, clamp))) $ x
+}
+";
+    for (kernel, barriers) in [("IT5", 4), ("IT6", 3)] {
+        let g = 3;
+        let x = random_f32(g * 32, 11);
+        let arg = matrix(&x, g);
+        let want = f32s(&interpret(text, kernel, &[g], std::slice::from_ref(&arg)));
+        let plain = DynKernel::compile(ctx(), text, kernel).expect("compiles");
+        let source = plain.source();
+        assert_eq!(
+            source.matches("barrier(").count(),
+            barriers,
+            "{kernel}:\n{source}"
+        );
+        for drop in std::iter::once(None).chain((0..barriers).map(Some)) {
+            let opts = Options {
+                trace: true,
+                drop_barrier: drop,
+            };
+            let k = DynKernel::compile_traced(ctx(), text, kernel, None, opts).expect("traced");
+            let (got, races) = k
+                .check_races(&[g], std::slice::from_ref(&arg))
+                .expect("runs");
+            match drop {
+                None => {
+                    assert!(races.is_empty(), "{kernel}: {races:?}");
+                    assert_close(&f32s(&got), &want, 1e-4, kernel);
+                }
+                Some(d) => assert!(!races.is_empty(), "{kernel} without barrier {d}: no race"),
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@
 //! into `split(out)`), so intermediate results are only stored where a user function writes.
 
 use super::banks::LocalAccess;
+use super::barriers::{is_marker, Mag};
 use super::ctypes::CTypes;
 use super::launch::{self, Launch};
 use super::memory::{Buffer, Space};
@@ -12,7 +13,6 @@ use super::view::{self, View};
 use super::{CodegenError, GResult, GeneratedKernel, KernelArg, Temporary};
 use crate::arith::{Facts, Nat};
 use crate::ir::{Expr, ExprKind, Kernel, Pat, Program};
-use crate::prim::Prim;
 use crate::typeck::{Cond, KernelInfo};
 use crate::types::Type;
 use std::collections::HashMap;
@@ -28,8 +28,6 @@ pub(crate) enum Par {
 
 /// An enclosing parallel loop: its index and trip count.
 pub(crate) struct ParLoop {
-    /// Unique among the loops of a kernel.
-    pub id: usize,
     pub par: Par,
     pub idx: Nat,
     pub trip: Nat,
@@ -62,12 +60,8 @@ pub(crate) struct Gen<'a> {
     pub par: Vec<ParLoop>,
     pub write_to: Option<Space>,
     pub divergent: bool,
-    pub barriers: usize,
-    /// Set while a tuple component headed by `to_local`/`to_global` is evaluated: its
-    /// staging leaves the barrier to the tuple (siblings cannot read each other's results).
-    pub defer_barrier: bool,
-    /// The barrier left to the enclosing tuple, if any: its fence (`None`: both spaces).
-    pub pending_barrier: Option<Option<Space>>,
+    /// The memory-access graph barriers are placed from ([`super::barriers`]).
+    pub mag: Mag,
     pub lcl_loops: usize,
     /// Loops over global work-items or work-groups opened so far.
     pub grid_loops: usize,
@@ -80,13 +74,6 @@ pub(crate) struct Gen<'a> {
     /// never traced.
     pub trace: bool,
     pub traced: Vec<(String, bool)>,
-    /// Global temporaries written inside grid loops (`map_glb`/`map_wrg`): the grid loops
-    /// around the write. Reading one outside any of those loops (after them, or in another
-    /// grid loop) reads other work-items' results with no synchronisation (a race the
-    /// checker found).
-    pub grid_written: HashMap<String, Vec<usize>>,
-    /// Parallel loops opened so far (their ids).
-    pub loops_opened: usize,
     inputs: Vec<String>,
     env: Vec<(String, View)>,
 }
@@ -148,17 +135,13 @@ impl<'a> Gen<'a> {
             par: Vec::new(),
             write_to: None,
             divergent: false,
-            barriers: 0,
-            defer_barrier: false,
-            pending_barrier: None,
+            mag: Mag::default(),
             lcl_loops: 0,
             grid_loops: 0,
             local_pads: HashMap::new(),
             local_accesses: Vec::new(),
             trace: false,
             traced: Vec::new(),
-            grid_written: HashMap::new(),
-            loops_opened: 0,
             inputs: Vec::new(),
             env: Vec::new(),
         }
@@ -205,10 +188,20 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The body text.
+    /// The lines emitted so far, removed from the generator.
+    pub(crate) fn take_lines(&mut self) -> Vec<(usize, String)> {
+        std::mem::take(&mut self.lines)
+    }
+
+    /// Appends a line at indentation `indent`.
+    pub(crate) fn push_line(&mut self, indent: usize, line: String) {
+        self.lines.push((indent, line));
+    }
+
+    /// The body text (markers left out).
     pub(crate) fn text(&self) -> String {
         let mut out = String::new();
-        for (i, l) in &self.lines {
+        for (i, l) in self.lines.iter().filter(|(_, l)| !is_marker(l)) {
             out.push_str(&"  ".repeat(*i));
             out.push_str(l);
             out.push('\n');
@@ -264,48 +257,37 @@ impl<'a> Gen<'a> {
     /// The C expression reading a non-array view of type `ty`.
     pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<String> {
         let loc = view::resolve(v, &self.facts)?;
-        self.note_access(&loc, false)?;
+        self.note_access(&loc, false);
         view::read(&loc, ty, &mut self.ct)
     }
 
     /// The bookkeeping of every memory access (`write`: a store): local accesses for the
-    /// bank model, the race checker's log, and the grid loops around global temporaries
-    /// (a read outside the grid loops that wrote the temporary, even inside another grid
-    /// loop, is refused: other work-items' results with no synchronisation, a race the
-    /// checker found).
-    fn note_access(&mut self, loc: &view::Loc, write: bool) -> GResult<()> {
-        let open: Vec<usize> = self
-            .par
-            .iter()
-            .filter(|p| p.par != Par::Lcl)
-            .map(|p| p.id)
-            .collect();
+    /// bank model, the race checker's log, and the memory-access graph (local memory and
+    /// global temporaries) that barriers are placed from.
+    fn note_access(&mut self, loc: &view::Loc, write: bool) {
         for (leaf, guard) in loc.mem_leaves() {
             self.local_accesses.extend(view::local_access(leaf));
-            let view::Loc::Mem { buf, .. } = leaf else {
+            let view::Loc::Mem {
+                buf,
+                idx,
+                vec,
+                lane,
+                ..
+            } = leaf
+            else {
                 continue;
             };
             if self.trace {
                 self.trace_access(leaf, write, guard.as_deref());
             }
-            if !self.temporaries.iter().any(|t| t.name == buf.name) {
-                continue;
-            }
-            if write {
-                if !open.is_empty() {
-                    self.grid_written.insert(buf.name.clone(), open.clone());
-                }
-            } else if self
-                .grid_written
-                .get(&buf.name)
-                .is_some_and(|w| w.iter().any(|id| !open.contains(id)))
-            {
-                return Err(CodegenError::Unsupported(
-                    "the result of a parallel map (map_glb/map_wrg) is read outside it in the same kernel, by work-items that did not write it (a race: that needs a kernel boundary)".into(),
-                ));
+            let shared = buf.space == Space::Local
+                || (buf.space == Space::Global
+                    && self.temporaries.iter().any(|t| t.name == buf.name));
+            if shared {
+                let shape = (*vec, lane.as_ref().map(|(l, w)| format!("{l}/{w}")));
+                self.mag_access(&buf.name, buf.space, write, idx, shape);
             }
         }
-        Ok(())
     }
 
     /// Race checker: logs the access to buffer element `leaf` (under `guard`) if it is local
@@ -367,7 +349,8 @@ impl<'a> Gen<'a> {
                     })
                 })?;
                 // Loops left empty (an accumulator copied onto itself) are dropped.
-                let empty = |l: &str| l == "{" || l == "}" || l.starts_with("for (");
+                let empty =
+                    |l: &str| l == "{" || l == "}" || l.starts_with("for (") || is_marker(l);
                 if !lines.iter().all(|(_, l)| empty(l)) {
                     self.replay(lines, from);
                 }
@@ -382,7 +365,7 @@ impl<'a> Gen<'a> {
             t => {
                 let code = self.read(src, t)?;
                 let loc = view::resolve(dst, &self.facts)?;
-                self.note_access(&loc, true)?;
+                self.note_access(&loc, true);
                 for l in view::write(&loc, &code, t, &mut self.ct, 0)? {
                     // An accumulator updated in place starts from itself.
                     if l != format!("{code} = {code};") {
@@ -396,58 +379,37 @@ impl<'a> Gen<'a> {
 
     /// The view of an argument.
     pub(crate) fn value(&mut self, a: Arg<'_>) -> GResult<View> {
-        self.value_for(a, None)
-    }
-
-    /// The view of an argument; `consumer` is the `map_lcl` (dimension, trip count) that
-    /// reads it element by element, if any (for barrier elimination).
-    pub(crate) fn value_for(
-        &mut self,
-        a: Arg<'_>,
-        consumer: Option<&(usize, Nat)>,
-    ) -> GResult<View> {
         match a {
             Arg::View(v, _) => Ok(v),
             Arg::Chain(fs, args) => match fs {
-                [f] => self.call_value(f, args, consumer),
-                [f, rest @ ..] => self.call_value(f, vec![Arg::Chain(rest, args)], consumer),
+                [f] => self.call_value(f, args),
+                [f, rest @ ..] => self.call_value(f, vec![Arg::Chain(rest, args)]),
                 [] => Err(CodegenError::Internal("empty composition".into())),
             },
-            Arg::Expr(e) => self.expr_value(e, consumer),
+            Arg::Expr(e) => self.expr_value(e),
         }
     }
 
-    fn expr_value(&mut self, e: &Expr, consumer: Option<&(usize, Nat)>) -> GResult<View> {
+    fn expr_value(&mut self, e: &Expr) -> GResult<View> {
         match &e.kind {
             ExprKind::Ident(name) => self
                 .lookup(name)
                 .ok_or_else(|| CodegenError::Unsupported(format!("`{name}` used as data"))),
-            ExprKind::Apply(f, args) => {
-                self.call_value(f, args.iter().map(Arg::Expr).collect(), consumer)
-            }
-            ExprKind::Tuple(es) => {
-                let outer = self.pending_barrier.take();
-                let mut vs = Vec::new();
-                for x in es {
-                    self.defer_barrier = stages_memory(x);
-                    vs.push(self.expr_value(x, None));
-                    self.defer_barrier = false;
-                }
-                let vs = vs.into_iter().collect::<GResult<_>>()?;
-                if let Some(space) = std::mem::replace(&mut self.pending_barrier, outer) {
-                    self.barrier(space)?;
-                }
-                Ok(View::Tuple(vs))
-            }
-            ExprKind::Proj(x, i) => Ok(self.expr_value(x, None)?.get(*i)),
-            ExprKind::Index(x, i) => Ok(self.expr_value(x, None)?.at(i.clone())),
-            ExprKind::Point(_, _, x) => self.expr_value(x, consumer),
+            ExprKind::Apply(f, args) => self.call_value(f, args.iter().map(Arg::Expr).collect()),
+            ExprKind::Tuple(es) => Ok(View::Tuple(
+                es.iter()
+                    .map(|x| self.expr_value(x))
+                    .collect::<GResult<_>>()?,
+            )),
+            ExprKind::Proj(x, i) => Ok(self.expr_value(x)?.get(*i)),
+            ExprKind::Index(x, i) => Ok(self.expr_value(x)?.at(i.clone())),
+            ExprKind::Point(_, _, x) => self.expr_value(x),
             ExprKind::Let(p, init, body) => {
-                let v = self.expr_value(init, None)?;
+                let v = self.expr_value(init)?;
                 let v = self.share(v, &ty_of(init)?, p_name(p))?;
                 let depth = self.scope();
                 self.bind(p, v);
-                let r = self.expr_value(body, consumer);
+                let r = self.expr_value(body);
                 self.unbind(depth);
                 r
             }
@@ -479,25 +441,20 @@ impl<'a> Gen<'a> {
     }
 
     /// Applies function `f` to `args` and gives the view of the result.
-    pub(crate) fn call_value(
-        &mut self,
-        f: &Expr,
-        args: Vec<Arg<'_>>,
-        consumer: Option<&(usize, Nat)>,
-    ) -> GResult<View> {
+    pub(crate) fn call_value(&mut self, f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
         let args = self.spread(f, args)?;
         match &f.kind {
-            ExprKind::Point(_, _, inner) => self.call_value(inner, args, consumer),
-            ExprKind::Compose(fs) => self.value_for(Arg::Chain(fs, args), consumer),
+            ExprKind::Point(_, _, inner) => self.call_value(inner, args),
+            ExprKind::Compose(fs) => self.value(Arg::Chain(fs, args)),
             ExprKind::Lambda(pats, body) => {
                 let depth = self.bind_args(pats, args)?;
-                let r = self.expr_value(body, consumer);
+                let r = self.expr_value(body);
                 self.unbind(depth);
                 r
             }
             ExprKind::Ident(name) => self.call_named(name, f, args),
             ExprKind::Section(s) => self.section(*s, args),
-            ExprKind::Prim(p, pargs) => self.prim_value(*p, pargs, f, args, consumer),
+            ExprKind::Prim(p, pargs) => self.prim_value(*p, pargs, f, args),
             _ => Err(CodegenError::Internal("data applied as a function".into())),
         }
     }
@@ -545,7 +502,7 @@ impl<'a> Gen<'a> {
                 .try_for_each(|(k, x)| self.expr_acc(x, &out.get(k))),
             ExprKind::Point(_, _, x) => self.expr_acc(x, out),
             ExprKind::Let(p, init, body) => {
-                let v = self.expr_value(init, None)?;
+                let v = self.expr_value(init)?;
                 let v = self.share(v, &ty_of(init)?, p_name(p))?;
                 let depth = self.scope();
                 self.bind(p, v);
@@ -554,7 +511,7 @@ impl<'a> Gen<'a> {
                 r
             }
             _ => {
-                let v = self.expr_value(e, None)?;
+                let v = self.expr_value(e)?;
                 self.copy(&v, out, &ty_of(e)?)
             }
         }
@@ -590,30 +547,11 @@ impl<'a> Gen<'a> {
             }
             ExprKind::Prim(p, pargs) => self.prim_acc(*p, pargs, f, args, out),
             _ => {
-                let v = self.call_value(f, args, None)?;
+                let v = self.call_value(f, args)?;
                 self.copy(&v, out, &ty_of(f)?)
             }
         }
     }
-}
-
-/// Is `e` an array made by an application whose outermost function is `to_local` or
-/// `to_global` (the first step [`Gen::expr_value`] materialises)?
-fn stages_memory(e: &Expr) -> bool {
-    let ExprKind::Apply(f, _) = &e.kind else {
-        return false;
-    };
-    if !matches!(ty_of(e), Ok(Type::Array(..))) {
-        return false;
-    }
-    let head = match &f.kind {
-        ExprKind::Compose(fs) => fs.first(),
-        _ => Some(&**f),
-    };
-    matches!(
-        head.map(|h| &h.kind),
-        Some(ExprKind::Prim(Prim::ToLocal | Prim::ToGlobal, _))
-    )
 }
 
 /// A name usable as a prefix for variables bound by a pattern.
@@ -706,6 +644,7 @@ fn compile_padded(
             buffers: std::mem::take(&mut g.traced),
         });
     }
+    g.place_barriers()?;
     let name = c_name(&k.name);
     let mut src = g.preamble()?;
     if tracing {
@@ -800,11 +739,13 @@ impl Gen<'_> {
         ))
     }
 
-    /// The body text emitted so far, removed from the generator (to start another kernel).
-    pub(crate) fn take_text(&mut self) -> String {
+    /// The body text emitted so far, with its barriers placed, removed from the generator
+    /// (to start another kernel).
+    pub(crate) fn take_text(&mut self) -> GResult<String> {
+        self.place_barriers()?;
         let t = self.text();
         self.lines.clear();
-        t
+        Ok(t)
     }
 
     /// What precedes the kernels in the source: extensions, type definitions and the user

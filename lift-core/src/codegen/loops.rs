@@ -3,6 +3,7 @@
 //! otherwise a strided loop; sequential loops of one iteration become blocks and
 //! `*_unroll` loops with a constant trip count are unrolled.
 
+use super::barriers::LoopTag;
 use super::emit::{Gen, Par, ParLoop};
 use super::GResult;
 use crate::arith::Nat;
@@ -61,35 +62,46 @@ impl<'a> Gen<'a> {
         let total = total.unwrap_or(one);
         let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
         let was = self.divergent;
+        // A work-group runs a strided map_wrg's iterations in turn: a dependence can go from
+        // one to the next, and a barrier inside is reached by the whole group alike.
+        let mut carried = false;
+        self.mag_slot();
         if par != Par::Glb && self.facts.equal(n, &total) {
+            self.mag_open(LoopTag::Par(par, d), &name, n, false);
             self.open("{");
             self.line(format!("int {name} = {id}({d});"));
         } else if self.facts.le(n, &total) == Some(true) {
+            self.mag_open(LoopTag::Par(par, d), &name, n, false);
             self.open(format!("if ({id}({d}) < {n}) {{"));
             self.line(format!("int {name} = {id}({d});"));
-            self.divergent = true;
+            self.divergent |= par != Par::Wrg;
         } else {
+            carried = par == Par::Wrg;
+            self.mag_open(LoopTag::Par(par, d), &name, n, carried);
             self.open(format!(
                 "for (int {name} = {id}({d}); {name} < {n}; {name} += {size}({d})) {{"
             ));
-            self.divergent = true;
+            self.divergent |= par != Par::Wrg;
         }
         if par == Par::Lcl {
             self.lcl_loops += 1;
         } else {
             self.grid_loops += 1;
         }
-        self.loops_opened += 1;
         self.par.push(ParLoop {
-            id: self.loops_opened,
             par,
             idx: idx.clone(),
             trip: n.clone(),
         });
         let r = body(self, idx);
         self.par.pop();
+        if carried {
+            self.mag_slot();
+        }
         self.divergent = was;
         self.close();
+        self.mag_close();
+        self.mag_slot();
         r
     }
 
@@ -107,6 +119,7 @@ impl<'a> Gen<'a> {
                     self.open("{");
                     let r = body(self, Nat::cst(k));
                     self.close();
+                    self.mag_slot();
                     r?;
                 }
                 Ok(())
@@ -114,20 +127,17 @@ impl<'a> Gen<'a> {
             _ => {
                 let name = self.fresh("i");
                 let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
+                self.mag_slot();
+                self.mag_open(LoopTag::Seq, &name, n, true);
                 self.open(format!(
                     "for (int {name} = 0; {name} < {n}; {name} += 1) {{"
                 ));
-                let before = self.barriers;
                 let r = body(self, idx);
-                // Memory shared by the work-group is rewritten by the next iteration.
-                let r = r.and_then(|_| {
-                    if self.barriers > before {
-                        self.barrier(None)
-                    } else {
-                        Ok(())
-                    }
-                });
+                // Where a dependence goes from one iteration to the next.
+                self.mag_slot();
                 self.close();
+                self.mag_close();
+                self.mag_slot();
                 r
             }
         }

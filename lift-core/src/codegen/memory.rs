@@ -1,5 +1,5 @@
-//! Memory (CGO'17 section 5.2): address spaces, buffers for the values user functions write,
-//! and the barriers that make cooperatively written memory visible to the work-group.
+//! Memory (CGO'17 section 5.2): address spaces and buffers for the values user functions
+//! write (the barriers that make them visible to the work-group: [`super::barriers`]).
 //!
 //! The address space of a temporary follows Algorithm 1: the enclosing `to_global`,
 //! `to_local` or `to_private` decides (`writeTo`), else global memory (arguments live there).
@@ -203,34 +203,5 @@ impl Gen<'_> {
             }
         }
         Ok((buf, dims, reps.into_iter().map(|(i, _)| i).collect()))
-    }
-
-    /// Emits a work-group barrier making writes to `space` (`None`: any) visible; refused
-    /// inside divergent control flow.
-    pub(super) fn barrier(&mut self, space: Option<Space>) -> GResult<()> {
-        if self.divergent {
-            return Err(CodegenError::Unsupported(
-                "a barrier would be needed inside divergent control flow (a map_lcl whose trip count differs from the local size)".into(),
-            ));
-        }
-        if !self.par.iter().any(|p| p.par == Par::Wrg) {
-            return Err(CodegenError::Unsupported(
-                "results of parallel maps are read by code outside any work-group, which no barrier can order (that needs a second kernel); write the results in their final layout from inside the parallel maps instead".into(),
-            ));
-        }
-        let fence = match space {
-            Some(Space::Global) => "CLK_GLOBAL_MEM_FENCE",
-            Some(_) => "CLK_LOCAL_MEM_FENCE",
-            None => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
-        };
-        let opts = super::trace::options();
-        if opts.drop_barrier != Some(self.barriers) {
-            self.line(format!("barrier({fence});"));
-            if self.trace {
-                self.line("lift_epoch += 1;");
-            }
-        }
-        self.barriers += 1;
-        Ok(())
     }
 }

@@ -17,6 +17,7 @@
 //! * `ctypes`: OpenCL C spellings of types and tuple structs.
 
 mod banks;
+mod barriers;
 mod ctypes;
 mod emit;
 mod launch;

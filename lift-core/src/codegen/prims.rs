@@ -4,14 +4,13 @@
 use super::emit::{array_of, ty_of, Arg, Gen, Par};
 use super::launch;
 use super::loops::LoopKind;
-use super::memory::{Buffer, Space};
+use super::memory::Space;
 use super::view::{PadKind, ReorderFn, View};
 use super::{CodegenError, GResult};
 use crate::arith::Nat;
 use crate::ir::{Boundary, Expr, ExprKind, PrimArg, Reorder};
 use crate::prim::Prim;
 use crate::types::Type;
-use std::rc::Rc;
 
 fn fun_arg(pargs: &[PrimArg]) -> GResult<&Expr> {
     pargs
@@ -68,37 +67,6 @@ fn space_of(p: Prim) -> Option<Space> {
         Prim::ToGlobal => Some(Space::Global),
         Prim::ToLocal => Some(Space::Local),
         Prim::ToPrivate => Some(Space::Private),
-        _ => None,
-    }
-}
-
-/// Does `e` contain a `map_lcl`?
-fn contains_lcl(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Prim(p, args) => {
-            *p == Prim::MapLcl
-                || args.iter().any(|a| match a {
-                    PrimArg::Fun(f) | PrimArg::Value(f) => contains_lcl(f),
-                    _ => false,
-                })
-        }
-        ExprKind::Lambda(_, b) | ExprKind::Point(_, _, b) => contains_lcl(b),
-        ExprKind::Compose(es) => es.iter().any(contains_lcl),
-        ExprKind::Apply(f, es) => contains_lcl(f) || es.iter().any(contains_lcl),
-        _ => false,
-    }
-}
-
-/// The `map_lcl` writing the result of `f` directly, element `i` by iteration `i` alone:
-/// its dimension and trip count.
-fn head_lcl(f: &Expr) -> Option<(usize, Nat)> {
-    match &f.kind {
-        ExprKind::Point(_, _, inner) => head_lcl(inner),
-        ExprKind::Compose(fs) => head_lcl(fs.first()?),
-        ExprKind::Prim(p, args) if space_of(*p).is_some() => head_lcl(fun_arg(args).ok()?),
-        ExprKind::Prim(Prim::MapLcl, args) if !contains_lcl(fun_arg(args).ok()?) => {
-            Some((PrimArg::dim(args), launch::trip(f).ok()?))
-        }
         _ => None,
     }
 }
@@ -160,7 +128,6 @@ impl<'a> Gen<'a> {
         pargs: &[PrimArg],
         f: &Expr,
         args: Vec<Arg<'_>>,
-        consumer: Option<&(usize, Nat)>,
     ) -> GResult<View> {
         let in_ty = args.first().map(Self::arg_ty).transpose()?;
         let in_ty = || {
@@ -253,26 +220,25 @@ impl<'a> Gen<'a> {
                 let (input, elem, n) = self.array_input(args)?;
                 let name = self.fresh("j");
                 let j = Nat::index_var(&name, Nat::cst(0), n);
-                let inner =
-                    self.call_value(fun_arg(pargs)?, vec![Arg::View(input.at(j), elem)], None)?;
+                let inner = self.call_value(fun_arg(pargs)?, vec![Arg::View(input.at(j), elem)])?;
                 View::MapIdx(name, Box::new(inner))
             }
             Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate
                 if !matches!(ty_of(f)?, Type::Array(..)) =>
             {
                 let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
-                let r = self.call_value(fun_arg(pargs)?, args, consumer);
+                let r = self.call_value(fun_arg(pargs)?, args);
                 self.write_to = saved;
                 r?
             }
-            Prim::Vectorize => self.call_value(fun_arg(pargs)?, args, consumer)?,
+            Prim::Vectorize => self.call_value(fun_arg(pargs)?, args)?,
             Prim::Map2 | Prim::Map3 => {
                 return Err(CodegenError::Internal(format!(
                     "{} should have been lowered",
                     p.name()
                 )))
             }
-            _ => self.materialize(f, args, consumer, space_of(p))?,
+            _ => self.materialize(f, args, space_of(p))?,
         })
     }
 
@@ -301,33 +267,11 @@ impl<'a> Gen<'a> {
     }
 
     /// Stores the result of `f $ args` in a new temporary and gives its view.
-    fn materialize(
-        &mut self,
-        f: &Expr,
-        args: Vec<Arg<'_>>,
-        consumer: Option<&(usize, Nat)>,
-        space: Option<Space>,
-    ) -> GResult<View> {
+    fn materialize(&mut self, f: &Expr, args: Vec<Arg<'_>>, space: Option<Space>) -> GResult<View> {
         let ty = ty_of(f)?;
         let space = space.or(self.write_to).unwrap_or(Space::Global);
         let out = self.allocate_per_item(&ty, space, &per_item_dims(f))?;
-        let before = self.lcl_loops;
-        let defer = std::mem::take(&mut self.defer_barrier);
         self.call_acc(f, args, &out)?;
-        if self.lcl_loops > before && space != Space::Private {
-            let same_thread = match (consumer, head_lcl(f)) {
-                (Some((d, n)), Some((hd, hn))) => *d == hd && self.facts.equal(n, &hn),
-                _ => false,
-            };
-            if !same_thread && defer {
-                self.pending_barrier = Some(match self.pending_barrier {
-                    Some(s) if s != Some(space) => None,
-                    _ => Some(space),
-                });
-            } else if !same_thread {
-                self.barrier(Some(space))?;
-            }
-        }
         Ok(out)
     }
 
@@ -366,7 +310,7 @@ impl<'a> Gen<'a> {
             Arg::View(acc.clone(), ty.clone()),
             Arg::View(x, elem.clone()),
         ];
-        let v = self.call_value(op, args, None)?;
+        let v = self.call_value(op, args)?;
         let code = self.read(&v, ty)?;
         let View::Value(name) = acc else {
             return Err(CodegenError::Internal(
@@ -398,7 +342,7 @@ impl<'a> Gen<'a> {
         let idx = Nat::index_var(&i, Nat::cst(0), n.clone());
         self.open(format!("for (int {i} = 0; {i} < {n}; {i} += 1) {{"));
         let x = input.at(idx);
-        let keep = self.call_value(pred, vec![Arg::View(x.clone(), elem.clone())], None)?;
+        let keep = self.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
         let keep = self.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
         self.line(format!("if (!({keep})) break;"));
         self.fold_step(op, &acc, &acc_ty, x, &elem)?;
@@ -582,7 +526,7 @@ impl<'a> Gen<'a> {
             Prim::Id => self.acc(first(args)?, out),
             Prim::Iterate => self.iterate_acc(pargs, f, first(args)?, out),
             _ => {
-                let v = self.prim_value(p, pargs, f, args, None)?;
+                let v = self.prim_value(p, pargs, f, args)?;
                 self.copy(&v, out, &ty_of(f)?)
             }
         }
@@ -608,8 +552,7 @@ impl<'a> Gen<'a> {
             Prim::MapSeqUnroll => LoopKind::SeqUnroll,
             _ => LoopKind::Seq,
         };
-        let consumer = (p == Prim::MapLcl).then(|| (d, n.clone()));
-        let input = self.value_for(input, consumer.as_ref())?;
+        let input = self.value(input)?;
         self.map_loop(kind, &n, &mut |gen, i| {
             gen.call_acc(
                 g,
@@ -646,7 +589,7 @@ impl<'a> Gen<'a> {
         // a bare parallel map.
         let elementwise = matches!(&g.kind, ExprKind::Prim(Prim::MapGlb | Prim::MapWrg, _));
         let once = |s: &mut Self, src: Arg<'_>, dst: &View| -> GResult<()> {
-            let (lcl, grid) = (s.lcl_loops, s.grid_loops);
+            let grid = s.grid_loops;
             s.call_acc(g, vec![src], dst)?;
             if s.grid_loops > grid && !elementwise {
                 return Err(CodegenError::Unsupported(format!(
@@ -654,9 +597,6 @@ impl<'a> Gen<'a> {
                      global synchronisation; iterate inside map_wrg on local memory instead",
                     crate::print::expr(g)
                 )));
-            }
-            if s.lcl_loops > lcl {
-                s.barrier(None)?;
             }
             Ok(())
         };
@@ -666,51 +606,27 @@ impl<'a> Gen<'a> {
         if k == 1 {
             return self.call_acc(g, vec![input], out);
         }
+        // Two buffers written in turn: steps 2..k-1 run in pairs (A to B, B to A) in a loop,
+        // so that every access names the memory it touches (the barriers come from them).
         let space = self.write_to.unwrap_or(Space::Global);
-        let (a, dims, reps) = self.allocate_raw(&ty, space)?;
-        let (b, _, _) = self.allocate_raw(&ty, space)?;
-        let ptr = |s: &mut Self, name: &str, from: &Rc<Buffer>| -> GResult<View> {
-            let buf = Rc::new(Buffer::new(s.fresh(name), space, from.elem.clone()));
-            let decl = super::memory::elem_decl(&buf, &mut s.ct)?;
-            let q = if space == Space::Private {
-                String::new()
-            } else {
-                format!("{} ", space.qualifier())
-            };
-            s.line(format!("{q}{decl}* {} = {};", buf.name, from.name));
-            Ok(reps
-                .iter()
-                .fold(View::Mem(buf, dims.clone()), |v, i| v.at(i.clone())))
+        let buffer = |s: &mut Self| -> GResult<View> {
+            let (buf, dims, reps) = s.allocate_raw(&ty, space)?;
+            Ok(reps.into_iter().fold(View::Mem(buf, dims), |v, i| v.at(i)))
         };
-        let src = ptr(self, "in", &a)?;
-        let dst = ptr(self, "out", &b)?;
-        once(self, input, &src)?;
-        let names = |v: &View| -> String {
-            let mut v = v;
-            while let View::Access(inner, _) = v {
-                v = inner;
-            }
-            match v {
-                View::Mem(b, _) => b.name.clone(),
-                _ => String::new(),
-            }
-        };
-        let (sn, dn) = (names(&src), names(&dst));
-        self.seq_loop(&Nat::cst(k - 2), false, &mut |s, _| {
-            once(s, Arg::View(src.clone(), ty.clone()), &dst)?;
-            let decl = ptr_decl(space, &a, &mut s.ct)?;
-            s.line(format!("{{ {decl} tmp = {sn}; {sn} = {dn}; {dn} = tmp; }}"));
-            Ok(())
+        let a = buffer(self)?;
+        let b = buffer(self)?;
+        once(self, input, &a)?;
+        let middle = k - 2;
+        self.seq_loop(&Nat::cst(middle / 2), false, &mut |s, _| {
+            once(s, Arg::View(a.clone(), ty.clone()), &b)?;
+            once(s, Arg::View(b.clone(), ty.clone()), &a)
         })?;
-        self.call_acc(g, vec![Arg::View(src, ty)], out)
+        let last = if middle % 2 == 1 {
+            once(self, Arg::View(a.clone(), ty.clone()), &b)?;
+            b
+        } else {
+            a
+        };
+        self.call_acc(g, vec![Arg::View(last, ty)], out)
     }
-}
-
-fn ptr_decl(space: Space, buf: &Buffer, ct: &mut super::ctypes::CTypes) -> GResult<String> {
-    let decl = super::memory::elem_decl(buf, ct)?;
-    Ok(if space == Space::Private {
-        format!("{decl}*")
-    } else {
-        format!("{} {decl}*", space.qualifier())
-    })
 }

@@ -177,7 +177,7 @@ pub(crate) fn compile(
         return Ok(None);
     }
     g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
-    let body1 = g.take_text();
+    let body1 = g.take_text()?;
     let name1 = c_name(&part.name);
     let kernel1 = GeneratedKernel {
         name: name1.clone(),
@@ -219,7 +219,7 @@ pub(crate) fn compile(
     )?;
     let result = g.finish(post, "lift_tmp[0]", &t)?;
     g.line(format!("if (lift_l == 0) out[0] = {result};"));
-    let body2 = g.take_text();
+    let body2 = g.take_text()?;
     let name2 = c_name(&fin.name);
     let kernel2 = GeneratedKernel {
         name: name2.clone(),
@@ -469,7 +469,7 @@ pub(crate) fn compile_rows(
     g.line(format!(
         "if (lift_l < {cols} && lift_wg < {rows}) out[lift_wg] = {result};"
     ));
-    let body = g.take_text();
+    let body = g.take_text()?;
     let name = c_name(&k.name);
     let mut source = g.preamble()?;
     source.push_str(&format!(
@@ -589,7 +589,7 @@ impl Gen<'_> {
             return Ok(value.to_string());
         };
         let arg = Arg::View(View::Value(value.into()), t.clone());
-        let r = self.call_value(post, vec![arg], None)?;
+        let r = self.call_value(post, vec![arg])?;
         self.read(&r, t)
     }
 
@@ -635,7 +635,7 @@ impl Gen<'_> {
                     Arg::View(View::Value("lift_acc".into()), t.clone()),
                     Arg::View(v, elem.clone()),
                 ];
-                let r = self.call_value(fold, args, None)?;
+                let r = self.call_value(fold, args)?;
                 let code = self.read(&r, t)?;
                 self.line(format!("lift_acc = {code};"));
             }
@@ -650,7 +650,7 @@ impl Gen<'_> {
             Arg::View(View::Value("lift_acc".into()), t.clone()),
             Arg::View(input.at(i), elem.clone()),
         ];
-        let r = self.call_value(fold, args, None)?;
+        let r = self.call_value(fold, args)?;
         let code = self.read(&r, t)?;
         self.line(format!("lift_acc = {code};"));
         self.close();
@@ -662,7 +662,7 @@ impl Gen<'_> {
                 Arg::View(View::Value("lift_tmp[lift_l]".into()), t.clone()),
                 Arg::View(View::Value(format!("lift_tmp[lift_l + {s}]")), t.clone()),
             ];
-            let r = self.call_value(combine, args, None)?;
+            let r = self.call_value(combine, args)?;
             let code = self.read(&r, t)?;
             self.line(format!("if (lift_l < {s}) lift_tmp[lift_l] = {code};"));
             self.line("barrier(CLK_LOCAL_MEM_FENCE);");

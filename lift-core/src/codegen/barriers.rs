@@ -1,0 +1,448 @@
+//! Barriers from a memory-access graph (Mogers' thesis section 5.4, Algorithm 3).
+//!
+//! While a kernel is emitted, the generator leaves markers among its lines: every access to
+//! local memory or to a global temporary (buffer, flat index, the loops around it), the
+//! opening and closing of every loop, and *slots*, the points where a barrier may go (before
+//! and after each loop, at the end of each sequential loop's body). Once the kernel is
+//! complete, [`Gen::place_barriers`] pairs the accesses that two work-items of a group may
+//! order differently (one of them a write, not provably the same work-item's element), takes
+//! for each pair the slots on its control-flow path (forward, and around every sequential
+//! loop both accesses share; slots in loops around neither access are not candidates), and
+//! places as few barriers as it can: greedily, the slot on the most paths not yet separated,
+//! on ties the one inside the fewest loops (after a loop rather than inside it), then the
+//! later one. A path whose
+//! slots are all in divergent control flow is refused: the mapping is not synchronisable.
+
+use super::emit::{Gen, Par};
+use super::memory::Space;
+use super::{CodegenError, GResult};
+use crate::arith::Nat;
+
+/// Marks a line that is a marker, not code.
+const MARK: char = '\u{1}';
+
+/// Whether an emitted line is a marker.
+pub(crate) fn is_marker(line: &str) -> bool {
+    line.starts_with(MARK)
+}
+
+/// What a loop is, for comparing the work-items' iteration spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LoopTag {
+    Seq,
+    Par(Par, usize),
+}
+
+/// A loop of the kernel.
+struct LoopRec {
+    tag: LoopTag,
+    /// The index variable.
+    var: String,
+    trip: Nat,
+    /// Whether one work-group runs several iterations in turn (a dependence can go from one
+    /// iteration to the next).
+    carried: bool,
+}
+
+/// One access to shared memory.
+struct Access {
+    buf: String,
+    space: Space,
+    write: bool,
+    idx: Nat,
+    /// Vector width and lane, which must agree for two accesses to be the same element.
+    shape: (Option<u32>, Option<String>),
+    /// The loops around it, outermost first.
+    stack: Vec<usize>,
+}
+
+/// A point where a barrier may go.
+struct Slot {
+    stack: Vec<usize>,
+    /// Every work-item of the group reaches it equally often.
+    sync: bool,
+}
+
+/// The memory-access graph of the kernel being emitted.
+#[derive(Default)]
+pub(crate) struct Mag {
+    loops: Vec<LoopRec>,
+    accesses: Vec<Access>,
+    slots: Vec<Slot>,
+    /// Loops open now.
+    stack: Vec<usize>,
+    /// Barriers placed in the kernels finished so far (the race checker's seeded bug counts
+    /// them per kernel).
+    placed: usize,
+}
+
+/// A point of the kernel's event sequence.
+enum Event {
+    Access(usize),
+    Slot(usize),
+    Open(usize),
+    Close(usize),
+    /// A barrier written literally (the tree reduction's).
+    Fixed,
+}
+
+/// A candidate barrier position in the event sequence.
+struct Cand {
+    pos: usize,
+    line: usize,
+    stack: Vec<usize>,
+    sync: bool,
+    fixed: bool,
+}
+
+/// A pair of accesses that needs a barrier between them, with its path's candidates.
+struct Need {
+    space: Space,
+    path: Vec<usize>,
+}
+
+impl Gen<'_> {
+    /// Opens a loop of the access graph (its marker goes before the loop's first line).
+    pub(crate) fn mag_open(&mut self, tag: LoopTag, var: &str, trip: &Nat, carried: bool) {
+        let id = self.mag.loops.len();
+        self.mag.loops.push(LoopRec {
+            tag,
+            var: var.to_string(),
+            trip: trip.clone(),
+            carried,
+        });
+        self.mag.stack.push(id);
+        self.line(format!("{MARK}({id}"));
+    }
+
+    /// Closes the innermost loop of the access graph.
+    pub(crate) fn mag_close(&mut self) {
+        if let Some(id) = self.mag.stack.pop() {
+            self.line(format!("{MARK}){id}"));
+        }
+    }
+
+    /// A point where a barrier may go.
+    pub(crate) fn mag_slot(&mut self) {
+        let in_group = self.par.iter().any(|p| p.par == Par::Wrg);
+        let id = self.mag.slots.len();
+        self.mag.slots.push(Slot {
+            stack: self.mag.stack.clone(),
+            sync: in_group && !self.divergent,
+        });
+        self.line(format!("{MARK}s{id}"));
+    }
+
+    /// Records an access to element `idx` of `buf` (local memory or a global temporary).
+    pub(crate) fn mag_access(
+        &mut self,
+        buf: &str,
+        space: Space,
+        write: bool,
+        idx: &Nat,
+        shape: (Option<u32>, Option<String>),
+    ) {
+        let id = self.mag.accesses.len();
+        self.mag.accesses.push(Access {
+            buf: buf.to_string(),
+            space,
+            write,
+            idx: idx.clone(),
+            shape,
+            stack: self.mag.stack.clone(),
+        });
+        self.line(format!("{MARK}a{id}"));
+    }
+
+    /// Places the barriers of the kernel emitted so far and removes the markers.
+    pub(crate) fn place_barriers(&mut self) -> GResult<()> {
+        let lines = self.take_lines();
+        let (events, cands) = self.events(&lines);
+        let needs = self.needs(&events, &cands)?;
+        let chosen = choose(&needs, &cands);
+        let mut fence: Vec<Option<(bool, bool)>> = vec![None; cands.len()];
+        for n in &needs {
+            for &c in n.path.iter().filter(|&&c| chosen[c] && !cands[c].fixed) {
+                let f = fence[c].get_or_insert((false, false));
+                match n.space {
+                    Space::Global => f.1 = true,
+                    _ => f.0 = true,
+                }
+            }
+        }
+        let at: std::collections::HashMap<usize, (bool, bool)> = cands
+            .iter()
+            .enumerate()
+            .filter_map(|(c, cand)| fence[c].map(|f| (cand.line, f)))
+            .collect();
+        let drop = super::trace::options().drop_barrier;
+        for (k, (indent, line)) in lines.into_iter().enumerate() {
+            if !is_marker(&line) {
+                self.push_line(indent, line);
+                continue;
+            }
+            let Some(&(local, global)) = at.get(&k) else {
+                continue;
+            };
+            let fence = match (local, global) {
+                (true, true) => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
+                (false, true) => "CLK_GLOBAL_MEM_FENCE",
+                _ => "CLK_LOCAL_MEM_FENCE",
+            };
+            if drop != Some(self.mag.placed) {
+                self.push_line(indent, format!("barrier({fence});"));
+                if self.trace {
+                    self.push_line(indent, "lift_epoch += 1;".into());
+                }
+            }
+            self.mag.placed += 1;
+        }
+        Ok(())
+    }
+
+    /// The event sequence of `lines` and the candidate barrier positions in it (of a run of
+    /// adjacent slots, the last).
+    fn events(&self, lines: &[(usize, String)]) -> (Vec<Event>, Vec<Cand>) {
+        let mut events = Vec::new();
+        let mut cands: Vec<Cand> = Vec::new();
+        let mut stack: Vec<usize> = Vec::new();
+        for (k, (_, line)) in lines.iter().enumerate() {
+            let ev = if let Some(m) = line.strip_prefix(MARK) {
+                let (tag, num) = m.split_at(1);
+                let Ok(n) = num.parse::<usize>() else {
+                    continue;
+                };
+                match tag {
+                    "a" => Event::Access(n),
+                    "s" => Event::Slot(n),
+                    "(" => Event::Open(n),
+                    ")" => Event::Close(n),
+                    _ => continue,
+                }
+            } else if line.trim_start().starts_with("barrier(") {
+                Event::Fixed
+            } else {
+                continue;
+            };
+            match ev {
+                Event::Open(n) => stack.push(n),
+                Event::Close(_) => {
+                    stack.pop();
+                }
+                Event::Slot(s) => {
+                    if matches!(events.last(), Some(Event::Slot(_))) {
+                        cands.pop();
+                        events.pop();
+                    }
+                    cands.push(Cand {
+                        pos: events.len(),
+                        line: k,
+                        stack: self.mag.slots[s].stack.clone(),
+                        sync: self.mag.slots[s].sync,
+                        fixed: false,
+                    });
+                }
+                Event::Fixed => cands.push(Cand {
+                    pos: events.len(),
+                    line: k,
+                    stack: stack.clone(),
+                    sync: true,
+                    fixed: true,
+                }),
+                Event::Access(_) => {}
+            }
+            events.push(ev);
+        }
+        (events, cands)
+    }
+
+    /// The pairs of accesses a barrier must separate, with the candidates on their paths.
+    fn needs(&self, events: &[Event], cands: &[Cand]) -> GResult<Vec<Need>> {
+        let mut open = std::collections::HashMap::new();
+        let mut close = std::collections::HashMap::new();
+        let mut acc = Vec::new();
+        for (p, e) in events.iter().enumerate() {
+            match e {
+                Event::Open(l) => {
+                    open.insert(*l, p);
+                }
+                Event::Close(l) => {
+                    close.insert(*l, p);
+                }
+                Event::Access(a) => acc.push((p, &self.mag.accesses[*a])),
+                _ => {}
+            }
+        }
+        let mut needs = Vec::new();
+        for (x, &(p1, a1)) in acc.iter().enumerate() {
+            for &(p2, a2) in &acc[x + 1..] {
+                if a1.buf != a2.buf || !(a1.write || a2.write) {
+                    continue;
+                }
+                let common = common_prefix(&a1.stack, &a2.stack);
+                let in_group = common.iter().any(|&l| self.group_loop(l));
+                let shared = common.len();
+                if !in_group {
+                    if !self.depends(a1, a2, shared) {
+                        continue;
+                    }
+                    let below = |a: &Access| a.stack[common.len()..].to_vec();
+                    let (b1, b2) = (below(a1), below(a2));
+                    if b1.iter().chain(&b2).any(|&l| self.grid_loop(l)) {
+                        return Err(CodegenError::Unsupported(
+                            "the result of a parallel map (map_glb/map_wrg) is read outside it in the same kernel, by work-items that did not write it (a race: that needs a kernel boundary)".into(),
+                        ));
+                    }
+                    if b1.iter().chain(&b2).any(|&l| self.lcl_loop(l)) {
+                        return Err(CodegenError::Unsupported(
+                            "results of parallel maps are read by code outside any work-group, which no barrier can order (that needs a second kernel); write the results in their final layout from inside the parallel maps instead".into(),
+                        ));
+                    }
+                    continue;
+                }
+                // A slot in a loop around one of the accesses runs between the two on every
+                // iteration; deeper slots are not candidates.
+                let on_level =
+                    |c: &Cand| a1.stack.starts_with(&c.stack) || a2.stack.starts_with(&c.stack);
+                let forward: Vec<usize> = (0..cands.len())
+                    .filter(|&c| cands[c].pos > p1 && cands[c].pos < p2 && on_level(&cands[c]))
+                    .collect();
+                let space = if a1.space == Space::Global || a2.space == Space::Global {
+                    Space::Global
+                } else {
+                    Space::Local
+                };
+                if self.depends(a1, a2, shared) {
+                    needs.push(self.need(a1, space, forward, cands)?);
+                }
+                if !self.depends(a2, a1, shared) {
+                    continue;
+                }
+                for &l in common.iter().filter(|&&l| self.mag.loops[l].carried) {
+                    let (Some(&o), Some(&c)) = (open.get(&l), close.get(&l)) else {
+                        continue;
+                    };
+                    let around: Vec<usize> = (0..cands.len())
+                        .filter(|&k| {
+                            let q = cands[k].pos;
+                            ((q > p2 && q < c) || (q > o && q < p1)) && on_level(&cands[k])
+                        })
+                        .collect();
+                    needs.push(self.need(a1, space, around, cands)?);
+                }
+            }
+        }
+        Ok(needs)
+    }
+
+    /// The need of a pair with these candidates, refused if no barrier can go on its path.
+    fn need(&self, a: &Access, space: Space, path: Vec<usize>, cands: &[Cand]) -> GResult<Need> {
+        let usable: Vec<usize> = path
+            .iter()
+            .copied()
+            .filter(|&c| cands[c].sync && !(cands[c].fixed && space == Space::Global))
+            .collect();
+        if usable.is_empty() {
+            return Err(CodegenError::Unsupported(if path.is_empty() {
+                format!(
+                    "work-items of a group read each other's elements of `{}` inside one parallel map, where no barrier can go",
+                    a.buf
+                )
+            } else {
+                "a barrier would be needed inside divergent control flow (a map_lcl whose trip count differs from the local size)".into()
+            }));
+        }
+        Ok(Need {
+            space,
+            path: usable,
+        })
+    }
+
+    fn grid_loop(&self, l: usize) -> bool {
+        matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Wrg | Par::Glb, _))
+    }
+
+    fn group_loop(&self, l: usize) -> bool {
+        matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Wrg, _))
+    }
+
+    fn lcl_loop(&self, l: usize) -> bool {
+        matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Lcl, _))
+    }
+
+    /// Whether `second`, executed after `first`, may touch an element another work-item of
+    /// the group touched through `first` (Definition 5.4.1): not if each work-item touches
+    /// the same elements through both, nor if `first` writes with no parallel loop below the
+    /// `shared` loops (every work-item wrote every element it reads afterwards).
+    fn depends(&self, first: &Access, second: &Access, shared: usize) -> bool {
+        let replicated = first.write
+            && !second.write
+            && first.stack[shared..]
+                .iter()
+                .all(|&l| self.mag.loops[l].tag == LoopTag::Seq);
+        !replicated && !self.same_items(first, second, shared)
+    }
+
+    /// Whether each work-item touches through `b` exactly the elements it touches through
+    /// `a` (thesis Definition 5.4.2): the loops below the `shared` common ones agree position
+    /// by position (kind, dimension, trip count) and the indices are equal once the loop
+    /// variables are matched up.
+    fn same_items(&self, a: &Access, b: &Access, shared: usize) -> bool {
+        let (la, lb) = (&a.stack[shared..], &b.stack[shared..]);
+        if la.len() != lb.len() || a.shape != b.shape {
+            return false;
+        }
+        let mut idx = b.idx.clone();
+        for (&x, &y) in la.iter().zip(lb) {
+            let (x, y) = (&self.mag.loops[x], &self.mag.loops[y]);
+            if x.tag != y.tag || !self.facts.equal(&x.trip, &y.trip) {
+                return false;
+            }
+            if x.var != y.var {
+                idx = idx.substitute(&y.var, &Nat::index_var(&x.var, Nat::cst(0), x.trip.clone()));
+            }
+        }
+        self.facts.equal(&a.idx, &idx)
+    }
+}
+
+/// The longest common prefix of two loop stacks.
+fn common_prefix(a: &[usize], b: &[usize]) -> Vec<usize> {
+    a.iter()
+        .zip(b)
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| *x)
+        .collect()
+}
+
+/// Chooses the candidates that get a barrier (a hitting set of the paths, greedily): fixed
+/// barriers always; then, while a path is not separated, the candidate on the most such
+/// paths, on ties the one inside the fewest loops (it runs least often), then the later one.
+fn choose(needs: &[Need], cands: &[Cand]) -> Vec<bool> {
+    let mut chosen: Vec<bool> = cands.iter().map(|c| c.fixed).collect();
+    let mut open: Vec<&Need> = needs
+        .iter()
+        .filter(|n| !n.path.iter().any(|&c| chosen[c]))
+        .collect();
+    while !open.is_empty() {
+        let mut count = vec![0usize; cands.len()];
+        for n in &open {
+            for &c in &n.path {
+                count[c] += 1;
+            }
+        }
+        let best = (0..cands.len()).filter(|&c| count[c] > 0).max_by_key(|&c| {
+            (
+                count[c],
+                std::cmp::Reverse(cands[c].stack.len()),
+                cands[c].pos,
+            )
+        });
+        let Some(best) = best else {
+            break;
+        };
+        chosen[best] = true;
+        open.retain(|n| !n.path.contains(&best));
+    }
+    chosen
+}
