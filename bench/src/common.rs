@@ -11,6 +11,8 @@ pub struct Config {
     pub quick: bool,
     /// Run only this workload (by name).
     pub only: Option<String>,
+    /// The spellings part: only these workloads (`gemm`, `jacobi`, `jacobi3d`, `gemv`, `zip`).
+    pub spelling_workloads: Option<Vec<String>>,
     /// Output directory.
     pub out: PathBuf,
     /// Path of `libclblast.so.1` (else the loader's search path).
@@ -34,6 +36,7 @@ impl Config {
         Config {
             quick,
             only: None,
+            spelling_workloads: None,
             out: PathBuf::from("bench-out"),
             clblast: None,
             torch: None,

@@ -36,6 +36,15 @@ pub fn run_suite(cfg: &Config) -> Res<Suite> {
             .into());
         }
     }
+    for w in cfg.spelling_workloads.iter().flatten() {
+        if !workloads::spellings::WORKLOADS.contains(&w.as_str()) {
+            return Err(format!(
+                "unknown spellings workload `{w}`; one of {}",
+                workloads::spellings::WORKLOADS.join(", ")
+            )
+            .into());
+        }
+    }
     let ctx = lift_runtime::Context::new()?;
     let sizes = Sizes::new(cfg.quick);
     eprintln!("device: {}", ctx.device_info());

@@ -24,6 +24,14 @@ struct Args {
     /// The spellings-and-sizes part (= `--only spellings`).
     #[arg(long)]
     spellings: bool,
+    /// With `--spellings`: only these workloads (gemm, jacobi, jacobi3d, gemv, zip).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        requires = "spellings"
+    )]
+    workloads: Option<Vec<String>>,
     /// Output directory (table, CSV, JSON, plots).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -57,6 +65,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         true => Some(lift_bench::SPELLINGS.into()),
         false => args.only,
     };
+    cfg.spelling_workloads = args.workloads;
     if let Some(out) = args.out {
         cfg.out = out;
     }

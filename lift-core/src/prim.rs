@@ -49,6 +49,7 @@ pub enum Prim {
     ScanSeq,
     TransposeW,
     ReduceWhileSeq,
+    MapSeqSlide,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -177,6 +178,7 @@ prims! {
     ScanSeq "scan_seq" High [[Fun, Value]] Exactly(1) "[a; n] -> [b; n], f: (b, a) -> b" rules::scan_seq;
     TransposeW "transpose_w" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::transpose;
     ReduceWhileSeq "reduce_while_seq" High [[Fun, Fun, Value]] Exactly(1) "[a; n] -> b, f: (b, a) -> b, p: a -> bool" rules::reduce_while_seq;
+    MapSeqSlide "map_seq_slide" Low [[Fun, Nat, Nat]] Exactly(1) "[a; n] -> [b; (n - size) / step + 1], f: [a; size] -> b" rules::map_seq_slide;
 }
 
 impl Prim {
@@ -222,6 +224,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::ReduceWhileSeq as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::MapSeqSlide as usize + 1);
     }
 }

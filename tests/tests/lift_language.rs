@@ -8,7 +8,7 @@
 use lift_runtime::core::codegen::trace;
 use lift_runtime::core::interp::{Scalar, Value};
 use lift_runtime::{lift, DynKernel};
-use lift_tests::{assert_close, ctx, f32s, interpret, random_f32};
+use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
 
 /// Local memory and `map_lcl` over size variables (through the macro's launcher).
 const GROUPS: &str = "kernel K<N, M>(x: [f32; N]) -> [f32; N] {
@@ -308,6 +308,79 @@ kernel T<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { transpose_w o map(map(|v| v 
             let k = DynKernel::compile(ctx(), src, kern).expect("compiles");
             let got = f32s(&k.run(&[n, 7], &rows).expect("runs"));
             assert_close(&got, &want, 1e-5, kern);
+        }
+    }
+}
+
+/// `map_seq_slide(f, size, step)` computes `map_seq(f) o slide(size, step)`: windows wider
+/// than the step (kept and rotated), equal to it, narrower (elements skipped), windows of
+/// rows, inside a parallel map, and the explorer's sliding strips of 2-D and 3-D stencils
+/// (every candidate of each against the interpreter, sizes not multiples of the strips).
+#[test]
+fn map_seq_slide_matches_map_of_slide() {
+    for (size, step) in [(3, 1), (4, 2), (2, 2), (2, 3), (1, 1)] {
+        let src = format!(
+            "kernel K<N>(x: [f32; N]) -> [f32; (N - {size}) / {step} + 1] {{ map_seq_slide(|w| w[0] * 2.0 - w[{}] + (reduce_seq(+, 0.0) $ w), {size}, {step}) $ x }}",
+            size - 1
+        );
+        for n in [size, size + 5 * step, size + 17 * step] {
+            let x = random_f32(n, 41);
+            let got = agrees(&src, &[n], &[Value::from_f32s(&x)]);
+            let want: Vec<f32> = x
+                .windows(size)
+                .step_by(step)
+                .map(|w| w[0] * 2.0 - w[size - 1] + w.iter().sum::<f32>())
+                .collect();
+            assert_close(&got, &want, 1e-4, &src);
+        }
+    }
+    let rows = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N - 2] { transpose o map_glb(0, map_seq_slide(|w| reduce_seq(+, 0.0) $ w, 3, 1)) o transpose $ x }";
+    let m = random_f32(9 * 7, 42);
+    agrees(rows, &[9, 7], &[matrix(&m, 9)]);
+    let stencils = "
+kernel J2<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
+    map(map(|w| (w[0][1] + w[1][0] + w[1][1] + w[1][2] + w[2][1]) * 0.2)) o slide2(3, 1) o pad2(1, clamp) $ x
+}
+kernel J3<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] {
+    map3(|w| w[0][1][1] + w[1][0][1] + w[1][1][0] + w[1][1][1] * 2.0 + w[1][1][2] + w[1][2][1] + w[2][1][1]) o slide3(3, 1) o pad3(1, mirror) $ x
+}
+";
+    for (kernel, sizes) in [
+        ("J2", vec![19, 5]),
+        ("J2", vec![64, 3]),
+        ("J3", vec![17, 4, 6]),
+    ] {
+        let len: usize = sizes.iter().product();
+        let x = random_f32(len, 43);
+        let arg = match sizes.as_slice() {
+            [n, _] => matrix(&x, *n),
+            _ => Value::Array(
+                x.chunks(sizes[1] * sizes[2])
+                    .map(|p| matrix(p, sizes[1]))
+                    .collect(),
+            ),
+        };
+        let want = f32s(&interpret(
+            stencils,
+            kernel,
+            &sizes,
+            std::slice::from_ref(&arg),
+        ));
+        let names = DynKernel::compile(ctx(), stencils, kernel)
+            .expect("compiles")
+            .candidates()
+            .to_vec();
+        let slides: Vec<&String> = names.iter().filter(|c| c.starts_with("slides")).collect();
+        assert_eq!(slides.len(), 6, "{kernel}: {names:?}");
+        for name in slides {
+            let k = DynKernel::compile_candidate(ctx(), stencils, kernel, Some(name))
+                .expect("candidate");
+            if !k.applies(&sizes) {
+                continue;
+            }
+            assert!(k.source().contains("for (int i_"), "{name}: {}", k.source());
+            let got = f32s(&k.run(&sizes, std::slice::from_ref(&arg)).expect("runs"));
+            assert_close(&got, &want, 1e-4, &format!("{kernel} {name} {sizes:?}"));
         }
     }
 }

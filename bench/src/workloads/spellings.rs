@@ -31,6 +31,9 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The workloads of the spellings part (`--workloads` picks some).
+pub const WORKLOADS: &[&str] = &["gemm", "jacobi", "jacobi3d", "gemv", "zip"];
+
 /// The sizes measured, the round size first.
 struct Sizes {
     gemm: [usize; 4],
@@ -98,23 +101,38 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
         Ok(v) => recs.extend(v),
         Err(e) => eprintln!("spellings: {what} skipped: {e}"),
     };
-    for n in s.gemm {
-        step(&format!("gemm-{n}"), gemm(ctx, cfg, n, s.gemm[0], blas));
+    let wanted = |w: &str| {
+        cfg.spelling_workloads
+            .as_ref()
+            .is_none_or(|ws| ws.iter().any(|x| x == w))
+    };
+    if wanted("gemm") {
+        for n in s.gemm {
+            step(&format!("gemm-{n}"), gemm(ctx, cfg, n, s.gemm[0], blas));
+        }
     }
-    for n in s.stencil {
-        step(&format!("jacobi-{n}"), jacobi(ctx, cfg, n, s.stencil[0]));
+    if wanted("jacobi") {
+        for n in s.stencil {
+            step(&format!("jacobi-{n}"), jacobi(ctx, cfg, n, s.stencil[0]));
+        }
     }
-    for n in s.stencil3 {
-        step(
-            &format!("jacobi3d-{n}"),
-            jacobi3d(ctx, cfg, n, s.stencil3[0]),
-        );
+    if wanted("jacobi3d") {
+        for n in s.stencil3 {
+            step(
+                &format!("jacobi3d-{n}"),
+                jacobi3d(ctx, cfg, n, s.stencil3[0]),
+            );
+        }
     }
-    for n in s.gemv {
-        step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
+    if wanted("gemv") {
+        for n in s.gemv {
+            step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
+        }
     }
-    for n in s.zip {
-        step(&format!("zip-{n}"), zip(ctx, cfg, n, s.zip[0]));
+    if wanted("zip") {
+        for n in s.zip {
+            step(&format!("zip-{n}"), zip(ctx, cfg, n, s.zip[0]));
+        }
     }
     Ok(recs)
 }

@@ -60,6 +60,8 @@ pub(crate) struct Gen<'a> {
     pub par: Vec<ParLoop>,
     pub write_to: Option<Space>,
     pub divergent: bool,
+    /// Array copies are unrolled (indices into private windows must be constants).
+    pub unroll_copies: bool,
     /// The memory-access graph barriers are placed from ([`super::barriers`]).
     pub mag: Mag,
     pub lcl_loops: usize,
@@ -135,6 +137,7 @@ impl<'a> Gen<'a> {
             par: Vec::new(),
             write_to: None,
             divergent: false,
+            unroll_copies: false,
             mag: Mag::default(),
             lcl_loops: 0,
             grid_loops: 0,
@@ -344,7 +347,7 @@ impl<'a> Gen<'a> {
                 let e = (**e).clone();
                 let from = self.indentation();
                 let (lines, ()) = self.capture(|g| {
-                    g.seq_loop(n, false, &mut |g, i| {
+                    g.seq_loop(n, g.unroll_copies, &mut |g, i| {
                         g.copy(&src.at(i.clone()), &dst.at(i), &e)
                     })
                 })?;

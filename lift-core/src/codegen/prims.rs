@@ -115,7 +115,16 @@ fn is_layout(f: &Expr, write: bool) -> bool {
             | Prim::AsScalar,
             _,
         ) => true,
-        ExprKind::Prim(Prim::AsVector | Prim::Slide | Prim::Pad, _) => !write,
+        ExprKind::Prim(
+            Prim::AsVector
+            | Prim::Slide
+            | Prim::Slide2
+            | Prim::Slide3
+            | Prim::Pad
+            | Prim::Pad2
+            | Prim::Pad3,
+            _,
+        ) => !write,
         _ => false,
     }
 }
@@ -374,6 +383,51 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// `map_seq_slide(g, size, step)`: the window lives in a private array, filled once; per
+    /// output the `step` new elements are loaded at its end, `g` is applied to it and the
+    /// window shifted down by `step`. The copies are unrolled, so every index into the window
+    /// is a constant and the window stays in registers: each input element is read once.
+    fn map_seq_slide_acc(
+        &mut self,
+        pargs: &[PrimArg],
+        f: &Expr,
+        args: Vec<Arg<'_>>,
+        out: &View,
+    ) -> GResult<()> {
+        let g = fun_arg(pargs)?;
+        let (input, elem, _) = self.array_input(args)?;
+        let (_, count) = array_of(&ty_of(f)?)?;
+        let (size, step) = (nat(pargs, 0)?, nat(pargs, 1)?);
+        let constant = |n: &Nat, what: &str| {
+            n.as_cst().ok_or_else(|| CodegenError::NotConstant {
+                what: format!("map_seq_slide {what}"),
+                size: n.to_string(),
+            })
+        };
+        let (k, s) = (constant(&size, "window")?, constant(&step, "step")?);
+        let win_ty = Type::array(elem.clone(), size);
+        let win = self.allocate_per_item(&win_ty, Space::Private, &[])?;
+        let keep = (k - s).max(0);
+        let unrolled = std::mem::replace(&mut self.unroll_copies, true);
+        let fill = |g: &mut Self, from: &Nat, lo: i64, hi: i64| -> GResult<()> {
+            (lo..hi).try_for_each(|j| {
+                let at = from + &Nat::cst(j);
+                g.copy(&input.at(at), &win.at(Nat::cst(j)), &elem)
+            })
+        };
+        let r = fill(self, &Nat::cst(0), 0, keep).and_then(|()| {
+            self.seq_loop(&count, false, &mut |gen, i| {
+                fill(gen, &(&i * &step), keep, k)?;
+                gen.call_acc(g, vec![Arg::View(win.clone(), win_ty.clone())], &out.at(i))?;
+                (0..keep).try_for_each(|j| {
+                    gen.copy(&win.at(Nat::cst(j + s)), &win.at(Nat::cst(j)), &elem)
+                })
+            })
+        });
+        self.unroll_copies = unrolled;
+        r
+    }
+
     /// A sequential fold with an array accumulator, in a new buffer (private unless an
     /// enclosing `to_*` says otherwise); gives the accumulator.
     fn reduce_array_value(
@@ -496,6 +550,7 @@ impl<'a> Gen<'a> {
                 self.reduce_acc(p, pargs, f, args, out)
             }
             Prim::ScanSeq => self.scan_acc(pargs, f, args, out),
+            Prim::MapSeqSlide => self.map_seq_slide_acc(pargs, f, args, out),
             Prim::Join => {
                 let (row, _) = array_of(&in_ty()?)?;
                 let (_, m) = array_of(&row)?;

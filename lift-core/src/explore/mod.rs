@@ -7,6 +7,7 @@
 //!   configurations (with the fraction of valid ones among uniformly drawn configurations);
 //! * strategies, each a sequence of rules of [`crate::rewrite`]: 2-D blocking of nested
 //!   map-reduce ([`crate::rewrite::blocking`]), strip mining with interchange ([`strips`]),
+//!   sliding-window strips with `map_seq_slide` ([`slides`]),
 //!   the reduction lowerings of [`crate::codegen`], kernel fission of chains of several
 //!   computing stages ([`stages`]), and the default mapping
 //!   ([`crate::codegen::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
@@ -19,6 +20,7 @@
 pub mod mapping;
 pub mod normalise;
 pub mod parallel;
+pub mod slides;
 pub mod space;
 pub mod stages;
 pub mod strips;
@@ -108,6 +110,15 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         };
         let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
         if let Some(c) = lowered(prog, kernel, info, new, "strips", params) {
+            out.push(c);
+        }
+    }
+    for &(s, pad) in &space::slides() {
+        let Some(new) = slides::slide_strips(body, s, pad, &ctx) else {
+            continue;
+        };
+        let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
+        if let Some(c) = lowered(prog, kernel, info, new, "slides", params) {
             out.push(c);
         }
     }

@@ -113,6 +113,15 @@ pub fn strips() -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// Sliding-window strip configurations `(s, pad)`, in order of preference.
+pub fn slides() -> Vec<(i64, bool)> {
+    super::slides::SLIDE_STRIPS
+        .iter()
+        .rev()
+        .flat_map(|&s| [(s, false), (s, true)])
+        .collect()
+}
+
 /// Rows per work-group of row reductions (`reduction(cols=c)`): powers of two up to the
 /// work-group size's quarter, with one row per group first.
 pub fn row_groups() -> Vec<i64> {

@@ -109,7 +109,7 @@ fn lower_strip(strip: &Expr, f: &Expr, depth: usize, span: Span) -> Option<Expr>
 
 /// The map nest and its (typed) data of `body`: `m $ x` or `(m o layout...) $ y`, with
 /// `map2(f)`/`map3(f)` spelled as nested maps.
-fn nest_and_data(body: &Expr) -> Option<(Expr, Expr)> {
+pub(super) fn nest_and_data(body: &Expr) -> Option<(Expr, Expr)> {
     let ExprKind::Apply(f, xs) = &body.kind else {
         return None;
     };
@@ -144,7 +144,7 @@ fn expand_nd(m: &Expr) -> Option<Expr> {
 }
 
 /// How many maps are nested directly (`map(map(f))` is 2).
-fn nest_depth(m: &Expr) -> usize {
+pub(super) fn nest_depth(m: &Expr) -> usize {
     match m.prim_fun(Prim::Map) {
         Some(f) => 1 + nest_depth(f),
         None => 0,
@@ -152,7 +152,7 @@ fn nest_depth(m: &Expr) -> usize {
 }
 
 /// The function under `depth` nested maps.
-fn innermost(m: &Expr, depth: usize) -> Option<&Expr> {
+pub(super) fn innermost(m: &Expr, depth: usize) -> Option<&Expr> {
     (0..depth).try_fold(m, |e, _| e.prim_fun(Prim::Map))
 }
 

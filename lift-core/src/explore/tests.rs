@@ -49,12 +49,25 @@ fn stencil_strips() {
         "{}",
         padded.generated.lowered
     );
-    // The default mapping comes after the strips, then the solver's other mappings.
+    // The default mapping comes after the strips and the sliding strips, then the solver's
+    // other mappings.
     let strategies: Vec<&str> = c.candidates.iter().map(|c| c.strategy.as_str()).collect();
     let map = strategies.iter().position(|s| *s == "map").expect("map");
     assert!(
-        strategies[..map].iter().all(|s| *s == "strips"),
+        strategies[..map]
+            .iter()
+            .all(|s| *s == "strips" || *s == "slides"),
         "{strategies:?}"
+    );
+    let slides = c
+        .candidates
+        .iter()
+        .find(|c| c.name == "slides(s=16,pad=1)")
+        .unwrap_or_else(|| panic!("{:?}", names(&c)));
+    assert!(
+        slides.generated.lowered.contains("map_seq_slide("),
+        "{}",
+        slides.generated.lowered
     );
     assert!(
         strategies[map + 1..].iter().all(|s| *s == "mapping"),

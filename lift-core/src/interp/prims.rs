@@ -145,6 +145,15 @@ impl<'p> Interp<'p> {
                 }
                 Ok(acc)
             }
+            MapSeqSlide => {
+                let f = a.fun(0)?;
+                let windows = layout::slide(&x()?, &a.pairs(1)?, name)?;
+                let out = layout::into_array(windows, name)?
+                    .into_iter()
+                    .map(|w| self.apply(f, vec![w]))
+                    .collect::<Result<_>>()?;
+                Ok(Value::Array(out))
+            }
             ScanSeq => {
                 let f = a.fun(0)?;
                 let mut acc = a.value(0)?.clone();

@@ -9,7 +9,7 @@
 use super::build::{self, compose, prim, with_fun};
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
-use crate::ir::Expr;
+use crate::ir::{Expr, PrimArg};
 use crate::prim::Prim;
 use proc_macro2::Span;
 
@@ -35,6 +35,36 @@ fn tile_step(n: &Nat, s: &Nat, u: &Nat, len: Option<&Nat>, ctx: &RewriteCtx) -> 
 
 fn slide(p: Prim, ns: &[&Nat], span: Span) -> Expr {
     prim(p, ns.iter().map(|n| build::nat(n, span)).collect(), span)
+}
+
+/// `map(f) o slide(n, s) ⇒ map_seq_slide(f, n, s)`, and the same for `map_seq` (LIFT's
+/// `mapSeqSlide` and `mapSeqSlideSeq`): one work-item walks the windows in order and keeps
+/// the window in private memory, reading each element once.
+pub fn map_seq_slide() -> Rule {
+    Rule::chain(
+        "map_seq_slide",
+        "map(f) o slide(n, s) ⇒ map_seq_slide(f, n, s)   (also map_seq(f))",
+        |m, sl, _| {
+            let p = [Prim::Map, Prim::MapSeq]
+                .into_iter()
+                .find(|&p| m.prim_fun(p).is_some())?;
+            let f = m.prim_fun(p)?;
+            let ns = sl.prim_nats(Prim::Slide)?;
+            let [n, s] = ns.as_slice() else {
+                return None;
+            };
+            let sp = m.span;
+            Some(vec![prim(
+                Prim::MapSeqSlide,
+                vec![
+                    PrimArg::Fun(f.clone()),
+                    build::nat(n, sp),
+                    build::nat(s, sp),
+                ],
+                sp,
+            )])
+        },
+    )
 }
 
 /// `slide(n, s) ⇒ join o map(slide(n, s)) o slide(u, u - n + s)` (RR3, overlapped tiling with

@@ -86,13 +86,20 @@ fn element(t: Option<&Type>, depth: usize) -> Option<Type> {
 }
 
 /// The input type of the function argument of `p` applied to `input`.
-fn fun_input(p: Prim, input: Option<&Type>) -> Option<Type> {
+fn fun_input(p: Prim, args: &[PrimArg], input: Option<&Type>) -> Option<Type> {
     use Prim::*;
     match p {
         Map | MapGlb | MapWrg | MapLcl | MapSeq | MapSeqUnroll => element(input, 1),
         Map2 => element(input, 2),
         Map3 => element(input, 3),
         Iterate | ToGlobal | ToLocal | ToPrivate => input.cloned(),
+        MapSeqSlide => {
+            let size = args.iter().find_map(|a| match a {
+                PrimArg::Nat(n, _) => Some(n.clone()),
+                _ => None,
+            })?;
+            Some(Type::array(element(input, 1)?, size))
+        }
         _ => None,
     }
 }
@@ -103,7 +110,7 @@ pub(crate) fn child_ctx(e: &Expr, i: usize, ctx: &RewriteCtx) -> RewriteCtx {
         ExprKind::Prim(p, args) => {
             let arg = args.iter().filter(|a| arg_child(a).is_some()).nth(i);
             if let Some(PrimArg::Fun(_)) = arg {
-                let mut c = ctx.with_input(fun_input(*p, ctx.input.as_ref()));
+                let mut c = ctx.with_input(fun_input(*p, args, ctx.input.as_ref()));
                 c.enclosing.push((*p, PrimArg::dim(args)));
                 c
             } else {

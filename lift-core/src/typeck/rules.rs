@@ -329,6 +329,25 @@ pub fn scan_seq(
     Ok(Type::array(acc, n))
 }
 
+/// `map_seq_slide(f, size, step)`: `map_seq(f) o slide(size, step)`, `f: [a; size] -> b`.
+pub fn map_seq_slide(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let ns = nats(args);
+    let count = c.windows(p, &n, &ns[0], &ns[1])?;
+    let b = c.apply(
+        fun(args, p, span)?,
+        &[Type::array(a, ns[0].0.clone())],
+        span,
+    )?;
+    Ok(Type::array(b, count))
+}
+
 /// `reduce_while_seq(f, p, z)`: `f: (b, a) -> b`, `p: a -> bool`, `z: b`; folds the prefix
 /// of elements for which `p` holds.
 pub fn reduce_while_seq(
@@ -672,6 +691,9 @@ pub fn id(
     Ok(inputs[0].clone())
 }
 
+/// The most steps `iterate` may take with a function that changes its input's type.
+pub const MAX_TYPED_ITERATIONS: i64 = 1024;
+
 /// `iterate(k, f)`: `f` applied `k` times; its input may shrink on each application.
 pub fn iterate(
     c: &mut Checker<'_>,
@@ -685,10 +707,22 @@ pub fn iterate(
     let mut t = inputs[0].clone();
     match k.as_cst() {
         Some(k) if k >= 0 => {
-            for _ in 0..k {
+            for i in 0..k {
                 let next = c.apply(f, &[t.clone()], span)?;
                 if next.equiv(&t, &c.facts) {
                     break;
+                }
+                // A function that changes the type is typed once per step: a count beyond
+                // any real use would take the checker forever (found by fuzzing).
+                if i >= MAX_TYPED_ITERATIONS {
+                    return Err(err(
+                        ErrorKind::TypeMismatch,
+                        kspan,
+                        format!(
+                            "iterate: count {k} too large for a function that changes the type \
+                             (at most {MAX_TYPED_ITERATIONS}): {t} vs {next}"
+                        ),
+                    ));
                 }
                 t = next;
             }

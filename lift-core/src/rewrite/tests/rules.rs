@@ -482,6 +482,39 @@ fn overlapped_tiling() {
     );
 }
 
+/// `map(f) o slide(n, s)` on a 1-D value (a sum or a weighted window), as `map_seq_slide`.
+#[test]
+fn map_seq_slide() {
+    check_rule(
+        &|g| {
+            let d = g.shape.clone();
+            if d.len() != 1 {
+                return None;
+            }
+            let size = g.rng.gen_range(1..=d[0].min(4));
+            let steps: Vec<usize> = (1..=3)
+                .filter(|t| (d[0] - size).is_multiple_of(*t))
+                .collect();
+            let step = steps[g.rng.gen_range(0..steps.len())];
+            let count = (d[0] - size) / step + 1;
+            let f = if g.rng.gen_bool(0.5) {
+                "reduce(+, 0.0)".to_string()
+            } else {
+                format!("|w| w[0] * 2.0 - w[{}]", size - 1)
+            };
+            let m = if g.rng.gen_bool(0.5) {
+                "map"
+            } else {
+                "map_seq"
+            };
+            g.push(format!("{m}({f}) o slide({size}, {step})"), vec![count])
+                .then(stencil::map_seq_slide)
+        },
+        Tol::Exact,
+        25,
+    );
+}
+
 /// A valid tile size for windows `(size, step)` over `len`.
 fn tile(g: &mut Gen, len: usize, size: usize, step: usize) -> usize {
     let us: Vec<usize> = (size..=len)
