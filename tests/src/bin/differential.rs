@@ -24,10 +24,11 @@ struct Args {
     shrink_budget: usize,
     failures: Option<String>,
     show: Option<u64>,
+    write_corpus: Option<String>,
 }
 
 const USAGE: &str = "usage: differential [--programs N] [--seed S] [--jobs J] [--races] \
-[--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED]";
+[--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED] [--write-corpus DIR]";
 
 fn args() -> Result<Args, String> {
     let mut a = Args {
@@ -39,6 +40,7 @@ fn args() -> Result<Args, String> {
         shrink_budget: 150,
         failures: None,
         show: None,
+        write_corpus: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -67,6 +69,7 @@ fn args() -> Result<Args, String> {
                 a.family = Some(f);
             }
             "--failures" => a.failures = Some(value("--failures")?),
+            "--write-corpus" => a.write_corpus = Some(value("--write-corpus")?),
             "--show" => a.show = Some(num(value("--show")?, "--show")?),
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
@@ -100,6 +103,18 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(dir) = &a.write_corpus {
+        // The program texts only (a fuzzing corpus): no device needed.
+        for i in 0..a.programs {
+            let c = diff::case(a.seed + i, a.family.as_deref());
+            let path = format!("{dir}/{}-{}.lift", c.family, a.seed + i);
+            if let Err(e) = std::fs::write(&path, &c.text) {
+                eprintln!("cannot write {path}: {e}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let ctx = match lift_runtime::Context::new() {
         Ok(c) => c,
         Err(e) => {
