@@ -20,3 +20,5 @@ chapter!(introduction, "introduction.md");
 chapter!(install, "install.md");
 chapter!(first_kernel, "first-kernel.md");
 chapter!(language, "language.md");
+chapter!(errors, "errors.md");
+chapter!(running, "running.md");
