@@ -22,3 +22,4 @@ chapter!(first_kernel, "first-kernel.md");
 chapter!(language, "language.md");
 chapter!(errors, "errors.md");
 chapter!(running, "running.md");
+chapter!(inspecting, "inspecting.md");
