@@ -50,6 +50,9 @@ pub enum Prim {
     TransposeW,
     ReduceWhileSeq,
     MapSeqSlide,
+    Generate,
+    Generate2,
+    Iota,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -179,6 +182,9 @@ prims! {
     TransposeW "transpose_w" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::transpose;
     ReduceWhileSeq "reduce_while_seq" High [[Fun, Fun, Value]] Exactly(1) "[a; n] -> b, f: (b, a) -> b, p: a -> bool" rules::reduce_while_seq;
     MapSeqSlide "map_seq_slide" Low [[Fun, Nat, Nat]] Exactly(1) "[a; n] -> [b; (n - size) / step + 1], f: [a; size] -> b" rules::map_seq_slide;
+    Generate "generate" High [[Nat, Fun]] Exactly(0) "[a; n], f: i32 -> a" rules::generate;
+    Generate2 "generate2" High [[Nat, Nat, Fun]] Exactly(0) "[[a; m]; n], f: (i32, i32) -> a" rules::generate;
+    Iota "iota" High [[Nat]] Exactly(0) "[i32; n]: 0, 1, ..., n - 1" rules::iota;
 }
 
 impl Prim {
@@ -224,6 +230,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::MapSeqSlide as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::Iota as usize + 1);
     }
 }

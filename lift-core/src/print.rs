@@ -115,6 +115,11 @@ fn is_dyn_index(f: &Expr, xs: &[Expr]) -> bool {
     xs.len() == 2 && matches!(&f.kind, ExprKind::Ident(n) if n == crate::ir::DYN_INDEX)
 }
 
+/// A primitive with no data inputs (`generate(n, f)`), written without an application.
+fn is_data_prim(f: &Expr) -> bool {
+    matches!(&f.kind, ExprKind::Prim(p, _) if matches!(p.def().inputs, Inputs::Exactly(0)))
+}
+
 fn call_syntax(f: &Expr, xs: &[Expr]) -> bool {
     xs.len() != 1 || matches!(f.kind, ExprKind::Ident(_))
 }
@@ -213,6 +218,7 @@ fn write_inner(out: &mut String, e: &Expr) {
             write_inner(out, &xs[1]);
             out.push(']');
         }
+        ExprKind::Apply(f, xs) if xs.is_empty() && is_data_prim(f) => write_inner(out, f),
         ExprKind::Apply(f, xs) if call_syntax(f, xs) => {
             if callee_needs_parens(f, xs.len()) {
                 out.push('(');

@@ -384,3 +384,54 @@ kernel J3<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] {
         }
     }
 }
+
+/// `generate(n, f)` and `generate2(n, m, f)` (arrays computed from their indices, sizes from
+/// size variables or constants), alone and zipped with an input, every candidate against a
+/// plain-Rust gold.
+#[test]
+fn generate_from_indices() {
+    let src = "
+kernel G1<N>(x: [f32; N]) -> [f32; N] { map(|p| p.0 * p.1) $ zip(x, generate(N, |i| (i as f32) * 0.5)) }
+kernel G2<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|p| p.0 + p.1) $ zip2(x, generate2(N, M, |i, j| (i * 100 + j) as f32)) }
+kernel G3<N>(x: [f32; N]) -> [f32; 4] { generate(4, |i| x[i * 2] + 1.0) }
+";
+    for (n, m) in [(1, 1), (7, 3), (33, 5)] {
+        let x = random_f32(n * m, 51);
+        let cases: Vec<(&str, Vec<usize>, Value, Vec<f32>)> = vec![
+            (
+                "G1",
+                vec![n],
+                Value::from_f32s(&x[..n]),
+                (0..n).map(|i| x[i] * (i as f32 * 0.5)).collect(),
+            ),
+            (
+                "G2",
+                vec![n, m],
+                matrix(&x, n),
+                (0..n * m)
+                    .map(|k| x[k] + ((k / m) * 100 + k % m) as f32)
+                    .collect(),
+            ),
+            (
+                "G3",
+                vec![n],
+                Value::from_f32s(&x[..n]),
+                (0..4).map(|i| x[(2 * i).min(n - 1)] + 1.0).collect(),
+            ),
+        ];
+        for (kernel, sizes, arg, gold) in cases {
+            let want = f32s(&interpret(src, kernel, &sizes, std::slice::from_ref(&arg)));
+            assert_close(&want, &gold, 1e-6, kernel);
+            let names = DynKernel::compile(ctx(), src, kernel)
+                .expect("compiles")
+                .candidates()
+                .to_vec();
+            for name in names {
+                let k = DynKernel::compile_candidate(ctx(), src, kernel, Some(&name))
+                    .expect("candidate");
+                let got = f32s(&k.run(&sizes, std::slice::from_ref(&arg)).expect("runs"));
+                assert_close(&got, &gold, 1e-6, &format!("{kernel} {name}"));
+            }
+        }
+    }
+}

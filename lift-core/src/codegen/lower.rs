@@ -296,12 +296,14 @@ pub(crate) fn is_layout(f: &Expr) -> bool {
     }
 }
 
-/// Data that is read without computing: parameters and layout primitives applied to them.
+/// Data that is read without computing: parameters, `iota(n)`, and layout primitives applied
+/// to them.
 pub(crate) fn is_pure(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Ident(_) | ExprKind::Lit(..) => true,
         ExprKind::Tuple(es) => es.iter().all(is_pure),
         ExprKind::Point(_, _, x) | ExprKind::Proj(x, _) => is_pure(x),
+        ExprKind::Apply(f, es) if es.is_empty() => is_prim(f, &[Prim::Iota]),
         ExprKind::Apply(f, es) => is_layout(f) && es.iter().all(is_pure),
         _ => false,
     }

@@ -162,6 +162,7 @@ impl<'a> Gen<'a> {
                 View::Join(Box::new(self.value(first(args)?)?), m)
             }
             Prim::Transpose => View::Transpose(Box::new(self.value(first(args)?)?)),
+            Prim::Iota => View::Iota,
             // Reading the first `n` elements reads the input at the same indices.
             Prim::Take => self.value(first(args)?)?,
             Prim::Slide | Prim::Slide2 | Prim::Slide3 => {

@@ -78,6 +78,8 @@ pub(crate) enum View {
     /// The write side of `take(n)`: element `i` is element `i` of the inner view, written
     /// only if `i < n` (the elements past `n` are dropped).
     Guard(Box<View>, Nat),
+    /// `iota(n)`: element `i` is the index `i` itself.
+    Iota,
     /// A map of layout functions: element `j` is the inner view with the index variable of
     /// this name replaced by `j` (`map(transpose)`, `map(join)`, ... as views).
     MapIdx(String, Box<View>),
@@ -102,7 +104,7 @@ impl View {
         let s = |n: &Nat| n.substitute(name, by);
         let b = |v: &View| Box::new(v.substitute(name, by));
         match self {
-            View::Mem(..) | View::Value(_) => self.clone(),
+            View::Mem(..) | View::Value(_) | View::Iota => self.clone(),
             View::Tuple(vs) => View::Tuple(vs.iter().map(|v| v.substitute(name, by)).collect()),
             View::Access(v, i) => View::Access(b(v), s(i)),
             View::Get(v, k) => View::Get(b(v), *k),
@@ -446,6 +448,19 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 vec: p.vec,
                 lane: p.lane,
                 at,
+            })
+        }
+        View::Iota => {
+            let i = p.pop("iota")?;
+            if p.vec.is_some() || p.lane.is_some() || !p.idx.is_empty() || !p.fields.is_empty() {
+                return Err(CodegenError::Unsupported(
+                    "a vector, field or element of an index of iota".into(),
+                ));
+            }
+            Ok(Loc::Value {
+                code: format!("({})", i.simplify_with(facts)),
+                fields: Vec::new(),
+                lanes: Vec::new(),
             })
         }
         View::Value(code) => {

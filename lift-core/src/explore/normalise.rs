@@ -33,6 +33,59 @@ pub fn normalise_kernel(prog: &Program, kernel: &str) -> Result<Program, Rewrite
     rewrite_kernel(&p, kernel, &normal_form())
 }
 
+/// `generate(n, f)` as `map(f) $ iota(n)`; `generate2(n, m, f)` as
+/// `map(|i| map(|j| f(i, j)) $ iota(m)) $ iota(n)` (with names no program can write).
+fn generate(p: Prim, args: &[PrimArg], span: proc_macro2::Span) -> Expr {
+    let prim = |p: Prim, args: Vec<PrimArg>| Expr::new(ExprKind::Prim(p, args), span);
+    let ns: Vec<PrimArg> = args
+        .iter()
+        .filter(|a| matches!(a, PrimArg::Nat(..)))
+        .cloned()
+        .collect();
+    let f = args.iter().find_map(|a| match a {
+        PrimArg::Fun(f) => Some(f.clone()),
+        _ => None,
+    });
+    let Some(f) = f else {
+        return Expr::new(
+            ExprKind::Apply(Box::new(prim(p, args.to_vec())), Vec::new()),
+            span,
+        );
+    };
+    let iota = |n: &PrimArg| {
+        Expr::new(
+            ExprKind::Apply(Box::new(prim(Prim::Iota, vec![n.clone()])), Vec::new()),
+            span,
+        )
+    };
+    let map = |g: Expr, x: Expr| {
+        Expr::new(
+            ExprKind::Apply(Box::new(prim(Prim::Map, vec![PrimArg::Fun(g)])), vec![x]),
+            span,
+        )
+    };
+    match ns.as_slice() {
+        [n, m] => {
+            let (i, j) = ("#i".to_string(), "#j".to_string());
+            let call = call(&f, vec![ident(&i, span), ident(&j, span)], span);
+            let inner = Expr::new(
+                ExprKind::Lambda(vec![Pat::Name(j, span)], Box::new(call)),
+                span,
+            );
+            let row = Expr::new(
+                ExprKind::Lambda(vec![Pat::Name(i, span)], Box::new(map(inner, iota(m)))),
+                span,
+            );
+            map(row, iota(n))
+        }
+        [n, ..] => map(f, iota(n)),
+        [] => Expr::new(
+            ExprKind::Apply(Box::new(prim(p, args.to_vec())), Vec::new()),
+            span,
+        ),
+    }
+}
+
 /// LIFT's layout primitives that are compositions of others, expanded everywhere (inside
 /// rewrite points too): `transpose_w` is `transpose` (a transpose after a map is written
 /// transposed already), `head` is `take(1)`, `tail` of `[a; n]` is `at(1) o slide(n - 1, 1)`
@@ -61,6 +114,10 @@ fn desugar(e: &mut Expr) {
                 span,
             )
         }
+        ExprKind::Apply(f, xs) if xs.is_empty() => match f.as_prim() {
+            Some((p @ (Prim::Generate | Prim::Generate2), args)) => generate(p, args, span),
+            _ => return,
+        },
         ExprKind::Prim(Prim::Untile2, _) => {
             let join = || prim(Prim::Join, Vec::new());
             let transpose = prim(Prim::Transpose, Vec::new());

@@ -145,6 +145,31 @@ impl<'p> Interp<'p> {
                 }
                 Ok(acc)
             }
+            Generate | Generate2 | Iota => {
+                let ns = &a.nats;
+                let index = |i: usize| Value::Scalar(super::Scalar::I32(i as i32));
+                let at = |is: Vec<usize>| -> Result<Value> {
+                    match p {
+                        Iota => Ok(index(is[0])),
+                        _ => self.apply(a.fun(0)?, is.into_iter().map(index).collect()),
+                    }
+                };
+                match ns.as_slice() {
+                    [n, m] => Ok(Value::Array(
+                        (0..*n)
+                            .map(|i| {
+                                Ok(Value::Array(
+                                    (0..*m).map(|j| at(vec![i, j])).collect::<Result<_>>()?,
+                                ))
+                            })
+                            .collect::<Result<_>>()?,
+                    )),
+                    [n] => Ok(Value::Array(
+                        (0..*n).map(|i| at(vec![i])).collect::<Result<_>>()?,
+                    )),
+                    _ => Err(InterpError::TypeMismatch(format!("{name}: expects sizes"))),
+                }
+            }
             MapSeqSlide => {
                 let f = a.fun(0)?;
                 let windows = layout::slide(&x()?, &a.pairs(1)?, name)?;

@@ -33,7 +33,12 @@ pub(crate) fn prim_call(
         .zip(args)
         .map(|(k, e)| convert(p, *k, e, sc))
         .collect::<syn::Result<Vec<_>>>()?;
-    Ok(Expr::new(ExprKind::Prim(p, converted), span))
+    let f = Expr::new(ExprKind::Prim(p, converted), span);
+    Ok(match def.inputs {
+        // A primitive with no data inputs (`generate(n, f)`) is data: applied to nothing.
+        Inputs::Exactly(0) => Expr::new(ExprKind::Apply(Box::new(f), Vec::new()), span),
+        _ => f,
+    })
 }
 
 /// A primitive written without parentheses (`join`, `transpose`, `zip`).

@@ -195,10 +195,11 @@ pub(crate) fn is_layout(f: &Expr) -> bool {
     }
 }
 
-/// Data read without computing: names and layout primitives applied to such data.
+/// Data read without computing: names, `iota(n)`, and layout primitives applied to such data.
 pub(crate) fn is_view(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Ident(_) => true,
+        ExprKind::Apply(f, xs) if xs.is_empty() => matches!(f.as_prim(), Some((Prim::Iota, _))),
         ExprKind::Apply(f, xs) => is_layout(f) && xs.iter().all(is_view),
         _ => false,
     }

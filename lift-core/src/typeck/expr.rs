@@ -330,6 +330,15 @@ impl Checker<'_> {
                 h.span,
                 format!("unknown name `{}`", crate::print::expr(h)),
             )),
+            // `generate(n, f)` is an array: `map(g) o generate(..) $ x` misplaces it.
+            ExprKind::Apply(h, xs) if xs.is_empty() && h.as_prim().is_some() => Err(err(
+                ErrorKind::TypeMismatch,
+                fspan,
+                format!(
+                    "`{}` is an array, not a function: apply functions to it with `$`",
+                    h.as_prim().map_or("", |(p, _)| p.name())
+                ),
+            )),
             _ => Err(err(
                 ErrorKind::TypeMismatch,
                 fspan,

@@ -329,6 +329,53 @@ pub fn scan_seq(
     Ok(Type::array(acc, n))
 }
 
+/// `generate(n, f)`, `generate2(n, m, f)`: `f` of one (two) `i32` indices.
+pub fn generate(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    _: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let ns: Vec<Nat> = nats(args).into_iter().map(|(n, _)| n).collect();
+    let f = fun(args, p, span)?;
+    if let Some(k) = crate::ir::fun_arity(f, c.funs).filter(|k| *k != ns.len()) {
+        return Err(err(
+            ErrorKind::WrongArity,
+            f.span,
+            format!(
+                "{}: the function takes {} (`|{}| ..`), found a function of {k}",
+                p.name(),
+                if ns.len() == 1 {
+                    "one index"
+                } else {
+                    "two indices"
+                },
+                if ns.len() == 1 { "i" } else { "i, j" }
+            ),
+        ));
+    }
+    let index = Type::Scalar(crate::types::ScalarType::I32);
+    let t = c.apply(f, &vec![index; ns.len()], span)?;
+    Ok(ns.into_iter().rev().fold(t, Type::array))
+}
+
+/// `iota(n)`: the indices `0 .. n` as `i32`.
+pub fn iota(
+    _: &mut Checker<'_>,
+    _: Prim,
+    args: &mut [PrimArg],
+    _: &[Type],
+    _: Span,
+) -> CResult<Type> {
+    let n = nats(args)
+        .into_iter()
+        .next()
+        .map(|(n, _)| n)
+        .unwrap_or(Nat::cst(0));
+    Ok(Type::array(Type::Scalar(crate::types::ScalarType::I32), n))
+}
+
 /// `map_seq_slide(f, size, step)`: `map_seq(f) o slide(size, step)`, `f: [a; size] -> b`.
 pub fn map_seq_slide(
     c: &mut Checker<'_>,
@@ -692,7 +739,10 @@ pub fn id(
 }
 
 /// The most steps `iterate` may take with a function that changes its input's type.
-pub const MAX_TYPED_ITERATIONS: i64 = 1024;
+pub const MAX_TYPED_ITERATIONS: i64 = 64;
+
+/// The most array dimensions a type may reach inside `iterate`.
+pub const MAX_ITERATED_DIMS: usize = 16;
 
 /// `iterate(k, f)`: `f` applied `k` times; its input may shrink on each application.
 pub fn iterate(
@@ -713,14 +763,16 @@ pub fn iterate(
                     break;
                 }
                 // A function that changes the type is typed once per step: a count beyond
-                // any real use would take the checker forever (found by fuzzing).
-                if i >= MAX_TYPED_ITERATIONS {
+                // any real use, or a type that gains a dimension per step, would take the
+                // checker forever (found by fuzzing).
+                if i >= MAX_TYPED_ITERATIONS || next.dims().len() > MAX_ITERATED_DIMS {
                     return Err(err(
                         ErrorKind::TypeMismatch,
                         kspan,
                         format!(
                             "iterate: count {k} too large for a function that changes the type \
-                             (at most {MAX_TYPED_ITERATIONS}): {t} vs {next}"
+                             (at most {MAX_TYPED_ITERATIONS} steps and {MAX_ITERATED_DIMS} \
+                             dimensions): {t} vs {next}"
                         ),
                     ));
                 }
