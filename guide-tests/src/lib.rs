@@ -23,3 +23,5 @@ chapter!(language, "language.md");
 chapter!(errors, "errors.md");
 chapter!(running, "running.md");
 chapter!(inspecting, "inspecting.md");
+chapter!(tuning, "tuning.md");
+chapter!(cli, "cli.md");
