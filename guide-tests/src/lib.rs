@@ -25,3 +25,5 @@ chapter!(running, "running.md");
 chapter!(inspecting, "inspecting.md");
 chapter!(tuning, "tuning.md");
 chapter!(cli, "cli.md");
+chapter!(stencils, "stencils.md");
+chapter!(performance, "performance.md");
