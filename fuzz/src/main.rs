@@ -2,24 +2,26 @@
 //!
 //! ```sh
 //! cargo run --release -p fuzz -- [--target NAME|all] [--execs N] [--seconds S] [--seed S]
-//!     [--jobs J] [--replay SEED]
+//!     [--jobs J] [--hang-seconds S] [--replay SEED]
 //! ```
 //!
 //! Targets: parse_str, tokens, typeck, points, codegen. Prints per target the executions,
 //! how far they got, the time, the slowest execution and every panic (with the seed that
-//! reproduces it: `--replay SEED`). Exit status 1 on a panic.
+//! reproduces it: `--replay SEED`). Exit status 1 on a panic; 3 when one execution runs
+//! longer than `--hang-seconds` (default 60), which is reported with its seed.
 
 use fuzz::{corpus_dir, exec, exec_seed, load_corpus, run_seed, Stats, Target};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: fuzz [--target NAME|all] [--execs N] [--seconds S] [--seed S] \
-[--jobs J] [--replay SEED]";
+[--jobs J] [--hang-seconds S] [--replay SEED]";
 
 fn main() {
     let mut targets = Target::ALL.to_vec();
     let (mut execs, mut seconds, mut seed, mut replay) = (1_000_000u64, None, 0u64, None);
+    let mut hang = 60u64;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut it = std::env::args().skip(1);
     let fail = |m: String| -> ! {
@@ -46,6 +48,7 @@ fn main() {
             "--seed" => seed = num(&v),
             "--jobs" => jobs = num(&v).max(1) as usize,
             "--replay" => replay = Some(num(&v)),
+            "--hang-seconds" => hang = num(&v).max(1),
             _ => fail(format!("unknown argument `{flag}`")),
         }
     }
@@ -64,40 +67,61 @@ fn main() {
     fuzz::quiet_panics();
     let mut any = false;
     for t in targets {
-        let corpus = load_corpus(&corpus_dir(), t);
+        let corpus = Arc::new(load_corpus(&corpus_dir(), t));
         let start = Instant::now();
         let deadline = seconds.map(|s| start + Duration::from_secs(s));
-        let next = AtomicU64::new(0);
-        let total = Mutex::new(Stats::default());
-        std::thread::scope(|s| {
-            for _ in 0..jobs {
-                s.spawn(|| {
-                    let mut st = Stats::default();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= execs || deadline.is_some_and(|d| Instant::now() >= d) {
-                            break;
+        let sh = Arc::new(Shared::default());
+        let spawn = |slot: usize| {
+            let (sh, corpus) = (Arc::clone(&sh), Arc::clone(&corpus));
+            sh.current
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .resize(slot + 1, None);
+            sh.active.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || worker(t, &sh, &corpus, slot, execs, seed, deadline));
+        };
+        for w in 0..jobs {
+            spawn(w);
+        }
+        // The watchdog: an execution running longer than `hang` seconds is recorded as a hang,
+        // its worker abandoned (a thread cannot be stopped) and replaced.
+        let mut slots = jobs;
+        let mut hangs: Vec<u64> = Vec::new();
+        while sh.active.load(Ordering::SeqCst) > 0 {
+            std::thread::sleep(Duration::from_millis(200));
+            let stuck: Vec<(usize, u64)> = {
+                let mut cur = sh.current.lock().unwrap_or_else(|p| p.into_inner());
+                cur.iter_mut()
+                    .enumerate()
+                    .filter_map(|(w, c)| match *c {
+                        Some((sd, since)) if since.elapsed() > Duration::from_secs(hang) => {
+                            *c = Some((sd, far_future()));
+                            Some((w, sd))
                         }
-                        run_seed(t, exec_seed(t, seed, i), &corpus, &mut st);
-                    }
-                    let mut tot = total.lock().unwrap_or_else(|p| p.into_inner());
-                    tot.execs += st.execs;
-                    for (a, b) in tot.reached.iter_mut().zip(st.reached) {
-                        *a += b;
-                    }
-                    tot.crashes.extend(st.crashes);
-                    if st.slowest.0 > tot.slowest.0 {
-                        tot.slowest = st.slowest;
-                    }
-                });
+                        _ => None,
+                    })
+                    .collect()
+            };
+            for (_, sd) in stuck {
+                hangs.push(sd);
+                sh.active.fetch_sub(1, Ordering::SeqCst);
+                if hangs.len() > 16 {
+                    println!("{}: more than 16 hangs, giving up", t.name());
+                    break;
+                }
+                spawn(slots);
+                slots += 1;
             }
-        });
-        let st = total.into_inner().unwrap_or_else(|p| p.into_inner());
+            if hangs.len() > 16 {
+                break;
+            }
+        }
+        let st = sh.stats.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "{:<10} {} executions in {:.1} s ({:.0}/s, {} jobs, corpus {}): rejected by the parser {}, the checker {}, a later stage {}; accepted {}; slowest {:.3} s (seed {}); {} panics",
+            "{:<10} {} executions in {:.1} s ({:.0}/s, {} jobs, corpus {}): rejected by the parser {}, the checker {}, a later stage {}; accepted {}; slowest finished {:.3} s (seed {}); {} panics, {} hangs (> {hang} s)",
             t.name(),
-            st.execs,
+            st.execs + hangs.len() as u64,
             secs,
             st.execs as f64 / secs.max(1e-9),
             jobs,
@@ -108,18 +132,103 @@ fn main() {
             st.reached[3],
             st.slowest.0,
             st.slowest.1,
-            st.crashes.len()
+            st.crashes.len(),
+            hangs.len()
         );
         for c in st.crashes.iter().take(20) {
-            any = true;
             println!(
                 "  PANIC seed {}: {}\n  input:\n{}\n",
                 c.seed, c.message, c.input
             );
         }
-        any |= !st.crashes.is_empty();
+        for sd in &hangs {
+            println!(
+                "  HANG seed {sd} (replay: --target {} --replay {sd})",
+                t.name()
+            );
+        }
+        any |= !st.crashes.is_empty() || !hangs.is_empty();
     }
     if any {
         std::process::exit(1);
     }
+}
+
+/// What the workers of one target share.
+#[derive(Default)]
+struct Shared {
+    next: AtomicU64,
+    active: AtomicUsize,
+    stats: Mutex<Stats>,
+    /// Per worker slot: the execution running and since when.
+    current: Mutex<Vec<Option<(u64, Instant)>>>,
+}
+
+/// A time that never counts as a hang again (an abandoned worker's slot).
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(1 << 30)
+}
+
+/// Adds a worker's counts to the totals.
+fn merge(total: &Mutex<Stats>, st: &mut Stats) {
+    let mut tot = total.lock().unwrap_or_else(|p| p.into_inner());
+    tot.execs += st.execs;
+    for (a, b) in tot.reached.iter_mut().zip(st.reached) {
+        *a += b;
+    }
+    tot.crashes.append(&mut st.crashes);
+    if st.slowest.0 > tot.slowest.0 {
+        tot.slowest = st.slowest;
+    }
+    *st = Stats::default();
+}
+
+/// Runs executions of `t` until `execs` are taken or the deadline passes.
+fn worker(
+    t: Target,
+    sh: &Shared,
+    corpus: &[String],
+    slot: usize,
+    execs: u64,
+    seed: u64,
+    deadline: Option<Instant>,
+) {
+    let mut st = Stats::default();
+    loop {
+        let i = sh.next.fetch_add(1, Ordering::Relaxed);
+        if i >= execs || deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let sd = exec_seed(t, seed, i);
+        if let Some(c) = sh
+            .current
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_mut(slot)
+        {
+            *c = Some((sd, Instant::now()));
+        }
+        run_seed(t, sd, corpus, &mut st);
+        let abandoned = {
+            let mut cur = sh.current.lock().unwrap_or_else(|p| p.into_inner());
+            let c = cur.get_mut(slot);
+            match c {
+                Some(Some((_, since))) if *since > Instant::now() => true,
+                Some(c) => {
+                    *c = None;
+                    false
+                }
+                None => false,
+            }
+        };
+        if abandoned {
+            // Reported as a hang and replaced: this execution is not counted again.
+            return;
+        }
+        if st.execs % 256 == 0 {
+            merge(&sh.stats, &mut st);
+        }
+    }
+    merge(&sh.stats, &mut st);
+    sh.active.fetch_sub(1, Ordering::SeqCst);
 }
