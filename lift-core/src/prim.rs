@@ -53,6 +53,7 @@ pub enum Prim {
     Generate,
     Generate2,
     Iota,
+    Filter,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -185,6 +186,7 @@ prims! {
     Generate "generate" High [[Nat, Fun]] Exactly(0) "[a; n], f: i32 -> a" rules::generate;
     Generate2 "generate2" High [[Nat, Nat, Fun]] Exactly(0) "[[a; m]; n], f: (i32, i32) -> a" rules::generate;
     Iota "iota" High [[Nat]] Exactly(0) "[i32; n]: 0, 1, ..., n - 1" rules::iota;
+    Filter "filter" High [[]] Exactly(2) "[a; n], [i32; m] -> [a; m]: x[ids[i]]" rules::filter;
 }
 
 impl Prim {
@@ -230,6 +232,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::Iota as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::Filter as usize + 1);
     }
 }

@@ -309,6 +309,7 @@ fn callee_needs_parens(f: &Expr, n_args: usize) -> bool {
     match &f.kind {
         ExprKind::Prim(p, a) if a.is_empty() => {
             !matches!(p.def().inputs, Inputs::AtLeast(m) if n_args >= m)
+                && !matches!(p.def().inputs, Inputs::Exactly(m) if m >= 2 && n_args == m)
         }
         ExprKind::Section(_) => true,
         _ => level(f) < POSTFIX,

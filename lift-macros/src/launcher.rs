@@ -274,6 +274,12 @@ pub fn kernel_item(
                         }
                     });
                 }
+                for c in info.index_checks.iter().filter(|c| c.param == p.name) {
+                    let len = eval(&c.len);
+                    run_checks.push(
+                        quote!(::lift_runtime::__private::check_indices(#pname, #len, #id)?;),
+                    );
+                }
                 let upload = ht.upload(&id);
                 uploads.push(quote!(let #id = #upload;));
                 forward.push(quote!(&#id));

@@ -667,6 +667,22 @@ impl DynKernel {
                 }
             });
         }
+        for c in &self.info.index_checks {
+            let at = params.iter().position(|p| p.name == c.param);
+            if let Some(Value::Array(vs)) = at.map(|i| &args[i]) {
+                let ids: Vec<i32> = vs
+                    .iter()
+                    .map(|v| match v {
+                        Value::Scalar(lift_core::interp::Scalar::I32(k)) => *k,
+                        _ => -1,
+                    })
+                    .collect();
+                let len = c.len.eval(&lookup).map_err(|e| Error::Launch {
+                    reason: format!("the length {} of a filtered array: {e}", c.len),
+                })?;
+                crate::private::check_indices(&c.param, len, &ids)?;
+            }
+        }
         let out_scalar = buffer_scalar(&self.info.result, "the result")?;
         let out = alloc(
             &self.ctx,

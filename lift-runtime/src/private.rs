@@ -111,6 +111,19 @@ pub fn check_le(what: &str, bound: &str, origin: &str, a: i64, b: i64) -> Result
     Ok(())
 }
 
+/// The values of parameter `arg`, indices into an array of `len` elements (`filter`): an
+/// error names the first one out of range.
+pub fn check_indices(arg: &str, len: i64, ids: &[i32]) -> Result<(), Error> {
+    match ids.iter().position(|&v| !(0..len).contains(&i64::from(v))) {
+        Some(i) => Err(Error::ArgShape {
+            arg: format!("{arg}[{i}]"),
+            expected: format!("an index into an array of {len} (0..{len})"),
+            actual: ids[i].to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A kernel's identity in the tuning cache: its name and a stable 64-bit FNV-1a hash of its
 /// program text (an edited kernel misses the cache).
 pub fn kernel_id(name: &str, lift_text: &str) -> String {

@@ -2,7 +2,7 @@
 //! default device against the interpreter: vector constants (an unsuffixed literal splatted
 //! where a fold needs a vector), `head`, `tail`, `untile2`, `vectorize` of any arity,
 //! `scan_seq`, `reduce_while_seq`, `transpose_w`, `map_lcl` and local memory over size
-//! variables, `x[e]` with a run-time index.
+//! variables, `x[e]` with a run-time index, `map_seq_slide`, `generate`/`generate2`, `filter`.
 //! Wide `mirror` padding is tested with the stencils.
 
 use lift_runtime::core::codegen::trace;
@@ -434,4 +434,95 @@ kernel G3<N>(x: [f32; N]) -> [f32; 4] { generate(4, |i| x[i * 2] + 1.0) }
             }
         }
     }
+}
+
+lift! {
+    /// `filter` in a compiled program: `run` checks the indices.
+    kernel Gather<N, M>(x: [f32; N], ids: [i32; M]) -> [f32; M] { map(|v| v * 2.0) $ filter(x, ids) }
+}
+
+/// `filter(x, ids)` is `x[ids[i]]`: on a parameter, through a map (moved out), on a view, and
+/// on computed data (bound first); every candidate against a plain-Rust gold; an index out
+/// of range is an `Err` of `run` naming it (compiled and run-time programs alike).
+#[test]
+fn filter_gathers_by_index() {
+    let src = "
+kernel F<N, M>(x: [f32; N], ids: [i32; M]) -> [f32; M] { filter(x, ids) }
+kernel F2<N, M>(x: [f32; N], ids: [i32; M]) -> [f32; M] { map(|v| v * 2.0) $ filter(map(|v| v + 1.0) $ x, ids) }
+kernel F3<N, M>(x: [[f32; N]; N], ids: [i32; M]) -> [[f32; N]; M] { filter(transpose $ x, ids) }
+kernel F4<N, M>(x: [f32; N], ids: [i32; M]) -> [f32; M] { filter(scan_seq(+, 0.0) $ x, ids) }
+";
+    for (n, m) in [(1, 1), (5, 9), (17, 4)] {
+        let x = random_f32(n * n, 61);
+        let ids: Vec<i32> = (0..m).map(|i| ((i * 7 + 3) % n) as i32).collect();
+        let idv = Value::Array(ids.iter().map(|&i| Value::Scalar(Scalar::I32(i))).collect());
+        let v = Value::from_f32s(&x[..n]);
+        let prefix: Vec<f32> = x[..n]
+            .iter()
+            .scan(0.0, |s, v| {
+                *s += v;
+                Some(*s)
+            })
+            .collect();
+        let cases: Vec<(&str, Value, Vec<f32>)> = vec![
+            ("F", v.clone(), ids.iter().map(|&i| x[i as usize]).collect()),
+            (
+                "F2",
+                v.clone(),
+                ids.iter().map(|&i| (x[i as usize] + 1.0) * 2.0).collect(),
+            ),
+            (
+                "F3",
+                matrix(&x, n),
+                ids.iter()
+                    .flat_map(|&i| (0..n).map(move |r| (i as usize, r)))
+                    .map(|(c, r)| x[r * n + c])
+                    .collect(),
+            ),
+            (
+                "F4",
+                v.clone(),
+                ids.iter().map(|&i| prefix[i as usize]).collect(),
+            ),
+        ];
+        for (kernel, arg, gold) in cases {
+            let args = [arg, idv.clone()];
+            let want = f32s(&interpret(src, kernel, &[n, m], &args));
+            assert_close(&want, &gold, 1e-5, kernel);
+            let names = DynKernel::compile(ctx(), src, kernel)
+                .expect("compiles")
+                .candidates()
+                .to_vec();
+            for name in names {
+                let k = DynKernel::compile_candidate(ctx(), src, kernel, Some(&name))
+                    .expect("candidate");
+                let got = f32s(&k.run(&[n, m], &args).expect("runs"));
+                assert_close(&got, &gold, 1e-5, &format!("{kernel} {name} {n}x{m}"));
+            }
+        }
+    }
+    // An index out of range: an error naming it, from run-time and compiled programs.
+    let bad = [0i32, 2, 7, 1];
+    let k = DynKernel::compile(ctx(), src, "F").expect("compiles");
+    let args = [
+        Value::from_f32s(&[1.0, 2.0, 3.0]),
+        Value::Array(bad.iter().map(|&i| Value::Scalar(Scalar::I32(i))).collect()),
+    ];
+    let e = k.run(&[3, 4], &args).expect_err("index 7 of 3");
+    assert!(
+        e.to_string().contains("ids[2]") && e.to_string().contains('7'),
+        "{e}"
+    );
+    let g = Gather::new(ctx()).expect("builds");
+    let e = g
+        .run(3, 4, &[1.0, 2.0, 3.0], &bad)
+        .expect_err("index 7 of 3");
+    assert!(
+        e.to_string().contains("ids[2]") && e.to_string().contains('7'),
+        "{e}"
+    );
+    assert_eq!(
+        g.run(3, 2, &[1.0, 2.0, 3.0], &[2, 0]).expect("runs"),
+        vec![6.0, 2.0]
+    );
 }

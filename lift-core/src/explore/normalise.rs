@@ -86,6 +86,49 @@ fn generate(p: Prim, args: &[PrimArg], span: proc_macro2::Span) -> Expr {
     }
 }
 
+/// `filter(x, ids)` as `map(|k| x[k]) $ ids`, the run-time index clamped on the device (`run`
+/// checks the indices of a parameter): a map producing `x` moves out (`filter(map(f) $ y,
+/// ids)` is `map(f) $ filter(y, ids)`), a view is indexed as it is, other data is bound by a
+/// `let` first.
+fn filter(x: &Expr, ids: &Expr, span: proc_macro2::Span) -> Expr {
+    if let ExprKind::Apply(m, ys) = &x.kind {
+        if let ([y], Some(f)) = (ys.as_slice(), m.prim_fun(Prim::Map)) {
+            let inner = filter(y, ids, span);
+            let map = Expr::new(
+                ExprKind::Prim(Prim::Map, vec![PrimArg::Fun(f.clone())]),
+                span,
+            );
+            return Expr::new(ExprKind::Apply(Box::new(map), vec![inner]), span);
+        }
+    }
+    let k = "#k".to_string();
+    let (data, bind) = if build::is_view(x) {
+        (x.clone(), None)
+    } else {
+        (ident("#x", span), Some(x.clone()))
+    };
+    let index = Expr::new(
+        ExprKind::Apply(
+            Box::new(ident(crate::ir::DYN_INDEX, span)),
+            vec![data, ident(&k, span)],
+        ),
+        span,
+    );
+    let get = Expr::new(
+        ExprKind::Lambda(vec![Pat::Name(k, span)], Box::new(index)),
+        span,
+    );
+    let map = Expr::new(ExprKind::Prim(Prim::Map, vec![PrimArg::Fun(get)]), span);
+    let body = Expr::new(ExprKind::Apply(Box::new(map), vec![ids.clone()]), span);
+    match bind {
+        Some(init) => Expr::new(
+            ExprKind::Let(Pat::Name("#x".into(), span), Box::new(init), Box::new(body)),
+            span,
+        ),
+        None => body,
+    }
+}
+
 /// LIFT's layout primitives that are compositions of others, expanded everywhere (inside
 /// rewrite points too): `transpose_w` is `transpose` (a transpose after a map is written
 /// transposed already), `head` is `take(1)`, `tail` of `[a; n]` is `at(1) o slide(n - 1, 1)`
@@ -113,6 +156,12 @@ fn desugar(e: &mut Expr) {
                 ]),
                 span,
             )
+        }
+        ExprKind::Apply(f, xs) if matches!(f.as_prim(), Some((Prim::Filter, _))) => {
+            let [x, ids] = xs.as_slice() else {
+                return;
+            };
+            filter(x, ids, span)
         }
         ExprKind::Apply(f, xs) if xs.is_empty() => match f.as_prim() {
             Some((p @ (Prim::Generate | Prim::Generate2), args)) => generate(p, args, span),

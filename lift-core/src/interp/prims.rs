@@ -145,6 +145,7 @@ impl<'p> Interp<'p> {
                 }
                 Ok(acc)
             }
+            Filter => filter(std::mem::take(&mut inputs), name),
             Generate | Generate2 | Iota => {
                 let ns = &a.nats;
                 let index = |i: usize| Value::Scalar(super::Scalar::I32(i as i32));
@@ -301,4 +302,32 @@ impl<'p> Interp<'p> {
         };
         Ok(Value::Vector((0..w).map(lane).collect::<Result<_>>()?))
     }
+}
+
+/// `filter(x, ids)`: `x[ids[i]]`, an error naming the first index out of range.
+fn filter(inputs: Vec<Value>, name: &str) -> Result<Value> {
+    let [x, ids]: [Value; 2] = inputs
+        .try_into()
+        .map_err(|v: Vec<Value>| arity(name, 2, v.len()))?;
+    let x = layout::into_array(x, name)?;
+    layout::into_array(ids, name)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::Scalar(super::Scalar::I32(k))
+                if usize::try_from(k).is_ok_and(|k| k < x.len()) =>
+            {
+                Ok(x[k as usize].clone())
+            }
+            v => Err(InterpError::Precondition {
+                prim: name.into(),
+                reason: format!(
+                    "index {i} is {}, not an index into an array of {}",
+                    v.describe(),
+                    x.len()
+                ),
+            }),
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Value::Array)
 }

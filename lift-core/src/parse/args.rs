@@ -18,12 +18,21 @@ pub(crate) fn prim_call(
     sc: Scope,
 ) -> syn::Result<Expr> {
     let def = p.def();
-    if let Inputs::AtLeast(n) = def.inputs {
-        if args.len() < n {
+    let data_only = def.signatures.iter().all(|s| s.is_empty());
+    match def.inputs {
+        Inputs::AtLeast(n) if args.len() < n => {
             return Err(arity(p, &format!("at least {n}"), args.len(), span, sc));
         }
-        let f = Expr::new(ExprKind::Prim(p, vec![]), name_span);
-        return Ok(Expr::new(ExprKind::Apply(Box::new(f), args), span));
+        Inputs::Exactly(n) if n >= 2 && data_only && args.len() != n => {
+            return Err(arity(p, &n.to_string(), args.len(), span, sc));
+        }
+        Inputs::AtLeast(_) | Inputs::Exactly(2..)
+            if data_only || matches!(def.inputs, Inputs::AtLeast(_)) =>
+        {
+            let f = Expr::new(ExprKind::Prim(p, vec![]), name_span);
+            return Ok(Expr::new(ExprKind::Apply(Box::new(f), args), span));
+        }
+        _ => {}
     }
     let Some(sig) = def.signatures.iter().find(|s| s.len() == args.len()) else {
         return Err(arity(p, &expected(p), args.len(), span, sc));

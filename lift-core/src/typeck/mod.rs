@@ -60,6 +60,40 @@ pub struct KernelInfo {
     pub result: Type,
     /// Conditions checked at launch time, before anything runs.
     pub preconditions: Vec<Precondition>,
+    /// Parameters used as `filter` indices: `run` checks each value (the device clamps).
+    pub index_checks: Vec<IndexCheck>,
+}
+
+/// An integer array parameter whose values index an array of `len` elements (`filter`).
+#[derive(Clone, Debug)]
+pub struct IndexCheck {
+    /// The parameter.
+    pub param: String,
+    /// The length of the array it indexes.
+    pub len: Nat,
+}
+
+/// The parameters used directly as the indices of a `filter` in `body`.
+fn index_checks(body: &crate::ir::Expr, params: &[crate::ir::Param]) -> Vec<IndexCheck> {
+    let mut out: Vec<IndexCheck> = crate::rewrite::walk::children(body)
+        .into_iter()
+        .flat_map(|c| index_checks(c, params))
+        .collect();
+    if let crate::ir::ExprKind::Apply(f, xs) = &body.kind {
+        if let (Some((crate::prim::Prim::Filter, _)), [x, ids]) = (f.as_prim(), xs.as_slice()) {
+            if let (crate::ir::ExprKind::Ident(name), Some(Type::Array(_, len))) =
+                (&ids.kind, &x.ty)
+            {
+                if params.iter().any(|p| &p.name == name) {
+                    out.push(IndexCheck {
+                        param: name.clone(),
+                        len: len.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Type-checks a whole program in place (setting [`crate::ir::Expr::ty`]).
@@ -161,6 +195,7 @@ impl<'a> Checker<'a> {
             name: k.name.clone(),
             result: inferred,
             preconditions: self.preconditions,
+            index_checks: index_checks(&k.body, &k.params),
         })
     }
 

@@ -360,6 +360,27 @@ pub fn generate(
     Ok(ns.into_iter().rev().fold(t, Type::array))
 }
 
+/// `filter(x, ids)`: `x: [a; n]`, `ids: [i32; m]`; gives `[a; m]`, `x[ids[i]]`.
+pub fn filter(
+    _: &mut Checker<'_>,
+    p: Prim,
+    _: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, _) = array(p, &inputs[0], span)?;
+    match &inputs[1] {
+        Type::Array(e, m) if **e == Type::Scalar(crate::types::ScalarType::I32) => {
+            Ok(Type::array(a, m.clone()))
+        }
+        t => Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("filter: the indices must be an array of i32, found {t}"),
+        )),
+    }
+}
+
 /// `iota(n)`: the indices `0 .. n` as `i32`.
 pub fn iota(
     _: &mut Checker<'_>,
