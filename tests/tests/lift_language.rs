@@ -526,3 +526,42 @@ kernel F4<N, M>(x: [f32; N], ids: [i32; M]) -> [f32; M] { filter(scan_seq(+, 0.0
         vec![6.0, 2.0]
     );
 }
+
+/// Array constants `[e; n]` (nested for more dimensions): the initial value of private array
+/// accumulators, and arrays zipped with data.
+#[test]
+fn array_constants() {
+    let src = "
+kernel C<N>(x: [[f32; 4]; N]) -> [f32; 4] { reduce_seq(|acc, row| map(|p| p.0 + p.1) $ zip(acc, row), [0.0; 4]) $ x }
+kernel D<N>(x: [f32; N]) -> [[f32; 2]; 3] { reduce_seq(|acc, v| map(|r| map(|e| e + v) $ r) $ acc, [[1.0; 2]; 3]) $ x }
+kernel R<N>(x: [[f32; 3]; N]) -> [[f32; 3]; N] { map(|row| map(|p| p.0 * p.1) $ zip(row, [2.0; 3])) $ x }
+";
+    for n in [1, 6, 19] {
+        let x = random_f32(n * 4, 71);
+        let cols: Vec<f32> = (0..4).map(|c| (0..n).map(|r| x[r * 4 + c]).sum()).collect();
+        let total = 1.0 + x[..n].iter().sum::<f32>();
+        let cases: Vec<(&str, Value, Vec<f32>)> = vec![
+            ("C", matrix(&x, n), cols),
+            ("D", Value::from_f32s(&x[..n]), vec![total; 6]),
+            (
+                "R",
+                matrix(&x[..n * 3], n),
+                x[..n * 3].iter().map(|v| v * 2.0).collect(),
+            ),
+        ];
+        for (kernel, arg, gold) in cases {
+            let want = f32s(&interpret(src, kernel, &[n], std::slice::from_ref(&arg)));
+            assert_close(&want, &gold, 1e-4, kernel);
+            let names = DynKernel::compile(ctx(), src, kernel)
+                .expect("compiles")
+                .candidates()
+                .to_vec();
+            for name in names {
+                let k = DynKernel::compile_candidate(ctx(), src, kernel, Some(&name))
+                    .expect("candidate");
+                let got = f32s(&k.run(&[n], std::slice::from_ref(&arg)).expect("runs"));
+                assert_close(&got, &gold, 1e-4, &format!("{kernel} {name} {n}"));
+            }
+        }
+    }
+}

@@ -303,6 +303,35 @@ fn peek_section(input: ParseStream) -> Option<Section> {
     (fork.is_empty() || fork.peek(Token![,]) || fork.peek(Token![;])).then_some(s)
 }
 
+/// `[e; n]`: an array of `n` copies of `e` (nested for more dimensions), the constant of
+/// private array accumulators; read as `generate(n, |_| e)`.
+fn parse_array_constant(input: ParseStream, sc: Scope) -> syn::Result<Expr> {
+    let content;
+    let br = bracketed!(content in input);
+    let span = br.span.join();
+    let e = parse_expr(&content, sc)?;
+    content.parse::<Token![;]>()?;
+    let (n, nspan) = parse_size(&content, sc)?;
+    if !content.is_empty() {
+        return Err(content.error("unexpected token in an array constant `[e; n]`"));
+    }
+    let f = Expr::new(
+        ExprKind::Lambda(vec![crate::ir::Pat::Name("#c".into(), span)], Box::new(e)),
+        span,
+    );
+    let g = Expr::new(
+        ExprKind::Prim(
+            crate::prim::Prim::Generate,
+            vec![
+                crate::ir::PrimArg::Nat(n, nspan),
+                crate::ir::PrimArg::Fun(f),
+            ],
+        ),
+        span,
+    );
+    Ok(Expr::new(ExprKind::Apply(Box::new(g), Vec::new()), span))
+}
+
 fn parse_primary(input: ParseStream, sc: Scope) -> syn::Result<Expr> {
     let span = input.span();
     if input.peek(syn::Lit) {
@@ -323,6 +352,9 @@ fn parse_primary(input: ParseStream, sc: Scope) -> syn::Result<Expr> {
         let content;
         let b = braced!(content in input);
         return parse_block_body(&content, sc, b.span.join());
+    }
+    if input.peek(token::Bracket) {
+        return parse_array_constant(input, sc);
     }
     if input.peek(Token![if]) {
         return parse_if(input, sc);

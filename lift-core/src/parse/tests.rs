@@ -737,3 +737,24 @@ fn deep_nesting() {
         assert_eq!(parse_program_str(&ty).is_ok(), d < 64);
     }
 }
+
+/// `[e; n]` reads as `generate(n, |_| e)`, nested for more dimensions; `filter(x, ids)` and
+/// `generate(n, f)` print back as they are written.
+#[test]
+fn array_constants_filter_and_generate() {
+    assert_eq!(
+        print::expr(&ex("[[0.0; 4]; N]")),
+        "generate(N, |#c| generate(4, |#c| 0.0))"
+    );
+    round_trip_expr("filter(x, ids)");
+    round_trip_expr("map(|v| v * 2.0) $ generate(N, |i| i as f32)");
+    round_trip_expr("generate2(N, M, |i, j| i + j)");
+    for (src, msg) in [
+        ("[0.0, 4]", "expected `;`"),
+        ("[0.0; 4 x]", "unexpected token in an array constant"),
+        ("filter(x)", "filter: wrong number of arguments"),
+    ] {
+        let e = err_expr(src).to_string();
+        assert!(e.contains(msg), "{src}: {e}");
+    }
+}
