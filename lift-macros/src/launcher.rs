@@ -520,7 +520,7 @@ pub fn kernel_item(
                 let c = ::lift_runtime::tune::cached_choice(&self.ctx, &self.id, &usizes, Self::CANDIDATES)
                     .filter(|&c| facts[c].applies)
                     .or_else(|| ::lift_runtime::select::default_choice(&self.ctx, &facts))
-                    .ok_or_else(|| ::lift_runtime::Error::Launch { reason: "no candidate applies to these sizes on this device".into() })?;
+                    .ok_or_else(|| ::lift_runtime::select::no_choice(&self.ctx, Self::CANDIDATES, &facts))?;
                 self.remember(sizes, c);
                 Ok(c)
             }

@@ -55,7 +55,7 @@ impl Context {
         if data.is_empty() {
             return self.alloc(0);
         }
-        byte_size::<T>(data.len())?;
+        self.check_alloc::<T>(data.len())?;
         // SAFETY: with COPY_HOST_PTR OpenCL only reads `data.len()` elements from the pointer
         // during the call.
         let raw = unsafe {
@@ -66,7 +66,7 @@ impl Context {
                 data.as_ptr() as *mut c_void,
             )
         }
-        .map_err(Error::cl("clCreateBuffer"))?;
+        .map_err(|e| alloc_failed::<T>(data.len(), e.0))?;
         Ok(Buffer {
             raw,
             len: data.len(),
@@ -79,12 +79,12 @@ impl Context {
     pub fn alloc<T: DeviceScalar>(&self, len: usize) -> Result<Buffer<T>> {
         // OpenCL rejects empty buffers; a zero-length Buffer owns one unused element.
         let count = len.max(1);
-        byte_size::<T>(count)?;
+        self.check_alloc::<T>(count)?;
         // SAFETY: no host pointer is passed.
         let raw = unsafe {
             ClBuffer::<T>::create(self.cl_context(), CL_MEM_READ_WRITE, count, ptr::null_mut())
         }
-        .map_err(Error::cl("clCreateBuffer"))?;
+        .map_err(|e| alloc_failed::<T>(len, e.0))?;
         Ok(Buffer {
             raw,
             len,
@@ -117,6 +117,42 @@ impl Context {
         // The in-order queue orders later commands after the fill; only the handle is freed.
         drop(opencl3::event::Event::new(event));
         Ok(buf)
+    }
+}
+
+impl Context {
+    /// `Err(Alloc)` unless `len` elements of `T` fit in one buffer of this device.
+    fn check_alloc<T: DeviceScalar>(&self, len: usize) -> Result<()> {
+        let err = |reason: String| Error::Alloc {
+            len,
+            elem: T::CL_NAME,
+            reason,
+        };
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| err("the size in bytes overflows".into()))?;
+        let info = self.device_info();
+        // A driver that does not report the limit (0) leaves the check to clCreateBuffer.
+        if info.max_alloc_bytes > 0 && bytes as u64 > info.max_alloc_bytes {
+            return Err(err(format!(
+                "{bytes} bytes, but the device `{}` allows at most {} bytes in one buffer \
+                 (CL_DEVICE_MAX_MEM_ALLOC_SIZE); use smaller sizes or split the data",
+                info.name, info.max_alloc_bytes
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The error of a `clCreateBuffer` of `len` elements of `T` that failed with `code`.
+fn alloc_failed<T: DeviceScalar>(len: usize, code: i32) -> Error {
+    Error::Alloc {
+        len,
+        elem: T::CL_NAME,
+        reason: format!(
+            "the driver refused it: {} ({code}); the device may be out of memory",
+            opencl3::error_codes::error_text(code)
+        ),
     }
 }
 

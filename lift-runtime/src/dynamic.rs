@@ -362,7 +362,7 @@ impl DynKernel {
         let chosen = tune::cached_choice(ctx, &base.kernel_id, sizes, &names)
             .filter(|&c| facts.get(c).is_some_and(|f| f.applies))
             .or_else(|| crate::select::default_choice(ctx, &facts))
-            .ok_or_else(|| Error::launch("no candidate applies to these sizes on this device"))?;
+            .ok_or_else(|| crate::select::no_choice(ctx, &names, &facts))?;
         if chosen == base.chosen {
             return Ok(base);
         }

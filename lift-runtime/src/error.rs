@@ -110,6 +110,29 @@ pub enum Error {
         /// What is wrong, with the offending numbers and the limit.
         reason: String,
     },
+    /// A device buffer that cannot be allocated: its size in bytes overflows, exceeds the
+    /// device's largest single allocation, or the driver refused it.
+    #[error("cannot allocate a buffer of {len} `{elem}` elements: {reason}")]
+    Alloc {
+        /// The number of elements asked for.
+        len: usize,
+        /// The OpenCL C element type.
+        elem: &'static str,
+        /// Why, with the device's limit where one applies.
+        reason: String,
+    },
+    /// A buffer made by one [`Context`](crate::Context) bound to a kernel built by another.
+    #[error(
+        "kernel argument {index}: the buffer belongs to another context (device `{device}`) \
+         than the kernel; a buffer can only be used with kernels built by the context that \
+         made it: upload the data with the kernel's context"
+    )]
+    ForeignBuffer {
+        /// The kernel argument index.
+        index: u32,
+        /// The device of the buffer's context.
+        device: String,
+    },
     /// A string handed to OpenCL contains a NUL byte.
     #[error("{what} contains a NUL byte")]
     NulByte {

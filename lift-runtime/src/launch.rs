@@ -52,6 +52,9 @@ pub struct KernelHandle {
     /// The kernel's largest work-group and preferred work-group multiple on the device it was
     /// first launched on (queried once).
     group: OnceCell<(usize, usize)>,
+    /// The OpenCL context the kernel was built in (as an address: only compared), so that a
+    /// buffer or queue of another context is refused before OpenCL sees it.
+    context: usize,
 }
 
 impl std::fmt::Debug for KernelHandle {
@@ -68,10 +71,12 @@ impl KernelHandle {
     pub(crate) fn new(kernel: Kernel) -> Result<KernelHandle> {
         let args = kernel.num_args().map_err(Error::cl("clGetKernelInfo"))?;
         let bound = (0..args).map(|_| Cell::new(None)).collect();
+        let context = kernel.context().map_err(Error::cl("clGetKernelInfo"))? as usize;
         Ok(KernelHandle {
             kernel,
             bound,
             group: OnceCell::new(),
+            context,
         })
     }
 
@@ -91,6 +96,14 @@ impl KernelHandle {
     /// Binds `buf` to the `__global` pointer parameter `index`.
     pub fn set_buffer<T: DeviceScalar>(&self, index: u32, buf: &Buffer<T>) -> Result<()> {
         let slot = self.slot(index)?;
+        // Some drivers (POCL) accept a memory object of another context and then read
+        // whatever it points to; it is an error here.
+        if buf.context().cl_context().get() as usize != self.context {
+            return Err(Error::ForeignBuffer {
+                index,
+                device: buf.context().device_info().name.clone(),
+            });
+        }
         let mem = buf.raw().get();
         // SAFETY: a memory-object handle is what a `__global T*` parameter takes; OpenCL
         // checks the index and the object.
@@ -134,6 +147,11 @@ impl KernelHandle {
             return Err(Error::launch(format!(
                 "global size has {dims} dimensions; 1 to 3 are supported"
             )));
+        }
+        if ctx.cl_context().get() as usize != self.context {
+            return Err(Error::launch(
+                "the kernel was built by another context than the one it is enqueued on",
+            ));
         }
         let local_ptr = match local {
             Some(l) if l.len() != dims => {

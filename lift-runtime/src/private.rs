@@ -6,10 +6,19 @@
 use crate::Error;
 
 fn size_error(op: &'static str, a: i64, b: i64) -> Error {
+    let (expected, actual) = if b == 0 && matches!(op, "/" | "%") {
+        ("a non-zero divisor", "division by zero")
+    } else {
+        (
+            "a result within the 64-bit range (the sizes given are too large for this \
+             kernel's arrays)",
+            "an overflow",
+        )
+    };
     Error::Precondition {
         what: format!("{a} {op} {b}"),
-        expected: "a size expression without overflow or division by zero".into(),
-        actual: "overflow or division by zero".into(),
+        expected: expected.into(),
+        actual: actual.into(),
     }
 }
 

@@ -17,6 +17,48 @@ pub struct CandidateFacts {
 }
 
 impl CandidateFacts {
+    /// Why the candidate cannot run on `ctx`'s device at these sizes, or `None` if it can.
+    pub fn refusal(&self, ctx: &Context) -> Option<String> {
+        if !self.applies {
+            return Some("its launch-time conditions do not hold for these sizes".into());
+        }
+        let info = ctx.device_info();
+        let mut why = Vec::new();
+        if self.local_bytes as u64 > info.local_mem_bytes {
+            why.push(format!(
+                "{} bytes of local memory (the device has {})",
+                self.local_bytes, info.local_mem_bytes
+            ));
+        }
+        if let Some(g) = &self.group {
+            let shape: Vec<String> = g.iter().map(ToString::to_string).collect();
+            let total = g.iter().try_fold(1usize, |acc, &x| acc.checked_mul(x));
+            if total.is_none_or(|t| t > info.max_work_group_size) {
+                let count = total.map_or_else(|| "too many".into(), |t| t.to_string());
+                let size = if g.len() == 1 {
+                    count
+                } else {
+                    format!("{} = {count}", shape.join("x"))
+                };
+                why.push(format!(
+                    "a work-group of {size} work-items (the device allows {})",
+                    info.max_work_group_size
+                ));
+            }
+            for (d, (&x, &max)) in g.iter().zip(&info.max_work_item_sizes).enumerate() {
+                if x > max {
+                    why.push(format!(
+                        "{x} work-items in dimension {d} (the device allows {max})"
+                    ));
+                }
+            }
+            if g.len() > info.max_work_item_sizes.len().max(1) {
+                why.push(format!("{} dimensions", g.len()));
+            }
+        }
+        (!why.is_empty()).then(|| why.join(", "))
+    }
+
     /// Does the launch fit the device of `ctx`?
     pub fn fits(&self, ctx: &Context) -> bool {
         let info = ctx.device_info();
@@ -40,4 +82,27 @@ impl CandidateFacts {
 /// The first candidate that applies and fits the device, if any.
 pub fn default_choice(ctx: &Context, cands: &[CandidateFacts]) -> Option<usize> {
     cands.iter().position(|c| c.applies && c.fits(ctx))
+}
+
+/// The error when no candidate can run: why each was refused, on which device.
+pub fn no_choice(ctx: &Context, names: &[&str], cands: &[CandidateFacts]) -> crate::Error {
+    let why: Vec<String> = cands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "candidate `{}`: {}",
+                names.get(i).copied().unwrap_or("?"),
+                c.refusal(ctx).unwrap_or_else(|| "not chosen".to_string())
+            )
+        })
+        .collect();
+    crate::Error::Launch {
+        reason: format!(
+            "no candidate of this kernel can run at these sizes on the device `{}`: {}; \
+             use smaller sizes or a device with larger limits",
+            ctx.device_info().name,
+            why.join("; ")
+        ),
+    }
 }
