@@ -94,11 +94,15 @@ impl Sizes {
 /// One measured (or failed, or unavailable) implementation of a workload.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// The workload's name.
     pub workload: String,
+    /// The implementation's name.
     pub implementation: String,
     /// `lift`, `lift-low`, `opencl`, `clblast` or `pytorch`.
     pub class: String,
+    /// The timings (`None` when it did not run).
     pub stats: Option<Stats>,
+    /// Relative L2 error against the CPU reference (`None` when not checked).
     pub rel_err: Option<f64>,
     /// `ok`, `WRONG (...)`, `not available (...)` or `error: ...`.
     pub status: String,
@@ -140,10 +144,15 @@ pub struct SpellingInfo {
 /// A workload's name, size text, operation count, minimal traffic and check tolerance.
 #[derive(Clone, Debug)]
 pub struct Work {
+    /// The workload's name.
     pub name: &'static str,
+    /// Its size, as text.
     pub size: String,
+    /// Floating-point operations of one run.
     pub flops: f64,
+    /// Fewest bytes one run must move.
     pub bytes: f64,
+    /// The largest relative error accepted as correct.
     pub tol: f64,
 }
 
@@ -214,7 +223,9 @@ pub fn par_sum(len: usize, f: impl Fn(usize) -> f64 + Sync) -> f64 {
 
 /// The CPU reference of a workload: values at `idx` (all outputs when `idx` is `None`).
 pub struct Reference {
+    /// The reference values.
     pub values: Vec<f64>,
+    /// The output indices they belong to (`None`: every output, in order).
     pub idx: Option<Vec<usize>>,
 }
 
@@ -257,9 +268,13 @@ pub fn poison(buf: &mut Buffer<f32>, value: f32) -> Res<()> {
 
 /// One implementation to check and time.
 pub struct Imp<'a> {
+    /// The implementation's name.
     pub name: &'a str,
+    /// Its class (`lift`, `lift-low`, `opencl`, `clblast` or `pytorch`).
     pub class: &'a str,
+    /// How its runs are gated for timing.
     pub gate: Gate,
+    /// How the time is taken, as recorded in [`Record::timing`].
     pub timing: &'a str,
 }
 

@@ -1,6 +1,8 @@
 //! lift-bench: a GPU benchmark suite of lift-rs against hand-written OpenCL, CLBlast and
 //! PyTorch (cuBLAS/cuDNN), with a measured roofline. See `docs/BENCHMARKS.md`.
 
+#![warn(missing_docs)]
+
 pub mod clblast;
 pub mod common;
 pub mod lift_kernels;

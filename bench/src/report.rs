@@ -10,10 +10,15 @@ use std::path::Path;
 /// Everything one run of the suite measured.
 #[derive(Clone, Debug, Default)]
 pub struct Suite {
+    /// The device's name.
     pub device: String,
+    /// The date of the run (`YYYY-MM-DD`).
     pub date: String,
+    /// `quick` or `full`.
     pub mode: String,
+    /// The measured roofline of the device.
     pub roofline: Roofline,
+    /// Every record, in run order.
     pub records: Vec<Record>,
     /// Workload name -> size text, in run order.
     pub sizes: Vec<(String, String)>,

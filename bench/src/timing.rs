@@ -73,9 +73,13 @@ pub enum Gate {
 /// Summary of repeated timings, in milliseconds.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
+    /// Median time.
     pub median_ms: f64,
+    /// 10th percentile.
     pub p10_ms: f64,
+    /// 90th percentile.
     pub p90_ms: f64,
+    /// Number of timed runs.
     pub runs: usize,
 }
 

@@ -3,7 +3,7 @@
 //! kernel (80x16 tiles of 64x16 outputs, loaded and computed in unrolled chunks of 8 rows by
 //! a 16x8 work-group), against the naive 17x17 kernel and a CPU 2-D convolution.
 //!
-//! `cargo run --release -p examples --bin conv17 [-- ROWS COLS]` (default 1024 1024; ROWS a
+//! `cargo run --release --example conv17 [-- ROWS COLS]` (default 1024 1024; ROWS a
 //! multiple of 64, COLS a multiple of 128).
 
 use examples::common::{arg, check, context, max_abs_diff, pattern, Res};

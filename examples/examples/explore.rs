@@ -4,7 +4,7 @@
 //! every kernel of that `lift!` program text. With `--source NAME` it also prints the
 //! low-level program and the OpenCL C of the candidates named `NAME`.
 //!
-//! `cargo run --release -p examples --bin explore [FILE] [--source NAME]`
+//! `cargo run --release --example explore [FILE] [--source NAME]`
 
 use lift_runtime::core::{driver, explore, parse, print, typeck};
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! PNG; the kernel is applied PASSES times by relaunching on swapped device buffers; device
 //! time from profiling events; checked against a CPU convolution.
 //!
-//! `cargo run --release -p examples --bin gaussian_blur [-- INPUT.png OUTPUT.png PASSES]`
+//! `cargo run --release --example gaussian_blur [-- INPUT.png OUTPUT.png PASSES]`
 //! (default `examples/assets/astronaut_gray.png bench-out/astronaut_blur.png 4`).
 
 use examples::common::{check, context, host_iterate, iterate, max_abs_diff, Res};

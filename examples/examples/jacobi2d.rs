@@ -1,7 +1,7 @@
 //! 5-point Jacobi in 2-D with clamped borders, iterated by relaunching the kernel on swapped
 //! device buffers; device time from profiling events; checked against a CPU loop.
 //!
-//! `cargo run --release -p examples --bin jacobi2d [-- ROWS COLS ITERATIONS]` (default
+//! `cargo run --release --example jacobi2d [-- ROWS COLS ITERATIONS]` (default
 //! 1024 1024 10).
 
 use examples::common::{arg, context, sweeps, Res};

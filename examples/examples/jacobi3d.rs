@@ -1,7 +1,7 @@
 //! 7-point Jacobi in 3-D with clamped borders, iterated by relaunching the kernel on swapped
 //! device buffers; device time from profiling events; checked against a CPU loop.
 //!
-//! `cargo run --release -p examples --bin jacobi3d [-- N M K ITERATIONS]` (default
+//! `cargo run --release --example jacobi3d [-- N M K ITERATIONS]` (default
 //! 128 128 128 5).
 
 use examples::common::{arg, context, sweeps, Res};

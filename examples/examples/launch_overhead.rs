@@ -3,7 +3,7 @@
 //! queue. Host time per launch (enqueue only; the queue is drained between batches), median
 //! of many batches. Prints a table and writes `bench-out/launch_overhead.{csv,json}`.
 //!
-//! `cargo run --release -p examples --bin launch_overhead [-- --quick]`
+//! `cargo run --release --example launch_overhead [-- --quick]`
 
 use lift_runtime::opencl3::kernel::Kernel;
 use lift_runtime::opencl3::memory::{Buffer as ClBuffer, ClMem, CL_MEM_READ_WRITE};

@@ -1,7 +1,7 @@
 //! Prints what the default lowering makes of a few high-level kernels: the low-level
 //! expression (`LOWERED`) and the OpenCL C (`SOURCE`). `docs/LOWERING.md` shows its output.
 //!
-//! `cargo run -p examples --bin show_lowering`
+//! `cargo run --example show_lowering`
 
 use lift_runtime::lift;
 

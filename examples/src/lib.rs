@@ -1,3 +1,5 @@
-//! Code shared by the example binaries (`src/bin/*.rs`).
+//! Code shared by the example binaries (`examples/*.rs`).
+
+#![warn(missing_docs)]
 
 pub mod common;

@@ -225,9 +225,8 @@ fn worker(
             // Reported as a hang and replaced: this execution is not counted again.
             return;
         }
-        if st.execs % 256 == 0 {
-            merge(&sh.stats, &mut st);
-        }
+        // Counted at once, so that the executions of a worker that hangs later are kept.
+        merge(&sh.stats, &mut st);
     }
     merge(&sh.stats, &mut st);
     sh.active.fetch_sub(1, Ordering::SeqCst);

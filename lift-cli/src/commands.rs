@@ -584,8 +584,7 @@ fn prepare(path: &Path, kernel: &str, data: &DataArgs) -> Result<Prepared, CliEr
             if !native {
                 eprintln!(
                     "note: argument `{}`: {from} has dtype {}, converted to {s}",
-                    p.name,
-                    a.dtype
+                    p.name, a.dtype
                 );
             }
             npy::to_scalars(a, s, &p.name)?

@@ -16,6 +16,8 @@
 //!
 //! No OpenCL dependency: this crate runs inside the proc macro and at run time.
 
+#![warn(missing_docs)]
+
 pub mod arith;
 pub mod codegen;
 pub mod driver;

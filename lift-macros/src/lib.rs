@@ -5,6 +5,8 @@
 //! spanned compile error.
 //! Users reach it through `lift_runtime::lift`.
 
+#![warn(missing_docs)]
+
 mod includes;
 mod launcher;
 mod sizes;

@@ -1,6 +1,8 @@
 //! Shared helpers of the cross-crate tests: one OpenCL context per test binary, random
 //! inputs, and the reference interpreter run on a kernel's `LIFT` text.
 
+#![warn(missing_docs)]
+
 use lift_runtime::core::interp::{run_kernel, Scalar, Value};
 use lift_runtime::core::{parse, typeck};
 use lift_runtime::Context;

@@ -37,11 +37,17 @@ pub fn lift_gate(source: &str) -> (Gate, &'static str) {
 /// The implementations of one workload: each is checked against `reference` and timed on
 /// `out`, or recorded with why it could not run; records go to `recs`.
 pub struct Bench<'a> {
+    /// The OpenCL context.
     pub ctx: &'a Context,
+    /// The suite's configuration.
     pub cfg: &'a Config,
+    /// The workload.
     pub work: &'a Work,
+    /// Its CPU reference.
     pub reference: &'a Reference,
+    /// The output buffer every implementation writes.
     pub out: &'a mut Buffer<f32>,
+    /// Where the records go.
     pub recs: &'a mut Vec<Record>,
 }
 

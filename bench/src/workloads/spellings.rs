@@ -15,7 +15,7 @@
 //!
 //! Workload names carry the size (`gemm-4000`), so each size is its own group in the main
 //! table; each record also carries a [`SpellingInfo`] (spelling, size, mode, candidate and
-//! its parameters). [`table`] and [`write`] derive, per record, the ratio against the best
+//! its parameters). [`table`] and [`write()`] derive, per record, the ratio against the best
 //! spelling of the same workload, size and mode, and the time per element relative to the
 //! same spelling and mode at the round size (`spellings.md`, `.csv`, `.json`;
 //! `plot::draw_spellings` draws `spellings.png`).
@@ -686,7 +686,9 @@ fn zip(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> 
 
 /// One row of the spellings table: a record and what is derived from the others.
 pub struct Row<'a> {
+    /// The record.
     pub rec: &'a Record,
+    /// Its spelling information.
     pub sp: &'a SpellingInfo,
     /// The best lift-rs time of the same workload, size and mode over this time (1 = this
     /// is the best spelling; lift-rs rows only).

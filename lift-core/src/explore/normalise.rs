@@ -6,15 +6,13 @@
 //!
 //! 1. [`inline_user_functions`]: a call of a user function whose body is a single expression
 //!    (no `let`, no OpenCL C) is replaced by its body, and a user function passed as a function
-//!    argument (`reduce(add, 0.0)`) by the equivalent lambda (which [`section_of`] then sees
+//!    argument (`reduce(add, 0.0)`) by the equivalent lambda (which `rewrite::build::section_of` then sees
 //!    as an operator). A parameter used more than once is only substituted by an argument that
 //!    costs nothing to repeat (a name, a projection, a literal), so no work is duplicated.
 //! 2. The rules of [`rules`], normalised: tuple patterns become projections, `|x| f $ x`
 //!    becomes `f`, nested 1-D `pad`/`slide` become `pad2`/`slide2` (the definitions of the
 //!    stencil thesis read right to left), a producer map inside a `zip` is moved out of it and
 //!    fused with its consumer, and adjacent maps fuse.
-//!
-//! [`section_of`]: crate::rewrite::build::section_of
 
 use crate::ir::{Boundary, Expr, ExprKind, FunBody, Pat, PrimArg, Program, UserFun};
 use crate::prim::Prim;

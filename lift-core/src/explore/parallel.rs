@@ -72,7 +72,7 @@ pub struct Mapping {
 }
 
 /// Every solution of the mapping problem of kernel `kernel` of `prog`, applied, best first
-/// ([`preference`]); `None` when the body already fixes its parallel maps, has no computing
+/// (`preference`); `None` when the body already fixes its parallel maps, has no computing
 /// map, or cannot be prepared.
 pub fn mappings(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Mapping>> {
     let prepared = lower::prepare(prog, kernel, info).ok()?;

@@ -3,14 +3,14 @@
 //! One grammar serves the proc macro ([`parse_program`]), strings ([`parse_program_str`]) and
 //! single kernel bodies ([`parse_expr_str`]). It is written with `syn`'s parsing machinery;
 //! errors that need a kind other than [`ErrorKind::Syntax`] (unknown names, wrong arity,
-//! unsupported constructs) are recorded in a [`State`] on their way out as `syn::Error`s and
+//! unsupported constructs) are recorded in a `State` on their way out as `syn::Error`s and
 //! recovered at the top.
 //!
-//! * [`items`]: user functions and kernels;
-//! * [`types`]: types and size expressions;
-//! * [`expr`]: kernel body expressions;
-//! * [`args`]: static arguments of primitives;
-//! * [`userfun`]: the Rust subset of user-function bodies.
+//! * `items`: user functions and kernels;
+//! * `types`: types and size expressions;
+//! * `expr`: kernel body expressions;
+//! * `args`: static arguments of primitives;
+//! * `userfun`: the Rust subset of user-function bodies.
 
 mod args;
 mod expr;

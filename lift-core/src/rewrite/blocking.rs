@@ -24,7 +24,7 @@
 //! of zeros adds nothing to the fold; otherwise its length must be a multiple of `tk` (a
 //! launch-time condition from `split`).
 //!
-//! An epilogue around the fold (`alpha * reduce(..) $ ..`, see [`super::epilogue`]) is applied
+//! An epilogue around the fold (`alpha * reduce(..) $ ..`, see `epilogue`) is applied
 //! where the private blocks are written out.
 //!
 //! The right-hand side is written once below as a pattern over the metavariables of the rule

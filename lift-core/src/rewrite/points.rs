@@ -12,7 +12,7 @@
 //!
 //! Omitted arguments (`_`) are tuning parameters; until the tuner exists each gets a default
 //! that satisfies the inferred constraints where the sizes are known (documented per point,
-//! see [`tiling`] and [`memory`]). For symbolic sizes the default is a fixed value whose
+//! see `tiling` and `memory`). For symbolic sizes the default is a fixed value whose
 //! divisibility becomes a launch-time precondition of the primitive it feeds.
 
 mod memory;

@@ -14,7 +14,7 @@ use std::rc::Rc;
 /// The most steps [`repeat`] takes (so that `repeat` of a non-terminating rule terminates).
 pub const MAX_REPEAT: usize = 1000;
 
-/// A location: child indices from the root (see [`children`](super::walk) for their order).
+/// A location: child indices from the root (see `children` in the `walk` module for their order).
 pub type Path = Vec<usize>;
 
 /// A strategy: transforms an expression or fails (`None`).

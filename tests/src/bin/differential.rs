@@ -188,7 +188,7 @@ fn main() {
                 }
                 drop(r);
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if d % 250 == 0 {
+                if d.is_multiple_of(250) {
                     eprintln!(
                         "... {d}/{} programs, {:.0} s",
                         a.programs,
@@ -227,7 +227,7 @@ fn main() {
         );
     }
     let mut reasons: Vec<_> = r.reasons.iter().collect();
-    reasons.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+    reasons.sort_by_key(|r| std::cmp::Reverse(r.1 .0));
     println!("\nrejections by reason (count, first seed):");
     for (why, (n, seed)) in reasons {
         println!("{n:>6}  {why}  (seed {seed})");

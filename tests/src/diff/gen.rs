@@ -89,7 +89,7 @@ fn size(
 /// A window `(size, step)` over `n` elements that tiles it exactly.
 fn window(rng: &mut StdRng, n: usize, max: usize) -> (usize, usize) {
     let s = rng.gen_range(1..=n.min(max));
-    let steps: Vec<usize> = (1..=3).filter(|t| (n - s) % t == 0).collect();
+    let steps: Vec<usize> = (1..=3).filter(|t| (n - s).is_multiple_of(*t)).collect();
     (s, pick(rng, &steps))
 }
 
@@ -193,7 +193,10 @@ pub fn stencil3d(rng: &mut StdRng) -> Draft {
     let body = if rng.gen_bool(0.3) {
         let p = rng.gen_range(0..3);
         let (s, t) = window(rng, n.min(m).min(k) + 2 * p, 3);
-        if (m + 2 * p - s) % t == 0 && (k + 2 * p - s) % t == 0 && s <= m.min(k) + 2 * p {
+        if (m + 2 * p - s).is_multiple_of(t)
+            && (k + 2 * p - s).is_multiple_of(t)
+            && s <= m.min(k) + 2 * p
+        {
             format!("map3({r}) o slide3({s}, {t}) o pad3({p}, {b}) $ x")
         } else {
             format!("map3({r}) o slide3(1, 1) o pad3({p}, {b}) $ x")
@@ -431,7 +434,7 @@ pub fn types(rng: &mut StdRng) -> Draft {
         3 if ty == "f16" => "map(|v| v as f32 * 2.0) $ x".to_string(),
         3 if ty == "bool" => "map(|b| if b { 1.0 } else { -1.0 }) $ x".to_string(),
         4 => format!("map({lam}) o gather(reverse) o map({lam}) $ x"),
-        5 if n % 4 == 0 => format!("join o map(map({lam})) o split(4) $ x"),
+        5 if n.is_multiple_of(4) => format!("join o map(map({lam})) o split(4) $ x"),
         6 if float => "map(|v| v > 0.0) $ x".to_string(),
         _ => format!("map({lam}) o map({lam}) $ x"),
     };

@@ -27,7 +27,9 @@ impl Dim {
 /// The element type of a program.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Elem {
+    /// `f32`.
     F32,
+    /// `i32`.
     I32,
 }
 
