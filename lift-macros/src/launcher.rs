@@ -362,6 +362,10 @@ pub fn kernel_item(
             }
         }
     });
+    let extents = info.extents.iter().map(|n| {
+        let e = eval(n);
+        quote!(#e)
+    });
     let applies_arms = cands.iter().enumerate().map(|(ci, c)| {
         let applies = c.conditions.iter().map(cond_holds);
         quote!(#ci => true #(&& #applies)*,)
@@ -405,7 +409,8 @@ pub fn kernel_item(
         #(#[doc = #docs])*
         #vis struct #name {
             ctx: ::lift_runtime::Context,
-            built: [::std::sync::OnceLock<::std::vec::Vec<::lift_runtime::KernelHandle>>; #n_cands],
+            /// The built kernels of each candidate, with 32-bit and with 64-bit indices.
+            built: [[::std::sync::OnceLock<::std::vec::Vec<::lift_runtime::KernelHandle>>; 2]; #n_cands],
             choices: ::std::sync::Mutex<::std::collections::HashMap<[i64; #n_sizes], usize>>,
             id: ::std::string::String,
         }
@@ -444,20 +449,22 @@ pub fn kernel_item(
             pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
                 let this = Self {
                     ctx: ctx.clone(),
-                    built: ::core::array::from_fn(|_| ::std::sync::OnceLock::new()),
+                    built: ::core::array::from_fn(|_| [::std::sync::OnceLock::new(), ::std::sync::OnceLock::new()]),
                     choices: ::std::sync::Mutex::new(::std::collections::HashMap::new()),
                     id: ::lift_runtime::__private::kernel_id(#kernel_name, Self::LIFT),
                 };
-                this.handles(#default)?;
+                this.handles(#default, false)?;
                 Ok(this)
             }
 
-            /// The kernels of candidate `c`, built on first use.
-            fn handles(&self, c: usize) -> ::core::result::Result<&[::lift_runtime::KernelHandle], ::lift_runtime::Error> {
-                if let Some(h) = self.built[c].get() {
+            /// The kernels of candidate `c` with 64-bit indices (`wide`) or 32-bit ones, built
+            /// on first use.
+            fn handles(&self, c: usize, wide: bool) -> ::core::result::Result<&[::lift_runtime::KernelHandle], ::lift_runtime::Error> {
+                let slot = &self.built[c][usize::from(wide)];
+                if let Some(h) = slot.get() {
                     return Ok(h);
                 }
-                let program = self.ctx.build(Self::CANDIDATE_SOURCES[c], "")?;
+                let program = self.ctx.build(Self::CANDIDATE_SOURCES[c], ::lift_runtime::__private::index_options(wide))?;
                 let handles = Self::CANDIDATE_KERNELS[c]
                     .iter()
                     .map(|k| program.kernel(k))
@@ -475,7 +482,14 @@ pub fn kernel_item(
                     source: Self::CANDIDATE_SOURCES[c],
                     builder: "launcher",
                 });
-                Ok(self.built[c].get_or_init(|| handles))
+                Ok(slot.get_or_init(|| handles))
+            }
+
+            /// For checked sizes: whether the kernels index with 64-bit arithmetic (an array
+            /// of the kernel is too large for 32-bit indices, or `LIFT_INDEX64=1`).
+            #[allow(unused_variables)]
+            fn index64([#(#size_locals),*]: [i64; #n_sizes]) -> ::core::result::Result<bool, ::lift_runtime::Error> {
+                Ok(::lift_runtime::__private::index64(&[#(#extents),*]))
             }
 
             /// Checks every size variable and size precondition; gives the sizes as `i64`.
@@ -617,7 +631,8 @@ pub fn kernel_item(
                     Some(false) => return Err(::lift_runtime::Error::Launch { reason: format!("candidate `{}` does not apply to these sizes: {}", Self::CANDIDATES[candidate], Self::CANDIDATE_CONDITIONS[candidate]) }),
                     None => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
                 }
-                let __lift_handles = self.handles(candidate)?;
+                let __lift_wide = Self::index64([#(#size_locals),*])?;
+                let __lift_handles = self.handles(candidate, __lift_wide)?;
                 let __lift_event = match candidate {
                     #(#arms)*
                     _ => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
@@ -649,7 +664,7 @@ fn enqueue_block(
                 KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#cand][#t])?;),
                 KernelArg::Size(s) => {
                     let l = size_local(s);
-                    quote!(__lift_k.set_scalar(#ai, #l as i32)?;)
+                    quote!(if __lift_wide { __lift_k.set_scalar(#ai, #l)?; } else { __lift_k.set_scalar(#ai, #l as i32)?; })
                 }
                 KernelArg::Local { bytes } => {
                     let b = eval(bytes);

@@ -49,7 +49,10 @@ pub struct DynKernel {
     lift_text: String,
     kernel_id: String,
     gen: Generated,
+    /// The kernels built with 32-bit indices.
     handles: Vec<KernelHandle>,
+    /// The kernels built with 64-bit indices, on the first launch that needs them.
+    wide: std::sync::OnceLock<Vec<KernelHandle>>,
 }
 
 /// What [`DynKernel`] keeps of every candidate to choose among them at given sizes.
@@ -343,6 +346,7 @@ impl DynKernel {
             kernel_id: id,
             gen,
             handles,
+            wide: std::sync::OnceLock::new(),
         })
     }
 
@@ -586,6 +590,23 @@ impl DynKernel {
         Ok(env)
     }
 
+    /// The kernels built with 64-bit indices (built on first use).
+    fn wide_handles(&self) -> Result<&[KernelHandle]> {
+        if let Some(h) = self.wide.get() {
+            return Ok(h);
+        }
+        let program = self
+            .ctx
+            .build(&self.gen.source, crate::private::index_options(true))?;
+        let handles = self
+            .gen
+            .kernels
+            .iter()
+            .map(|g| program.kernel(&g.name))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.wide.get_or_init(|| handles))
+    }
+
     /// Runs the kernel with `sizes` (one per size variable) on `args` (one per parameter):
     /// checks sizes, preconditions and argument shapes, uploads, launches every generated
     /// kernel, waits and downloads the result.
@@ -695,8 +716,20 @@ impl DynKernel {
             .iter()
             .map(|t| self.ctx.alloc::<u8>(to_usize(eval(&t.bytes, &lookup)?)?))
             .collect::<Result<Vec<_>>>()?;
+        let extents = self
+            .info
+            .extents
+            .iter()
+            .map(|n| eval(n, &lookup))
+            .collect::<Result<Vec<_>>>()?;
+        let wide = crate::private::index64(&extents);
+        let handles = if wide {
+            self.wide_handles()?
+        } else {
+            &self.handles
+        };
         let mut last = None;
-        for (gk, k) in self.gen.kernels.iter().zip(&self.handles) {
+        for (gk, k) in self.gen.kernels.iter().zip(handles) {
             let mut traced = None;
             for (i, a) in gk.args.iter().enumerate() {
                 let i = i as u32;
@@ -716,7 +749,11 @@ impl DynKernel {
                     KernelArg::Size(s) => {
                         let v = lookup(s)
                             .ok_or_else(|| Error::launch(format!("unbound size variable `{s}`")))?;
-                        k.set_scalar(i, v as i32)?;
+                        if wide {
+                            k.set_scalar(i, v)?;
+                        } else {
+                            k.set_scalar(i, v as i32)?;
+                        }
                     }
                     KernelArg::Local { bytes } => {
                         k.set_local(i, to_usize(eval(bytes, &lookup)?)?)?;

@@ -62,6 +62,27 @@ pub fn size(name: &str, value: usize) -> Result<i64, Error> {
     }
 }
 
+/// Whether a launch whose arrays hold `extents` scalars each (flattened) indexes with
+/// 64-bit arithmetic: when one exceeds [`INDEX32_LIMIT`](lift_core::typeck::INDEX32_LIMIT),
+/// or always when the environment sets `LIFT_INDEX64=1` (read once; for testing the 64-bit
+/// path at small sizes).
+pub fn index64(extents: &[i64]) -> bool {
+    static FORCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FORCE.get_or_init(|| std::env::var("LIFT_INDEX64").is_ok_and(|v| v == "1"))
+        || extents
+            .iter()
+            .any(|&e| e > lift_core::typeck::INDEX32_LIMIT)
+}
+
+/// The build options of a generated source with 64-bit (`wide`) or 32-bit indices.
+pub fn index_options(wide: bool) -> &'static str {
+    if wide {
+        lift_core::codegen::INDEX64_OPTION
+    } else {
+        ""
+    }
+}
+
 /// A non-negative size as `usize`.
 pub fn to_usize(v: i64) -> Result<usize, Error> {
     usize::try_from(v).map_err(|_| Error::Precondition {

@@ -378,7 +378,11 @@ kernel J3<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] {
             if !k.applies(&sizes) {
                 continue;
             }
-            assert!(k.source().contains("for (int i_"), "{name}: {}", k.source());
+            assert!(
+                k.source().contains("for (lift_idx i_"),
+                "{name}: {}",
+                k.source()
+            );
             let got = f32s(&k.run(&sizes, std::slice::from_ref(&arg)).expect("runs"));
             assert_close(&got, &want, 1e-4, &format!("{kernel} {name} {sizes:?}"));
         }

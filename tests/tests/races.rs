@@ -189,7 +189,7 @@ kernel L56<G>(x: [[[f32; 32]; 32]; G]) -> [[[f32; 32]; 32]; G] {
         if kernel == "L56" {
             let after_loop = source.find("barrier(").expect("barrier");
             let loop_end = source[..after_loop].rfind('}').expect("loop");
-            assert!(source[..loop_end].contains("for (int i_"), "{source}");
+            assert!(source[..loop_end].contains("for (lift_idx i_"), "{source}");
         }
         for drop in std::iter::once(None).chain((0..barriers).map(Some)) {
             let opts = Options {

@@ -299,10 +299,15 @@ fn constant_asymmetric_pads() {
     }
 }
 
-/// The OpenCL of a kernel's plain `map` candidate (strip candidates repeat each read per row).
+/// The OpenCL of a kernel's plain `map` candidate (strip candidates repeat each read per row),
+/// without the index prelude every source starts with.
 macro_rules! map_source {
     ($k:ident) => {
-        $k::CANDIDATE_SOURCES[$k::CANDIDATES.iter().position(|c| *c == "map").unwrap()]
+        $k::CANDIDATE_SOURCES[$k::CANDIDATES.iter().position(|c| *c == "map").unwrap()].replacen(
+            lift_runtime::core::codegen::INDEX_PRELUDE,
+            "",
+            1,
+        )
     };
 }
 
@@ -326,14 +331,14 @@ fn boundary_code_only_where_an_index_may_leave_the_array() {
     );
     // Inside the window loop both sides may leave the array.
     assert!(
-        map_source!(Blur3).contains("input[min(N - 1, max(0, gid0 + i_2 - 1))]"),
+        map_source!(Blur3).contains("input[lift_min(N - 1, lift_max(0, gid0 + i_2 - 1))]"),
         "{}",
         map_source!(Blur3)
     );
     // With constant window offsets, the left read clamps at 0 only, the right at N - 1 only.
     let s = map_source!(LeftRight);
-    assert!(s.contains("x[max(0, gid0 - 1)]"), "{s}");
-    assert!(s.contains("x[min(N - 1, gid0 + 1)]"), "{s}");
+    assert!(s.contains("x[lift_max(0, gid0 - 1)]"), "{s}");
+    assert!(s.contains("x[lift_min(N - 1, gid0 + 1)]"), "{s}");
     assert_eq!(s.matches("min(").count(), 1, "{s}");
     assert_eq!(s.matches("max(").count(), 1, "{s}");
     // 3-D: each of the six neighbours clamps one side of one dimension.

@@ -1,7 +1,7 @@
 //! C-like infix printing with minimal parentheses, and operation counting.
 //!
 //! The output is a valid OpenCL C integer expression: `N / 4 * 4`,
-//! `(N + 2) / 3`, `min(a, b)`, `(c < d ? a : b)`. A power with base 2 prints
+//! `(N + 2) / 3`, `min(a, b)`, `(c < d ? a : b)` ([`CNat`] prints `lift_min(a, b)`). A power with base 2 prints
 //! as a shift `(1 << e)`, other symbolic powers as `pow(b, e)`.
 
 use std::fmt::{self, Display, Write};
@@ -49,7 +49,7 @@ fn prec(n: &Nat) -> u8 {
 }
 
 /// Write a product `coef * atoms` (coefficient magnitude `k`, no sign).
-fn write_mag(out: &mut String, k: u64, atoms: &[Nat]) -> fmt::Result {
+fn write_mag(out: &mut String, k: u64, atoms: &[Nat], c: bool) -> fmt::Result {
     if atoms.is_empty() {
         return write!(out, "{k}");
     }
@@ -68,7 +68,7 @@ fn write_mag(out: &mut String, k: u64, atoms: &[Nat]) -> fmt::Result {
         put(out, &|o, _| write!(o, "{k}"))?;
     }
     for a in atoms {
-        put(out, &|o, p| write_nat(o, a, p))?;
+        put(out, &|o, p| write_nat(o, a, p, c))?;
     }
     if coef_last {
         put(out, &|o, _| write!(o, "{k}"))?;
@@ -77,19 +77,19 @@ fn write_mag(out: &mut String, k: u64, atoms: &[Nat]) -> fmt::Result {
 }
 
 /// Write `n`, parenthesised if its precedence is below `min`.
-fn write_nat(out: &mut String, n: &Nat, min: u8) -> fmt::Result {
+fn write_nat(out: &mut String, n: &Nat, min: u8, c: bool) -> fmt::Result {
     let paren = prec(n) < min;
     if paren {
         out.push('(');
     }
-    write_raw(out, n)?;
+    write_raw(out, n, c)?;
     if paren {
         out.push(')');
     }
     Ok(())
 }
 
-fn write_raw(out: &mut String, n: &Nat) -> fmt::Result {
+fn write_raw(out: &mut String, n: &Nat, c: bool) -> fmt::Result {
     match n {
         Nat::Cst(c) => write!(out, "{c}"),
         Nat::Var(v) => out.write_str(&v.name),
@@ -103,7 +103,7 @@ fn write_raw(out: &mut String, n: &Nat) -> fmt::Result {
                     (_, true) => out.push_str(" - "),
                     (_, false) => out.push_str(" + "),
                 }
-                write_mag(out, k, atoms)?;
+                write_mag(out, k, atoms, c)?;
             }
             Ok(())
         }
@@ -112,53 +112,54 @@ fn write_raw(out: &mut String, n: &Nat) -> fmt::Result {
             if negative {
                 out.push('-');
             }
-            write_mag(out, k, atoms)
+            write_mag(out, k, atoms, c)
         }
         Nat::Div(a, b) | Nat::Mod(a, b) => {
-            write_nat(out, a, MUL)?;
+            write_nat(out, a, MUL, c)?;
             out.push_str(if matches!(n, Nat::Div(..)) {
                 " / "
             } else {
                 " % "
             });
-            write_nat(out, b, ATOM)
+            write_nat(out, b, ATOM, c)
         }
         Nat::Pow(b, e) => {
             if b.as_cst() == Some(2) {
                 out.push_str("(1 << ");
-                write_nat(out, e, MUL)?;
+                write_nat(out, e, MUL, c)?;
                 out.push(')');
                 Ok(())
             } else {
                 out.push_str("pow(");
-                write_nat(out, b, ADD)?;
+                write_nat(out, b, ADD, c)?;
                 out.push_str(", ");
-                write_nat(out, e, ADD)?;
+                write_nat(out, e, ADD, c)?;
                 out.push(')');
                 Ok(())
             }
         }
         Nat::Min(a, b) | Nat::Max(a, b) => {
-            out.push_str(if matches!(n, Nat::Min(..)) {
-                "min("
-            } else {
-                "max("
+            out.push_str(match (matches!(n, Nat::Min(..)), c) {
+                (true, false) => "min(",
+                (false, false) => "max(",
+                (true, true) => "lift_min(",
+                (false, true) => "lift_max(",
             });
-            write_nat(out, a, ADD)?;
+            write_nat(out, a, ADD, c)?;
             out.push_str(", ");
-            write_nat(out, b, ADD)?;
+            write_nat(out, b, ADD, c)?;
             out.push(')');
             Ok(())
         }
-        Nat::Ite(c, a, b) => {
+        Nat::Ite(cond, a, b) => {
             out.push('(');
-            write_nat(out, &c.lhs, ADD)?;
-            write!(out, " {} ", c.op.symbol())?;
-            write_nat(out, &c.rhs, ADD)?;
+            write_nat(out, &cond.lhs, ADD, c)?;
+            write!(out, " {} ", cond.op.symbol())?;
+            write_nat(out, &cond.rhs, ADD, c)?;
             out.push_str(" ? ");
-            write_nat(out, a, ADD)?;
+            write_nat(out, a, ADD, c)?;
             out.push_str(" : ");
-            write_nat(out, b, ADD)?;
+            write_nat(out, b, ADD, c)?;
             out.push(')');
             Ok(())
         }
@@ -168,8 +169,28 @@ fn write_raw(out: &mut String, n: &Nat) -> fmt::Result {
 impl Display for Nat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        write_raw(&mut s, self)?;
+        write_raw(&mut s, self, false)?;
         f.write_str(&s)
+    }
+}
+
+/// A size expression printed as OpenCL C index arithmetic: as [`Nat`]'s `Display`, except
+/// that `min`/`max` become `lift_min`/`lift_max`, which take `lift_idx` operands (the
+/// builtins are ambiguous on a `long` and an `int` literal).
+pub struct CNat<'a>(pub &'a Nat);
+
+impl Display for CNat<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_raw(&mut s, self.0, true)?;
+        f.write_str(&s)
+    }
+}
+
+impl Nat {
+    /// This expression as OpenCL C index arithmetic ([`CNat`]).
+    pub fn c(&self) -> CNat<'_> {
+        CNat(self)
     }
 }
 

@@ -322,8 +322,11 @@ impl<'a> Gen<'a> {
             _ => 1,
         };
         let (at, len) = match lane {
-            Some((l, _)) => (format!("({idx}) * {ew} + {l}"), 1),
-            None => (format!("({idx}) * {ew}"), ew * vec.map_or(1, i64::from)),
+            Some((l, _)) => (format!("({}) * {ew} + {}", idx.c(), l.c()), 1),
+            None => (
+                format!("({}) * {ew}", idx.c()),
+                ew * vec.map_or(1, i64::from),
+            ),
         };
         // A write outside every parallel loop is replicated: every work-item runs it,
         // writing the same value (see `trace::races`).
@@ -637,7 +640,7 @@ fn compile_padded(
         });
     }
     for (s, _) in &k.sizes {
-        params.push(format!("int {s}"));
+        params.push(format!("lift_idx {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
     if tracing {
@@ -655,7 +658,7 @@ fn compile_padded(
     }
     let local = g.launch.local_size();
     if let Some(l) = &g.launch.local_size() {
-        let mut l: Vec<String> = l.iter().map(|n| n.to_string()).collect();
+        let mut l: Vec<String> = l.iter().map(|n| n.c().to_string()).collect();
         l.resize(3, "1".into());
         src.push_str(&format!(
             "__attribute__((reqd_work_group_size({})))\n",
@@ -759,6 +762,7 @@ impl Gen<'_> {
         if self.ct.fp64 {
             src.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n");
         }
+        src.push_str(super::INDEX_PRELUDE);
         src.push_str(&self.ct.typedefs());
         src.push_str(&funs);
         Ok(src)

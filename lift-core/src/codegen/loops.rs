@@ -69,17 +69,18 @@ impl<'a> Gen<'a> {
         if par != Par::Glb && self.facts.equal(n, &total) {
             self.mag_open(LoopTag::Par(par, d), &name, n, false);
             self.open("{");
-            self.line(format!("int {name} = {id}({d});"));
+            self.line(format!("lift_idx {name} = {id}({d});"));
         } else if self.facts.le(n, &total) == Some(true) {
             self.mag_open(LoopTag::Par(par, d), &name, n, false);
-            self.open(format!("if ({id}({d}) < {n}) {{"));
-            self.line(format!("int {name} = {id}({d});"));
+            self.open(format!("if ({id}({d}) < {}) {{", n.c()));
+            self.line(format!("lift_idx {name} = {id}({d});"));
             self.divergent |= par != Par::Wrg;
         } else {
             carried = par == Par::Wrg;
             self.mag_open(LoopTag::Par(par, d), &name, n, carried);
             self.open(format!(
-                "for (int {name} = {id}({d}); {name} < {n}; {name} += {size}({d})) {{"
+                "for (lift_idx {name} = {id}({d}); {name} < {}; {name} += {size}({d})) {{",
+                n.c()
             ));
             self.divergent |= par != Par::Wrg;
         }
@@ -130,7 +131,8 @@ impl<'a> Gen<'a> {
                 self.mag_slot();
                 self.mag_open(LoopTag::Seq, &name, n, true);
                 self.open(format!(
-                    "for (int {name} = 0; {name} < {n}; {name} += 1) {{"
+                    "for (lift_idx {name} = 0; {name} < {}; {name} += 1) {{",
+                    n.c()
                 ));
                 let r = body(self, idx);
                 // Where a dependence goes from one iteration to the next.

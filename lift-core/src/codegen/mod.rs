@@ -50,6 +50,23 @@ pub struct Generated {
     pub lowered: String,
 }
 
+/// The head of every generated source: index arithmetic is `lift_idx`, `int` unless the
+/// program is built with `-DLIFT_IDX64` (the launcher does when an extent of the kernel
+/// exceeds [`crate::typeck::INDEX32_LIMIT`]), and `lift_min`/`lift_max` compare indices
+/// (the builtins are ambiguous on a `long` and an `int` literal). Size parameters are
+/// `lift_idx` too: the launcher passes them as `i32` or `i64` to match.
+pub const INDEX_PRELUDE: &str = "#ifdef LIFT_IDX64
+typedef long lift_idx;
+#else
+typedef int lift_idx;
+#endif
+#define lift_min(a, b) min((lift_idx)(a), (lift_idx)(b))
+#define lift_max(a, b) max((lift_idx)(a), (lift_idx)(b))
+";
+
+/// The `build` options of a generated source with 64-bit indices ([`INDEX_PRELUDE`]).
+pub const INDEX64_OPTION: &str = "-DLIFT_IDX64";
+
 /// One OpenCL kernel function and how to launch it.
 #[derive(Clone, Debug)]
 pub struct GeneratedKernel {
@@ -79,7 +96,8 @@ pub enum KernelArg {
     Output,
     /// The global temporary of this index in [`Generated::temporaries`].
     Temporary(usize),
-    /// A size variable, passed as `int`.
+    /// A size variable, a `lift_idx` parameter: passed as `i32`, or as `i64` to a program
+    /// built with [`INDEX64_OPTION`].
     Size(String),
     /// A `local` buffer whose size depends on size variables: a `__local` pointer parameter
     /// given this many bytes per work-group at launch.

@@ -236,6 +236,9 @@ impl<'a> Gen<'a> {
             Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate
                 if !matches!(ty_of(f)?, Type::Array(..)) =>
             {
+                // The space is that of the function's own results: its inputs are computed
+                // (and any producer materialised) where they would be without it.
+                let args = self.evaluated(args)?;
                 let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
                 let r = self.call_value(fun_arg(pargs)?, args);
                 self.write_to = saved;
@@ -250,6 +253,16 @@ impl<'a> Gen<'a> {
             }
             _ => self.materialize(f, args, space_of(p))?,
         })
+    }
+
+    /// `args` computed into views (with their types), under the current memory space.
+    fn evaluated<'e>(&mut self, args: Vec<Arg<'e>>) -> GResult<Vec<Arg<'e>>> {
+        args.into_iter()
+            .map(|a| {
+                let t = Self::arg_ty(&a)?;
+                Ok(Arg::View(self.value(a)?, t))
+            })
+            .collect()
     }
 
     /// The view of the single array input, with its element type and length.
@@ -350,7 +363,10 @@ impl<'a> Gen<'a> {
         let acc = self.private_acc(pargs, &acc_ty)?;
         let i = self.fresh("i");
         let idx = Nat::index_var(&i, Nat::cst(0), n.clone());
-        self.open(format!("for (int {i} = 0; {i} < {n}; {i} += 1) {{"));
+        self.open(format!(
+            "for (lift_idx {i} = 0; {i} < {}; {i} += 1) {{",
+            n.c()
+        ));
         let x = input.at(idx);
         let keep = self.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
         let keep = self.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
@@ -574,6 +590,7 @@ impl<'a> Gen<'a> {
                 .enumerate()
                 .try_for_each(|(k, a)| self.acc(a, &out.get(k))),
             Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate => {
+                let args = self.evaluated(args)?;
                 let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
                 let r = self.call_acc(fun_arg(pargs)?, args, out);
                 self.write_to = saved;

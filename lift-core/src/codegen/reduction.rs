@@ -155,7 +155,7 @@ pub(crate) fn compile(
     params.push(format!("global {ct}* lift_partial"));
     args.push(KernelArg::Temporary(0));
     for (s, _) in &k.sizes {
-        params.push(format!("int {s}"));
+        params.push(format!("lift_idx {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
     let input = g.value(Arg::Expr(x1))?;
@@ -205,7 +205,7 @@ pub(crate) fn compile(
         }
     }
     for (s, _) in &k.sizes {
-        params.push(format!("int {s}"));
+        params.push(format!("lift_idx {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
     g.tree(
@@ -438,15 +438,18 @@ pub(crate) fn compile_rows(
     params.push(format!("global {ct}* out"));
     args.push(KernelArg::Output);
     for (s, _) in &k.sizes {
-        params.push(format!("int {s}"));
+        params.push(format!("lift_idx {s}"));
         args.push(KernelArg::Size(s.clone()));
     }
     let xv = g.value(Arg::Expr(&xs[0]))?;
     // The row of this work-item (clamped: lanes past the last row repeat it, unwritten).
     g.line(format!(
-        "const int lift_wg = get_group_id(0) * {cols} + get_local_id(0) % {cols};"
+        "const lift_idx lift_wg = get_group_id(0) * {cols} + get_local_id(0) % {cols};"
     ));
-    g.line(format!("const int lift_row = min(lift_wg, ({rows}) - 1);"));
+    g.line(format!(
+        "const lift_idx lift_row = lift_min(lift_wg, ({}) - 1);",
+        rows.c()
+    ));
     g.bind(
         &pats[0],
         xv.at(Nat::index_var("lift_row", Nat::cst(0), rows.clone())),
@@ -467,7 +470,8 @@ pub(crate) fn compile_rows(
     }
     let result = g.finish(post, "lift_tmp[lift_l]", &t)?;
     g.line(format!(
-        "if (lift_l < {cols} && lift_wg < {rows}) out[lift_wg] = {result};"
+        "if (lift_l < {cols} && lift_wg < {}) out[lift_wg] = {result};",
+        rows.c()
     ));
     let body = g.take_text()?;
     let name = c_name(&k.name);
@@ -619,7 +623,8 @@ impl Gen<'_> {
         let mut first = start.to_string();
         if let Some(lanes) = lanes {
             self.open(format!(
-                "for (int lift_j = {start}; lift_j < ({n}) / 4; lift_j += {stride}) {{"
+                "for (lift_idx lift_j = {start}; lift_j < ({}) / 4; lift_j += {stride}) {{",
+                n.c()
             ));
             for (k, (buf, sct)) in lanes.bufs.iter().enumerate() {
                 self.line(format!("const {sct}4 lift_v{k} = vload4(lift_j, {buf});"));
@@ -640,10 +645,11 @@ impl Gen<'_> {
                 self.line(format!("lift_acc = {code};"));
             }
             self.close();
-            first = format!("({n}) / 4 * 4 + {start}");
+            first = format!("({}) / 4 * 4 + {start}", n.c());
         }
         self.open(format!(
-            "for (int lift_i = {first}; lift_i < {n}; lift_i += {stride}) {{"
+            "for (lift_idx lift_i = {first}; lift_i < {}; lift_i += {stride}) {{",
+            n.c()
         ));
         let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
         let args = vec![

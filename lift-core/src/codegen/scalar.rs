@@ -154,7 +154,10 @@ impl<'a> Gen<'a> {
             let vi = self.value(i)?;
             let code = self.read(&vi, &ti)?;
             let d = self.fresh("d");
-            self.line(format!("int {d} = clamp((int)({code}), 0, {} - 1);", n));
+            self.line(format!(
+                "lift_idx {d} = clamp((lift_idx)({code}), (lift_idx)0, (lift_idx)({}) - 1);",
+                n.c()
+            ));
             let x = self.value(x)?;
             return Ok(x.at(crate::arith::Nat::index_var(
                 &d,

@@ -65,6 +65,7 @@ pub fn merge(stages: Vec<StageGen>, params: usize) -> GResult<Generated> {
             kernels.push(k);
         }
         let (pre, body) = split_source(&s.generated.source);
+        let pre = pre.replacen(super::INDEX_PRELUDE, "", 1);
         for line in pre.lines() {
             if line.starts_with("#pragma") {
                 push_new(&mut pragmas, line);
@@ -85,7 +86,12 @@ pub fn merge(stages: Vec<StageGen>, params: usize) -> GResult<Generated> {
         results.extend(result);
     }
     let mut source = String::new();
-    for l in pragmas.iter().chain(&typedefs) {
+    for l in &pragmas {
+        source.push_str(l);
+        source.push('\n');
+    }
+    source.push_str(super::INDEX_PRELUDE);
+    for l in &typedefs {
         source.push_str(l);
         source.push('\n');
     }

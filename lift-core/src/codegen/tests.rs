@@ -52,14 +52,14 @@ fn stencil_from_readme() {
     );
     assert_has(
         &g,
-        "kernel void Blur3(const global float* restrict input, global float* out, int N)",
+        "kernel void Blur3(const global float* restrict input, global float* out, lift_idx N)",
     );
     assert_has(&g, "if (get_global_id(0) < N) {");
     assert_has(&g, "float acc_1 = 0.0f;");
-    assert_has(&g, "for (int i_2 = 0; i_2 < 3; i_2 += 1) {");
+    assert_has(&g, "for (lift_idx i_2 = 0; i_2 < 3; i_2 += 1) {");
     assert_has(
         &g,
-        "acc_1 = (acc_1 + input[min(N - 1, max(0, gid0 + i_2 - 1))]);",
+        "acc_1 = (acc_1 + input[lift_min(N - 1, lift_max(0, gid0 + i_2 - 1))]);",
     );
     assert_has(&g, "out[gid0] = acc_1;");
     let k = &g.kernels[0];
@@ -99,8 +99,8 @@ fn partial_dot_product_uses_work_groups() {
             join o map_wrg(0, map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32)) o split(2)) o split(128) $ zip(x, y) }",
     );
     assert_has(&g, "__attribute__((reqd_work_group_size(64, 1, 1)))");
-    assert_has(&g, "int wg0 = get_group_id(0);");
-    assert_has(&g, "int l0 = get_local_id(0);");
+    assert_has(&g, "lift_idx wg0 = get_group_id(0);");
+    assert_has(&g, "lift_idx l0 = get_local_id(0);");
     assert_has(
         &g,
         "acc_1 = (acc_1 + (x[i_2 + 2 * l0 + 128 * wg0] * y[i_2 + 2 * l0 + 128 * wg0]));",

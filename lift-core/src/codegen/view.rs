@@ -300,7 +300,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             let i = p.pop("take")?;
             let cond = match facts.le(&(&i + 1), n) {
                 Some(true) => None,
-                _ => Some(format!("{} < {}", i.simplify_with(facts), n)),
+                _ => Some(format!("{} < {}", i.simplify_with(facts).c(), n.c())),
             };
             p.idx.push(i);
             let loc = walk(inner, p, facts)?;
@@ -370,10 +370,10 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                     PadKind::Wrap => ((&j % n) + n) % n,
                     PadKind::Constant(_) => {
                         if facts.le(&Nat::cst(0), &j) != Some(true) {
-                            outside.push(format!("{j} < 0"));
+                            outside.push(format!("{} < 0", j.c()));
                         }
                         if facts.le(&(&j + 1), n) != Some(true) {
-                            outside.push(format!("{j} >= {n}"));
+                            outside.push(format!("{} >= {}", j.c(), n.c()));
                         }
                         j
                     }
@@ -458,7 +458,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 ));
             }
             Ok(Loc::Value {
-                code: format!("({})", i.simplify_with(facts)),
+                code: format!("({})", i.simplify_with(facts).c()),
                 fields: Vec::new(),
                 lanes: Vec::new(),
             })
@@ -537,26 +537,28 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
         } => {
             let name = &buf.name;
             match (vec, lane) {
-                (Some(w), _) if buf.half => {
-                    call(format!("_half{w}"), "0".into(), format!("{name} + {idx}"))
-                }
-                (Some(w), _) => call(format!("{w}"), "0".into(), format!("{name} + {idx}")),
+                (Some(w), _) if buf.half => call(
+                    format!("_half{w}"),
+                    "0".into(),
+                    format!("{name} + {}", idx.c()),
+                ),
+                (Some(w), _) => call(format!("{w}"), "0".into(), format!("{name} + {}", idx.c())),
                 (None, Some((l, w))) if buf.space == Space::Private && l.as_cst().is_some() => {
-                    Access::Lvalue(format!("{name}[{idx}]{}", lane_name(l, Some(*w))?))
+                    Access::Lvalue(format!("{name}[{}]{}", idx.c(), lane_name(l, Some(*w))?))
                 }
                 (None, Some((l, w))) => {
                     let s = idx * i64::from(*w) + l;
                     if buf.half {
-                        call("_half".into(), s.to_string(), name.clone())
+                        call("_half".into(), s.c().to_string(), name.clone())
                     } else {
-                        Access::Lvalue(format!("{}[{s}]", scalar_cast(buf, ct)?))
+                        Access::Lvalue(format!("{}[{}]", scalar_cast(buf, ct)?, s.c()))
                     }
                 }
                 (None, None) if buf.half => {
                     let w = vector_of(&buf.elem).map_or(String::new(), |(_, w)| w.to_string());
-                    call(format!("_half{w}"), idx.to_string(), name.clone())
+                    call(format!("_half{w}"), idx.c().to_string(), name.clone())
                 }
-                (None, None) => Access::Lvalue(format!("{name}[{idx}]{}", fields(fs))),
+                (None, None) => Access::Lvalue(format!("{name}[{}]{}", idx.c(), fields(fs))),
             }
         }
         Loc::Value {

@@ -3,6 +3,7 @@
 //! be decided at launch time.
 
 mod expr;
+mod extents;
 mod nesting;
 pub mod rules;
 mod scalar;
@@ -62,7 +63,15 @@ pub struct KernelInfo {
     pub preconditions: Vec<Precondition>,
     /// Parameters used as `filter` indices: `run` checks each value (the device clamps).
     pub index_checks: Vec<IndexCheck>,
+    /// The flat scalar counts of every array the kernel computes with: the launcher
+    /// chooses 64-bit index arithmetic when one exceeds [`INDEX32_LIMIT`] at launch.
+    pub extents: Vec<Nat>,
 }
+
+/// The largest flat extent a kernel indexes with 32-bit arithmetic: a quarter of `i32::MAX`,
+/// so that sums of an index and an offset, grid-stride steps past the end and the padding of
+/// tiled candidates stay within `int`.
+pub const INDEX32_LIMIT: i64 = i32::MAX as i64 / 4;
 
 /// An integer array parameter whose values index an array of `len` elements (`filter`).
 #[derive(Clone, Debug)]
@@ -191,11 +200,13 @@ impl<'a> Checker<'a> {
             ));
         }
         nesting::check(&k.body)?;
+        let extents = extents::extents(k, &inferred);
         Ok(KernelInfo {
             name: k.name.clone(),
             result: inferred,
             preconditions: self.preconditions,
             index_checks: index_checks(&k.body, &k.params),
+            extents,
         })
     }
 
