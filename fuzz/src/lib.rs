@@ -8,6 +8,8 @@
 //! Panics are caught with [`std::panic::catch_unwind`] and reported with the execution's seed,
 //! which reproduces it (`fuzz --target T --replay SEED`).
 
+#![warn(missing_docs)]
+
 use arbitrary::{Result as AResult, Unstructured};
 use lift_core::ir::Program;
 use lift_core::{driver, explore, parse, rewrite, typeck};

@@ -7,6 +7,7 @@
 //! A chapter added to `docs/guide/src/SUMMARY.md` gets a module here.
 
 #![allow(rustdoc::broken_intra_doc_links)]
+#![warn(missing_docs)]
 
 /// Links to the chapters are relative to the book, not to this crate.
 macro_rules! chapter {

@@ -32,6 +32,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 pub use facts::Facts;
+pub use display::CNat;
 
 /// What a variable stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
