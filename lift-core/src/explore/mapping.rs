@@ -115,6 +115,9 @@ pub struct MapVar {
     pub local: bool,
     /// It is inside the function of a sequential primitive (`reduce`, `iterate`, ...).
     pub in_fold: bool,
+    /// Its result is read by a sequential stage of the same function (`to_private(reduce_seq(f,
+    /// z)) $ map(g) $ x`): every work-item running that stage reads the whole result.
+    pub feeds_sequential: bool,
     /// Its function computes outside the maps nested in it (it is not just one nested map
     /// with layouts around it).
     pub direct: bool,
@@ -141,6 +144,7 @@ impl Nest {
                     private: cx.private,
                     local: cx.local,
                     in_fold: cx.in_fold,
+                    feeds_sequential: cx.feeds_seq,
                     direct: direct_work(m),
                 },
             ));
@@ -192,6 +196,26 @@ struct Ctx {
     private: bool,
     local: bool,
     in_fold: bool,
+    feeds_seq: bool,
+}
+
+/// Is `f` (a function of a chain) a sequential computing stage: neither a layout nor a map,
+/// possibly under `to_private`/`to_local`/`to_global` (`to_private(reduce_seq(f, z))`,
+/// `reduce_seq`, `iterate`, a lambda)?
+fn sequential_stage(f: &Expr) -> bool {
+    use crate::codegen::lower::is_layout;
+    match &f.kind {
+        ExprKind::Point(_, _, x) => sequential_stage(x),
+        ExprKind::Compose(fs) => fs.iter().any(sequential_stage),
+        ExprKind::Prim(Prim::ToPrivate | Prim::ToLocal | Prim::ToGlobal, _) => {
+            crate::rewrite::walk::children(f)
+                .into_iter()
+                .any(sequential_stage)
+        }
+        ExprKind::Prim(Prim::Map, _) => false,
+        ExprKind::Ident(_) | ExprKind::Lit(..) => false,
+        _ => !is_layout(f),
+    }
 }
 
 /// Does the function of map `m` compute outside the maps nested in it? It does unless it is
@@ -253,8 +277,33 @@ fn visit(e: &mut Expr, cx: Ctx, next: &mut usize, f: &mut dyn FnMut(usize, &mut 
             perfect: false,
             ..cx
         };
-        for c in children_mut(e) {
-            visit(c, inner, next, f);
+        match &mut e.kind {
+            // The stages after (applied before) a sequential stage, and the data of an
+            // application of one, feed it.
+            ExprKind::Compose(fs) => {
+                let mut cx = inner;
+                for g in fs.iter_mut() {
+                    let seq = sequential_stage(g);
+                    visit(g, cx, next, f);
+                    cx.feeds_seq |= seq;
+                }
+            }
+            ExprKind::Apply(g, xs) => {
+                let seq = sequential_stage(g);
+                visit(g, inner, next, f);
+                let data = Ctx {
+                    feeds_seq: inner.feeds_seq || seq,
+                    ..inner
+                };
+                for x in xs.iter_mut() {
+                    visit(x, data, next, f);
+                }
+            }
+            _ => {
+                for c in children_mut(e) {
+                    visit(c, inner, next, f);
+                }
+            }
         }
         return;
     };
@@ -360,6 +409,10 @@ pub enum Rule {
     NoGlobalWithGroups,
     /// Ours: a map inside the function of a sequential primitive is sequential.
     InsideSequential,
+    /// Ours: a map whose result a sequential stage of the same function reads is sequential
+    /// (every work-item would run that stage over the whole result, which other work-items
+    /// write with no barrier between: a race).
+    FeedsSequential,
     /// Ours: a map whose function computes outside its nested maps is not a `map_wrg` and
     /// has only sequential maps nested in it (else every work-item of the group, or of the
     /// inner parallel dimensions, would repeat that work and write the same result).
@@ -440,6 +493,12 @@ pub fn constraints(nest: &Nest) -> Vec<Constraint> {
         if v.in_fold {
             push(
                 Rule::InsideSequential,
+                parallel.iter().map(|&c| vec![not(m, c)]).collect(),
+            );
+        }
+        if v.feeds_sequential {
+            push(
+                Rule::FeedsSequential,
                 parallel.iter().map(|&c| vec![not(m, c)]).collect(),
             );
         }

@@ -31,6 +31,11 @@ use crate::rewrite::RewriteCtx;
 /// Strip lengths tried (tuning parameter `s`): a loop, so longer strips cost no code size.
 pub const SLIDE_STRIPS: &[i64] = &[4, 16, 64];
 
+/// The longest window along the walk kept in private memory: registers hold a few dozen
+/// values, and code generation copies the window element by element (a window of
+/// 32147483647 elements, found by the fuzzer, kept it busy for minutes without an answer).
+pub const MAX_WINDOW: i64 = 64;
+
 /// The sliding-window body for strip length `s`, if `body` is a 2-D or 3-D map nest over a
 /// `slide2`/`slide3` of step 1 along its outer dimension.
 pub fn slide_strips(body: &Expr, s: i64, pad: bool, ctx: &RewriteCtx) -> Option<Expr> {
@@ -42,7 +47,7 @@ pub fn slide_strips(body: &Expr, s: i64, pad: bool, ctx: &RewriteCtx) -> Option<
     let f = innermost(&m, depth)?;
     let (ns, y) = outer_slide(&x, depth)?;
     let (n, step) = (ns.first()?.clone(), ns.get(1)?.clone());
-    if step.as_cst() != Some(1) || n.as_cst().is_none_or(|n| n < 2) {
+    if step.as_cst() != Some(1) || n.as_cst().is_none_or(|n| !(2..=MAX_WINDOW).contains(&n)) {
         return None;
     }
     let span = body.span;

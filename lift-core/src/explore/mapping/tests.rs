@@ -263,3 +263,22 @@ fn unsynchronisable_mapping_is_refused() {
     let ok = compile(&program("4")).expect("emitted");
     assert!(ok.candidates[0].generated.source.contains("barrier("));
 }
+
+/// A map whose result a sequential stage of the same function reads (here a private
+/// reduction) is sequential: as `map_glb`, every work-item would reduce an array the others
+/// are still writing (seed 34 of the differential run, wrong on POCL and an H100).
+#[test]
+fn map_feeding_a_sequential_stage_is_sequential() {
+    for src in [
+        "kernel K<N>(x: [f32; N]) -> f32 { to_private(reduce_seq(max, -1000.0)) $ map(|v| max(v, 0.25)) $ x }",
+        "kernel K<N>(x: [f32; N]) -> f32 { to_private(reduce_seq(max, -1000.0)) o map(|v| max(v, 0.25)) $ x }",
+    ] {
+        let n = nest(src);
+        assert_eq!(n.maps.len(), 1, "{n:?}");
+        assert!(n.maps[0].feeds_sequential, "{n:?}");
+        assert!(solutions(&n).iter().all(|s| s[0].level() == 0), "{src}");
+    }
+    // A map after (reading) a sequential stage's result is not affected.
+    let n = nest("kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| v * 2.0) $ x }");
+    assert!(!n.maps[0].feeds_sequential);
+}

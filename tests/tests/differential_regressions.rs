@@ -1,0 +1,78 @@
+//! Failures found by the differential run at scale (`cargo run --release -p lift-tests --bin
+//! differential`, issue 13), shrunk, pinned: each program must agree with the interpreter on
+//! every candidate or be rejected with a compile error, never give a wrong result or a
+//! broken OpenCL build. docs/RELIABILITY.md lists the runs that found them.
+
+use lift_tests::ctx;
+use lift_tests::diff::{check, Case, CheckOptions, Outcome};
+
+/// The user functions of the generated programs the failures came from.
+const FUNS: &str =
+    "fn clampf(a: f32) -> f32 { if a > 1.0 { 1.0 } else { if a < -1.0 { -1.0 } else { a } } }\n";
+
+/// Checks `text` (kernel `K`) at each of `sizes` with every candidate.
+fn no_failure(text: &str, sizes: &[&[usize]]) {
+    for (i, s) in sizes.iter().enumerate() {
+        let c = Case {
+            family: "regression",
+            text: text.to_string(),
+            sizes: s.to_vec(),
+            seed: i as u64,
+        };
+        match check(ctx(), &c, CheckOptions::default()) {
+            Outcome::Failed(kind, detail) => {
+                panic!("{kind} at sizes {s:?}: {detail}\nprogram:\n{text}")
+            }
+            Outcome::Agree(_) | Outcome::Rejected(_) => {}
+        }
+    }
+}
+
+/// Seed 34 (family `base`, found on POCL and on an H100): a sequential reduction in private
+/// memory over a map's result, `to_private(reduce_seq(max, z)) $ map(g) $ x`. The mapping
+/// solver ran the map as `map_glb` in the same kernel, so every work-item reduced an array
+/// the others were still writing (wrong results on both devices). Fixed by the mapping rule
+/// `FeedsSequential` (lift-core/src/explore/mapping.rs): such a map is sequential.
+#[test]
+fn private_reduction_over_a_parallel_map() {
+    no_failure(
+        "kernel K<N>(x: [f32; N]) -> f32 { #[privatise_accumulator] reduce(max, -1000.0) $ map(|v| max(v, 0.25)) $ x }",
+        &[&[1], &[6], &[1000]],
+    );
+    no_failure(
+        "kernel K<N>(x: [f32; N]) -> f32 { to_private(reduce_seq(max, -1000.0)) $ map(|v| max(v, 0.25)) $ x }",
+        &[&[1], &[1000]],
+    );
+    // The original program of seed 34.
+    no_failure(
+        "kernel K<N>(x: [f32; N]) -> f32 { #[privatise_accumulator] #[materialise] #[tile_nested_map_reduce(4)] reduce(max, -1000.0) o iterate(3, map(|v| max(v, 0.25))) o gather(stride(2)) $ map(|v| max(v, 0.25)) $ x }",
+        &[&[6]],
+    );
+}
+
+/// Seeds 195 and 1018 (family `vectors`, H100): `vectorize(w, |v| clampf(v * 3.0))` with a
+/// scalar user function called on a vector: the OpenCL C passes a `float2`/`float4` to
+/// `float uf_clampf(float)` and the driver refuses to build it. Not fixed yet (code
+/// generation of `vectorize`).
+#[test]
+#[ignore = "open: vectorize over a lambda calling a scalar user function emits a vector argument to a scalar function"]
+fn vectorize_of_a_lambda_calling_a_user_function() {
+    for w in [2, 4] {
+        no_failure(
+            &format!("{FUNS}kernel K<N>(x: [f32; N]) -> [f32x{w}; N / {w}] {{ map(vectorize({w}, |v| clampf(v * 3.0))) o as_vector({w}) $ x }}"),
+            &[&[16]],
+        );
+    }
+}
+
+/// Seed 594 (family `vectors`, H100): `vectorize(4, |v| if v > 0.0 { v } else { 0.0 - v })`:
+/// an `if` on a vector condition is emitted as a C `if` statement, which OpenCL refuses. Not
+/// fixed yet (code generation of `vectorize`).
+#[test]
+#[ignore = "open: vectorize over a lambda with `if` emits a C `if` on a vector condition"]
+fn vectorize_of_a_lambda_with_if() {
+    no_failure(
+        "kernel K<N>(x: [f32; N]) -> [f32x4; N / 4] { map(vectorize(4, |v| if v > 0.0 { v } else { 0.0 - v })) o as_vector(4) o map(|v| if v > 0.0 { v } else { 0.0 - v }) $ x }",
+        &[&[4], &[16]],
+    );
+}
