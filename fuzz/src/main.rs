@@ -8,7 +8,9 @@
 //! Targets: parse_str, tokens, typeck, points, codegen. Prints per target the executions,
 //! how far they got, the time, the slowest execution and every panic (with the seed that
 //! reproduces it: `--replay SEED`). Exit status 1 on a panic; 3 when one execution runs
-//! longer than `--hang-seconds` (default 60), which is reported with its seed.
+//! longer than `--hang-seconds` (default 60), which is reported with its seed. Progress goes
+//! to stderr every 10 s; with `--seconds`, executions still running 10 s after the deadline
+//! are reported as unfinished (with their seeds) and not counted.
 
 use fuzz::{corpus_dir, exec, exec_seed, load_corpus, run_seed, Stats, Target};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -87,8 +89,36 @@ fn main() {
         // its worker abandoned (a thread cannot be stopped) and replaced.
         let mut slots = jobs;
         let mut hangs: Vec<u64> = Vec::new();
+        let mut last_report = Instant::now();
+        // Executions still running this long after the deadline are left unfinished.
+        let grace = Duration::from_secs(hang.min(10));
+        let mut unfinished: Vec<(u64, f64)> = Vec::new();
         while sh.active.load(Ordering::SeqCst) > 0 {
             std::thread::sleep(Duration::from_millis(200));
+            if last_report.elapsed() >= Duration::from_secs(10) {
+                last_report = Instant::now();
+                let st = sh.stats.lock().unwrap_or_else(|p| p.into_inner());
+                eprintln!(
+                    "{}: {} executions in {:.0} s, {} panics, {} hangs, slowest {:.3} s (seed {})",
+                    t.name(),
+                    st.execs,
+                    start.elapsed().as_secs_f64(),
+                    st.crashes.len(),
+                    hangs.len(),
+                    st.slowest.0,
+                    st.slowest.1
+                );
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d + grace) {
+                let cur = sh.current.lock().unwrap_or_else(|p| p.into_inner());
+                unfinished = cur
+                    .iter()
+                    .flatten()
+                    .filter(|(_, since)| *since <= Instant::now())
+                    .map(|(sd, since)| (*sd, since.elapsed().as_secs_f64()))
+                    .collect();
+                break;
+            }
             let stuck: Vec<(usize, u64)> = {
                 let mut cur = sh.current.lock().unwrap_or_else(|p| p.into_inner());
                 cur.iter_mut()
@@ -103,6 +133,11 @@ fn main() {
                     .collect()
             };
             for (_, sd) in stuck {
+                eprintln!(
+                    "{}: HANG seed {sd} (running > {hang} s; replay: --target {} --replay {sd})",
+                    t.name(),
+                    t.name()
+                );
                 hangs.push(sd);
                 sh.active.fetch_sub(1, Ordering::SeqCst);
                 if hangs.len() > 16 {
@@ -139,6 +174,12 @@ fn main() {
             println!(
                 "  PANIC seed {}: {}\n  input:\n{}\n",
                 c.seed, c.message, c.input
+            );
+        }
+        for (sd, secs) in &unfinished {
+            println!(
+                "  UNFINISHED at the deadline: seed {sd}, running for {secs:.1} s (replay: --target {} --replay {sd})",
+                t.name()
             );
         }
         for sd in &hangs {

@@ -4,8 +4,11 @@
 //!
 //! ```sh
 //! cargo run --release -p lift-tests --bin differential -- --programs 10000 [--seed S] [--jobs J]
-//!     [--races] [--family NAME] [--shrink-budget N] [--failures FILE]
+//!     [--races] [--family NAME] [--shrink-budget N] [--failures FILE] [--seconds S]
 //! ```
+//!
+//! `--seconds S` stops taking new programs after S seconds (the programs under way finish):
+//! the report then counts the programs actually run.
 //!
 //! Exit status 1 when a program failed.
 
@@ -25,10 +28,12 @@ struct Args {
     failures: Option<String>,
     show: Option<u64>,
     write_corpus: Option<String>,
+    seconds: Option<u64>,
 }
 
 const USAGE: &str = "usage: differential [--programs N] [--seed S] [--jobs J] [--races] \
-[--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED] [--write-corpus DIR]";
+[--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED] [--write-corpus DIR] \
+[--seconds S]";
 
 fn args() -> Result<Args, String> {
     let mut a = Args {
@@ -41,6 +46,7 @@ fn args() -> Result<Args, String> {
         failures: None,
         show: None,
         write_corpus: None,
+        seconds: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -52,6 +58,7 @@ fn args() -> Result<Args, String> {
         match flag.as_str() {
             "--programs" => a.programs = num(value("--programs")?, "--programs")?,
             "--seed" => a.seed = num(value("--seed")?, "--seed")?,
+            "--seconds" => a.seconds = Some(num(value("--seconds")?, "--seconds")?),
             "--jobs" => a.jobs = num(value("--jobs")?, "--jobs")?.max(1) as usize,
             "--shrink-budget" => {
                 a.shrink_budget = num(value("--shrink-budget")?, "--shrink-budget")? as usize
@@ -138,23 +145,37 @@ fn main() {
         if a.races { ", race checker on" } else { "" }
     );
     let start = Instant::now();
+    let deadline = a.seconds.map(|s| start + std::time::Duration::from_secs(s));
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let report = Mutex::new(Report::default());
+    // One context per job: a context's program cache builds one program at a time, so jobs
+    // sharing one would wait for each other's OpenCL compiles.
+    let mut contexts = vec![ctx.clone()];
+    for _ in 1..a.jobs {
+        match lift_runtime::Context::new() {
+            Ok(c) => contexts.push(c),
+            Err(e) => {
+                eprintln!("no OpenCL device: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     std::thread::scope(|s| {
-        for _ in 0..a.jobs {
-            s.spawn(|| loop {
+        for ctx in &contexts {
+            let (next, done, report, a) = (&next, &done, &report, &a);
+            s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= a.programs {
+                if i >= a.programs || deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
                 let seed = a.seed + i;
                 let c = diff::case(seed, a.family.as_deref());
-                let outcome = diff::check(&ctx, &c, opts);
+                let outcome = diff::check(ctx, &c, opts);
                 let failure = match &outcome {
                     Outcome::Failed(kind, detail) => {
                         let (small, small_detail, checks) =
-                            diff::shrink(&ctx, &c, kind, opts, a.shrink_budget);
+                            diff::shrink(ctx, &c, kind, opts, a.shrink_budget);
                         Some(format!(
                             "seed {seed} [{}] {kind}: {detail}\n  program (sizes {:?}):\n{}\n  shrunk in {checks} checks (sizes {:?}):\n{}\n  {}\n",
                             c.family,
@@ -207,6 +228,16 @@ fn main() {
         acc.candidate_runs += t.candidate_runs;
         acc
     });
+    if total.programs < a.programs as usize {
+        println!(
+            "\nstopped after {} s (--seconds): {} of {} programs run (seeds {}..{})",
+            a.seconds.unwrap_or(0),
+            total.programs,
+            a.programs,
+            a.seed,
+            a.seed + total.programs as u64
+        );
+    }
     println!(
         "\n{} programs in {:.0} s: {} agreed ({} candidate runs), {} rejected, {} failed",
         total.programs,
