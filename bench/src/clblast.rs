@@ -98,6 +98,31 @@ fn check(call: &str, status: Status) -> Res<()> {
     }
 }
 
+/// `Err` unless every buffer of `bufs` (name, buffer, elements the call reads or writes)
+/// belongs to `ctx` and holds that many elements: CLBlast trusts the sizes it is given, and a
+/// short buffer or one of another context would be accessed out of bounds.
+fn fits(ctx: &Context, bufs: &[(&str, &Buffer<f32>, usize)]) -> Res<()> {
+    for (name, b, len) in bufs {
+        if b.context().cl_context().get() != ctx.cl_context().get() {
+            return Err(format!("CLBlast: buffer `{name}` belongs to another context").into());
+        }
+        if b.len() < *len {
+            return Err(format!(
+                "CLBlast: buffer `{name}` has {} elements, the call needs {len}",
+                b.len()
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// `a * b`, or an error when it overflows.
+fn elems(a: usize, b: usize) -> Res<usize> {
+    a.checked_mul(b)
+        .ok_or_else(|| format!("CLBlast: {a} x {b} elements overflow").into())
+}
+
 impl ClBlast {
     /// Loads `libclblast.so.1` from `path` (a file or a folder), else from the loader's path.
     pub fn load(path: Option<&Path>) -> Res<ClBlast> {
@@ -140,8 +165,10 @@ impl ClBlast {
         } else {
             b"CLBlastSsum\0"
         };
+        fits(ctx, &[("x", x, x.len()), ("out", out, 1)])?;
         let (x, n, out) = (x.raw().get(), x.len(), out.raw().get());
-        // SAFETY: live buffers of the stated lengths on `ctx`'s context and queue.
+        // SAFETY: live buffers of `ctx`'s context holding what the call accesses (`fits`),
+        // enqueued on `ctx`'s queue.
         self.call(ctx, "CLBlastS(a)sum", name, |f: Reduce1, q, e| unsafe {
             f(n, out, 0, x, 0, 1, q, e)
         })
@@ -155,9 +182,13 @@ impl ClBlast {
         y: &Buffer<f32>,
         out: &Buffer<f32>,
     ) -> Res<Ev> {
+        fits(
+            ctx,
+            &[("x", x, x.len()), ("y", y, x.len()), ("out", out, 1)],
+        )?;
         let (n, out) = (x.len(), out.raw().get());
         let (x, y) = (x.raw().get(), y.raw().get());
-        // SAFETY: as in `sum`.
+        // SAFETY: as in `sum` (`fits` checked the three buffers).
         self.call(
             ctx,
             "CLBlastSdot",
@@ -205,6 +236,7 @@ impl ClBlast {
         x: &Buffer<f32>,
         y: &Buffer<f32>,
     ) -> Res<Ev> {
+        fits(ctx, &[("a", a, elems(n, m)?), ("x", x, m), ("y", y, n)])?;
         let (a, x, y) = (a.raw().get(), x.raw().get(), y.raw().get());
         // Rows and columns of the stored matrix: n x m, or m x n when given transposed.
         let (t, rows, cols) = if transposed {
@@ -212,7 +244,7 @@ impl ClBlast {
         } else {
             (NO_TRANS, n, m)
         };
-        // SAFETY: as in `sum`; a is n*m, x is m, y is n.
+        // SAFETY: as in `sum`; `fits` checked that a has n*m elements, x m and y n.
         self.call(
             ctx,
             "CLBlastSgemv",
@@ -259,9 +291,12 @@ impl ClBlast {
         b: &Buffer<f32>,
         c: &Buffer<f32>,
     ) -> Res<Ev> {
+        let nn = elems(n, n)?;
+        fits(ctx, &[("a", a, nn), ("b", b, nn), ("c", c, nn)])?;
         let (a, b, c) = (a.raw().get(), b.raw().get(), c.raw().get());
         let tb = if b_transposed { TRANS } else { NO_TRANS };
-        // SAFETY: as in `sum`; all three are n*n (so every leading dimension is n).
+        // SAFETY: as in `sum`; `fits` checked that all three have n*n elements (so every
+        // leading dimension is n).
         self.call(
             ctx,
             "CLBlastSgemm",
