@@ -31,8 +31,8 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-pub use facts::Facts;
 pub use display::CNat;
+pub use facts::Facts;
 
 /// What a variable stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

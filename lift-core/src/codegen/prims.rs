@@ -182,7 +182,7 @@ impl<'a> Gen<'a> {
                     ns.chunks(2).map(|c| c[0].clone()).collect()
                 };
                 let lens = in_ty()?.dims();
-                let kind = self.pad_kind(pargs, &in_ty()?.base().clone())?;
+                let kind = self.pad_kind(pargs)?;
                 let dims = lefts.into_iter().zip(lens).collect();
                 View::Pad(Box::new(self.value(first(args)?)?), dims, kind)
             }
@@ -272,7 +272,7 @@ impl<'a> Gen<'a> {
         Ok((self.value(input)?, elem, n))
     }
 
-    fn pad_kind(&mut self, pargs: &[PrimArg], elem: &Type) -> GResult<PadKind> {
+    fn pad_kind(&mut self, pargs: &[PrimArg]) -> GResult<PadKind> {
         let b = pargs.iter().find_map(|a| match a {
             PrimArg::Boundary(b, _) => Some(b),
             _ => None,
@@ -281,10 +281,7 @@ impl<'a> Gen<'a> {
             Some(Boundary::Clamp) => PadKind::Clamp,
             Some(Boundary::Mirror) => PadKind::Mirror,
             Some(Boundary::Wrap) => PadKind::Wrap,
-            Some(Boundary::Constant(v)) => {
-                let view = self.value(Arg::Expr(v))?;
-                PadKind::Constant(self.read(&view, elem)?)
-            }
+            Some(Boundary::Constant(v)) => PadKind::Constant(Box::new(self.value(Arg::Expr(v))?)),
             None => return Err(CodegenError::Internal("pad without a boundary".into())),
         })
     }

@@ -18,8 +18,8 @@ pub(crate) enum PadKind {
     Clamp,
     Mirror,
     Wrap,
-    /// The constant's C expression.
-    Constant(String),
+    /// The constant's view (a scalar, or an array or tuple read element by element).
+    Constant(Box<View>),
 }
 
 /// Index functions of gather/scatter views: `view[i] = inner[f(i)]`.
@@ -116,7 +116,10 @@ impl View {
             View::Pad(v, dims, k) => View::Pad(
                 b(v),
                 dims.iter().map(|(l, n)| (s(l), s(n))).collect(),
-                k.clone(),
+                match k {
+                    PadKind::Constant(c) => PadKind::Constant(b(c)),
+                    k => k.clone(),
+                },
             ),
             View::Reorder(v, f) => View::Reorder(
                 b(v),
@@ -183,7 +186,7 @@ pub(crate) enum Loc {
     /// A pad constant: `cond ? value : other`.
     Select {
         cond: String,
-        value: String,
+        value: Box<Loc>,
         other: Box<Loc>,
     },
 }
@@ -205,7 +208,10 @@ impl Loc {
                 Loc::Mem { .. } => out.push((loc, guard)),
                 Loc::Tuple(ls) => ls.iter().for_each(|l| go(l, guard.clone(), out)),
                 Loc::Guarded { cond, inner } => go(inner, and(cond.clone()), out),
-                Loc::Select { cond, other, .. } => go(other, and(format!("!({cond})")), out),
+                Loc::Select { cond, value, other } => {
+                    go(value, and(cond.clone()), out);
+                    go(other, and(format!("!({cond})")), out);
+                }
                 Loc::Value { .. } => {}
             }
         }
@@ -337,6 +343,8 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             let is = (0..dims.len())
                 .map(|_| p.pop("pad"))
                 .collect::<GResult<Vec<_>>>()?;
+            // The path into an element, for an array or tuple constant.
+            let elem = p.clone();
             let mut outside = Vec::new();
             for k in (0..dims.len()).rev() {
                 let (l, n) = &dims[k];
@@ -382,11 +390,24 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             }
             let loc = walk(inner, p, facts)?;
             match kind {
-                PadKind::Constant(c) if !outside.is_empty() => Ok(Loc::Select {
-                    cond: outside.join(" || "),
-                    value: c.clone(),
-                    other: Box::new(loc),
-                }),
+                PadKind::Constant(c) if !outside.is_empty() => {
+                    let value = match &**c {
+                        // A scalar: also the value of every lane of a vector read.
+                        View::Value(code) if elem.idx.is_empty() && elem.fields.is_empty() => {
+                            Loc::Value {
+                                code: code.clone(),
+                                fields: Vec::new(),
+                                lanes: Vec::new(),
+                            }
+                        }
+                        c => walk(c, elem, facts)?,
+                    };
+                    Ok(Loc::Select {
+                        cond: outside.join(" || "),
+                        value: Box::new(value),
+                        other: Box::new(loc),
+                    })
+                }
                 _ => Ok(loc),
             }
         }
@@ -598,9 +619,11 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
                 .collect::<GResult<Vec<_>>>()?;
             Ok(format!("({}){{{}}}", ct.compute(ty)?, parts.join(", ")))
         }
-        Loc::Select { cond, value, other } => {
-            Ok(format!("(({cond}) ? {value} : {})", read(other, ty, ct)?))
-        }
+        Loc::Select { cond, value, other } => Ok(format!(
+            "(({cond}) ? {} : {})",
+            read(value, ty, ct)?,
+            read(other, ty, ct)?
+        )),
         Loc::Guarded { inner, .. } => read(inner, ty, ct),
     }
 }
