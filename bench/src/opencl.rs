@@ -22,13 +22,19 @@ pub fn kernel(ctx: &Context, source: &str, options: &str, name: &str) -> Res<Ker
 }
 
 /// Enqueues `k` over `global` in groups of `local`.
-pub fn enqueue(
+///
+/// # Safety
+///
+/// As [`KernelHandle::enqueue`]: every argument of `k` is set and holds what the kernel
+/// accesses over `global`.
+pub unsafe fn enqueue(
     ctx: &Context,
     k: &KernelHandle,
     global: &[usize],
     local: Option<&[usize]>,
 ) -> Res<Ev> {
-    let e = k.enqueue(ctx, global, local)?;
+    // SAFETY: the caller's contract.
+    let e = unsafe { k.enqueue(ctx, global, local) }?;
     Ok(Ev::Lift(e))
 }
 
@@ -55,11 +61,13 @@ pub fn reduce7(
     }
     k1.set_buffer(i, partial)?;
     k1.set_scalar(i + 1, u32::try_from(n)?)?;
-    let e1 = enqueue(ctx, k1, &[groups * WG], Some(&[WG]))?;
+    // SAFETY: the arguments of `k1` and `k2` were set above, for these sizes.
+    let e1 = unsafe { enqueue(ctx, k1, &[groups * WG], Some(&[WG])) }?;
     k2.set_buffer(0, partial)?;
     k2.set_buffer(1, out)?;
     k2.set_scalar(2, u32::try_from(groups)?)?;
-    let e2 = enqueue(ctx, k2, &[WG], Some(&[WG]))?;
+    // SAFETY: as above.
+    let e2 = unsafe { enqueue(ctx, k2, &[WG], Some(&[WG])) }?;
     Ok(vec![e1, e2])
 }
 

@@ -333,6 +333,26 @@ pub fn kernel_item(
     let scratch_fwd = has_scratch.then(|| quote!(, scratch));
     let scratch_alloc =
         has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
+    // Before a launch: every temporary of the candidate in `scratch` is large enough for
+    // these sizes (a scratch made for smaller sizes would be overrun).
+    let scratch_checks = cands.iter().enumerate().map(|(ci, c)| {
+        let checks = c.generated.temporaries.iter().enumerate().map(|(ti, t)| {
+            let b = eval(&t.bytes);
+            quote! {
+                let __lift_need = ::lift_runtime::__private::to_usize(#b)?;
+                let __lift_have = scratch.bufs.get(#ci).and_then(|b| b.get(#ti)).map_or(0, |b| b.len());
+                if __lift_have < __lift_need {
+                    return Err(::lift_runtime::Error::ArgLength {
+                        arg: format!("scratch (temporary {} of candidate `{}`, in bytes; make it with `scratch` at these sizes)", #ti, Self::CANDIDATES[#ci]),
+                        expected: __lift_need,
+                        actual: __lift_have,
+                    });
+                }
+            }
+        });
+        quote!(#ci => { #(#checks)* })
+    });
+    let scratch_check = has_scratch.then(|| quote!(match candidate { #(#scratch_checks)* _ => {} }));
     let scratch_allocs = cands.iter().map(|c| {
         let sizes = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
         quote!(vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#sizes)?)?),*])
@@ -631,6 +651,7 @@ pub fn kernel_item(
                     Some(false) => return Err(::lift_runtime::Error::Launch { reason: format!("candidate `{}` does not apply to these sizes: {}", Self::CANDIDATES[candidate], Self::CANDIDATE_CONDITIONS[candidate]) }),
                     None => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
                 }
+                #scratch_check
                 let __lift_wide = Self::index64([#(#size_locals),*])?;
                 let __lift_handles = self.handles(candidate, __lift_wide)?;
                 let __lift_event = match candidate {
@@ -698,9 +719,9 @@ fn enqueue_block(
         );
         let lmem = eval(&gk.local_mem_bytes);
         let enqueue = if ki == last {
-            quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?)
+            quote!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?)
         } else {
-            quote!(__lift_k.enqueue(&self.ctx, &__lift_global, __lift_local)?;)
+            quote!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?;)
         };
         quote! {
             let __lift_k = &__lift_handles[#ki];

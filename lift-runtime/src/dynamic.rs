@@ -786,7 +786,9 @@ impl DynKernel {
             round_up_in_place(&mut global, local.as_deref());
             let lmem = to_usize(eval(&gk.local_mem_bytes, &lookup)?)?;
             self.ctx.check_launch(&global, local.as_deref(), lmem)?;
-            let ev = k.enqueue(&self.ctx, &global, local.as_deref())?;
+            // SAFETY: every argument was set above from the kernel's `args`, with buffers whose
+            // lengths `check_arg` and the allocations above derived from the sizes.
+            let ev = unsafe { k.enqueue(&self.ctx, &global, local.as_deref()) }?;
             if let Some(t) = time_ms.as_deref_mut() {
                 ev.wait()?;
                 *t += ev.profile_ns()? as f64 / 1e6;

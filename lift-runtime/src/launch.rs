@@ -136,7 +136,15 @@ impl KernelHandle {
     ///
     /// Does no allocation or formatting unless it fails; see [`Context::check_launch`] for
     /// readable limit errors.
-    pub fn enqueue(
+    ///
+    /// # Safety
+    ///
+    /// Every argument of the kernel is set, with values of its parameters' types, and every
+    /// buffer bound holds at least what the kernel reads or writes over `global`: a handle
+    /// cannot know what its OpenCL C accesses, so a short buffer would be read or written out
+    /// of bounds (host memory, on CPU drivers). The generated launchers and `DynKernel` check
+    /// this before they call it.
+    pub unsafe fn enqueue(
         &self,
         ctx: &Context,
         global: &[usize],

@@ -83,6 +83,21 @@ pub fn index_options(wide: bool) -> &'static str {
     }
 }
 
+/// [`KernelHandle::enqueue`](crate::KernelHandle::enqueue) for the launchers `lift!`
+/// generates, which meet its contract before they call it: every argument set from the
+/// kernel's parameters, input and output lengths checked against the sizes, temporaries from
+/// a scratch checked to be large enough. (Generated code stays free of `unsafe`, so crates
+/// that forbid it can use `lift!`.) Not for other callers.
+pub fn enqueue(
+    k: &crate::KernelHandle,
+    ctx: &crate::Context,
+    global: &[usize],
+    local: Option<&[usize]>,
+) -> Result<crate::Event, Error> {
+    // SAFETY: only called by generated launchers, after the checks above.
+    unsafe { k.enqueue(ctx, global, local) }
+}
+
 /// A non-negative size as `usize`.
 pub fn to_usize(v: i64) -> Result<usize, Error> {
     usize::try_from(v).map_err(|_| Error::Precondition {

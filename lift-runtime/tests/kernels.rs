@@ -60,7 +60,8 @@ fn vector_add_with_scalar_and_local_memory() {
     k.set_scalar(5, n as i32).unwrap();
     ctx.check_launch(&[global], Some(&[local]), local * 4)
         .unwrap();
-    let event = k.enqueue(&ctx, &[global], Some(&[local])).unwrap();
+    // SAFETY: every argument is set; the buffers hold the `global` elements launched over.
+    let event = unsafe { k.enqueue(&ctx, &[global], Some(&[local])) }.unwrap();
     event.wait().unwrap();
     let _ns: u64 = event.profile_ns().unwrap();
     assert_eq!(
@@ -70,7 +71,8 @@ fn vector_add_with_scalar_and_local_memory() {
 
     // Arguments stay set: change only the scalar and launch again.
     k.set_scalar(3, -1.0f32).unwrap();
-    k.enqueue(&ctx, &[global], Some(&[local])).unwrap();
+    // SAFETY: as above.
+    unsafe { k.enqueue(&ctx, &[global], Some(&[local])) }.unwrap();
     assert_eq!(
         out.download().unwrap(),
         expected(&a, &b, -1.0, local, global)
@@ -92,7 +94,8 @@ fn bound_buffers_outlive_their_handles() {
     k.set_scalar(3, 1.0f32).unwrap();
     k.set_local(4, 4 * 4).unwrap();
     k.set_scalar(5, 4i32).unwrap();
-    k.enqueue(&ctx, &[4], Some(&[4])).unwrap();
+    // SAFETY: every argument is set; the buffers hold the 4 elements launched over.
+    unsafe { k.enqueue(&ctx, &[4], Some(&[4])) }.unwrap();
     assert_eq!(out.download().unwrap(), [5.0, 5.0, 5.0, 5.0]);
 }
 
@@ -189,17 +192,19 @@ fn launch_limits_are_checked() {
 fn bad_launches_are_errors_not_crashes() {
     let ctx = ctx();
     let k = ctx.build(AXPY, "").unwrap().kernel("axpy").unwrap();
+    // SAFETY (the three enqueues): each is refused before the kernel runs, by the handle's
+    // own checks or by OpenCL (arguments not set: CL_INVALID_KERNEL_ARGS).
     assert!(matches!(
-        k.enqueue(&ctx, &[], None),
+        unsafe { k.enqueue(&ctx, &[], None) },
         Err(Error::Launch { .. })
     ));
     assert!(matches!(
-        k.enqueue(&ctx, &[8], Some(&[8, 1])),
+        unsafe { k.enqueue(&ctx, &[8], Some(&[8, 1])) },
         Err(Error::Launch { .. })
     ));
     // Arguments not set yet.
     assert!(matches!(
-        k.enqueue(&ctx, &[8], Some(&[8])),
+        unsafe { k.enqueue(&ctx, &[8], Some(&[8])) },
         Err(Error::Cl { .. })
     ));
     // Out-of-range argument index.

@@ -1,7 +1,7 @@
 //! Faults (issue 13, item 4): each is an `Err` with a message a user can act on, never a
 //! panic or an abort, and the context stays usable afterwards: after every fault a good kernel
 //! runs on the same context and gives the right result. The messages are pinned in
-//! docs/FAULTS.md.
+//! docs/RELIABILITY.md ("Faults").
 
 use lift_runtime::core::interp::{Scalar, Value};
 use lift_runtime::{lift, Context, DynKernel, Error};
@@ -56,7 +56,7 @@ fn still_usable(ctx: &Context, after: &str) {
     assert_eq!(out.download().expect("download"), want, "after {after}");
 }
 
-/// Prints what a fault gave (the table of docs/FAULTS.md is made from these lines).
+/// Prints what a fault gave (the table of docs/RELIABILITY.md is made from these lines).
 fn show(fault: &str, e: &Error) {
     eprintln!("FAULT {fault}: {e}");
 }

@@ -65,7 +65,8 @@ impl Tiled {
         self.k.set_scalar(3, i32::try_from(n)?)?;
         self.k.set_scalar(4, i32::try_from(n)?)?;
         let g = [n.div_ceil(32) * 32, n.div_ceil(8) * 8];
-        enqueue(ctx, &self.k, &g, Some(&[32, 8]))
+        // SAFETY: `set` bound `input` and `out`, both of the `n` elements this launch covers.
+        unsafe { enqueue(ctx, &self.k, &g, Some(&[32, 8])) }
     }
 }
 
@@ -199,7 +200,8 @@ pub fn run3d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
             }
             let local = n.is_multiple_of(32).then_some([32usize, 8, 1]);
             let local = local.as_ref().map(|l| &l[..]);
-            Ok(Done::One(enqueue(ctx, &k, &[n, n, n], local)?))
+            // SAFETY: the arguments were set above, buffers of the `n^3` elements launched over.
+            Ok(Done::One(unsafe { enqueue(ctx, &k, &[n, n, n], local) }?))
         }
     });
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
