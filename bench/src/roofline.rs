@@ -33,7 +33,11 @@ impl Roofline {
 /// Median time in ms of `k` over `global` work-items in groups of 256.
 fn median_ms(ctx: &Context, cfg: &Config, k: &KernelHandle, global: usize) -> Res<f64> {
     // SAFETY: the arguments were set above, buffers of the `global` elements launched over.
-    let run = &mut || Ok(Done::One(unsafe { enqueue(ctx, k, &[global], Some(&[256])) }?));
+    let run = &mut || {
+        Ok(Done::One(unsafe {
+            enqueue(ctx, k, &[global], Some(&[256]))
+        }?))
+    };
     let t = measure(ctx, Gate::None, cfg.warmup, cfg.runs, cfg.budget_s, run)?;
     Ok(t.median_ms)
 }

@@ -352,7 +352,8 @@ pub fn kernel_item(
         });
         quote!(#ci => { #(#checks)* })
     });
-    let scratch_check = has_scratch.then(|| quote!(match candidate { #(#scratch_checks)* _ => {} }));
+    let scratch_check =
+        has_scratch.then(|| quote!(match candidate { #(#scratch_checks)* _ => {} }));
     let scratch_allocs = cands.iter().map(|c| {
         let sizes = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
         quote!(vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#sizes)?)?),*])

@@ -42,7 +42,9 @@ pub fn gemv(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
             k.set_buffer(2, o)?;
             k.set_scalar(3, u32::try_from(n)?)?;
             // SAFETY: the arguments were set above, buffers of the sizes this launch covers.
-            Ok(Done::One(unsafe { enqueue(ctx, &k, &[n * WG], Some(&[WG])) }?))
+            Ok(Done::One(unsafe {
+                enqueue(ctx, &k, &[n * WG], Some(&[WG]))
+            }?))
         }
     });
     b.events("OpenCL GEMV (group per row)", "opencl", "kernel event", row);
@@ -111,7 +113,9 @@ pub fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
                 k.set_buffer(5, o)?;
                 let g = n / 64 * 16;
                 // SAFETY: the arguments were set above, buffers of the sizes this launch covers.
-                Ok(Done::One(unsafe { enqueue(ctx, &k, &[g, g], Some(&[16, 16])) }?))
+                Ok(Done::One(unsafe {
+                    enqueue(ctx, &k, &[g, g], Some(&[16, 16]))
+                }?))
             }
         });
         b.events(tiled, "opencl", "kernel event", run);
