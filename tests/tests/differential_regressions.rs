@@ -51,11 +51,10 @@ fn private_reduction_over_a_parallel_map() {
 }
 
 /// Seeds 195 and 1018 (family `vectors`, H100): `vectorize(w, |v| clampf(v * 3.0))` with a
-/// scalar user function called on a vector: the OpenCL C passes a `float2`/`float4` to
-/// `float uf_clampf(float)` and the driver refuses to build it. Not fixed yet (code
-/// generation of `vectorize`).
+/// scalar user function called on a vector: the OpenCL C passed a `float2`/`float4` to
+/// `float uf_clampf(float)` and the driver refused to build it. Fixed: inside `vectorize`,
+/// a scalar user function is called lane by lane.
 #[test]
-#[ignore = "open: vectorize over a lambda calling a scalar user function emits a vector argument to a scalar function"]
 fn vectorize_of_a_lambda_calling_a_user_function() {
     for w in [2, 4] {
         no_failure(
@@ -66,10 +65,9 @@ fn vectorize_of_a_lambda_calling_a_user_function() {
 }
 
 /// Seed 594 (family `vectors`, H100): `vectorize(4, |v| if v > 0.0 { v } else { 0.0 - v })`:
-/// an `if` on a vector condition is emitted as a C `if` statement, which OpenCL refuses. Not
-/// fixed yet (code generation of `vectorize`).
+/// an `if` on a vector condition was emitted as a C `if` statement, which OpenCL refuses.
+/// Fixed: inside `vectorize`, `if` computes both sides and `select`s lane by lane.
 #[test]
-#[ignore = "open: vectorize over a lambda with `if` emits a C `if` on a vector condition"]
 fn vectorize_of_a_lambda_with_if() {
     no_failure(
         "kernel K<N>(x: [f32; N]) -> [f32x4; N / 4] { map(vectorize(4, |v| if v > 0.0 { v } else { 0.0 - v })) o as_vector(4) o map(|v| if v > 0.0 { v } else { 0.0 - v }) $ x }",

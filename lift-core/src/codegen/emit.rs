@@ -59,6 +59,9 @@ pub(crate) struct Gen<'a> {
     counter: usize,
     pub par: Vec<ParLoop>,
     pub write_to: Option<Space>,
+    /// Inside `vectorize(w, f)`: `w`. The body of `f` is typed lane by lane (scalars) but
+    /// computes on vectors of `w` lanes.
+    pub vector_width: Option<u32>,
     pub divergent: bool,
     /// Array copies are unrolled (indices into private windows must be constants).
     pub unroll_copies: bool,
@@ -136,6 +139,7 @@ impl<'a> Gen<'a> {
             counter: 0,
             par: Vec::new(),
             write_to: None,
+            vector_width: None,
             divergent: false,
             unroll_copies: false,
             mag: Mag::default(),

@@ -244,7 +244,13 @@ impl<'a> Gen<'a> {
                 self.write_to = saved;
                 r?
             }
-            Prim::Vectorize => self.call_value(fun_arg(pargs)?, args)?,
+            Prim::Vectorize => {
+                let w = nat(pargs, 0)?.as_cst().and_then(|w| u32::try_from(w).ok());
+                let saved = std::mem::replace(&mut self.vector_width, w);
+                let r = self.call_value(fun_arg(pargs)?, args);
+                self.vector_width = saved;
+                r?
+            }
             Prim::Map2 | Prim::Map3 => {
                 return Err(CodegenError::Internal(format!(
                     "{} should have been lowered",

@@ -101,7 +101,22 @@ impl<'a> Gen<'a> {
                 let from = self.indentation();
                 let (la, va) = self.capture(|g| g.operand(a))?;
                 let (lb, vb) = self.capture(|g| g.operand(b))?;
-                if la.is_empty() && lb.is_empty() {
+                if let (Some(w), Some(s)) = (self.vector_width, ty.as_scalar()) {
+                    // Lane by lane: both sides computed, then `select` (a C `if` needs a
+                    // scalar condition); the condition is widened to a mask of `w` lanes
+                    // whether it is a vector comparison (-1/0) or a scalar (1/0).
+                    self.replay(la, from);
+                    self.replay(lb, from);
+                    let t = self.ct.compute(&Type::Vector(s, w))?;
+                    let mask = if matches!(s, ScalarType::F64 | ScalarType::I64 | ScalarType::U64) {
+                        format!("long{w}")
+                    } else {
+                        format!("int{w}")
+                    };
+                    let c = self.fresh("c");
+                    self.line(format!("{mask} {c} = {cc};"));
+                    format!("select(({t})({}), ({t})({}), {c} != ({mask})0)", vb.0, va.0)
+                } else if la.is_empty() && lb.is_empty() {
                     format!("({cc} ? {} : {})", va.0, vb.0)
                 } else {
                     let r = self.fresh("r");
@@ -121,6 +136,41 @@ impl<'a> Gen<'a> {
             _ => return Err(CodegenError::Internal("not a scalar expression".into())),
         };
         Ok(View::Value(code))
+    }
+
+    /// A scalar user function applied lane by lane inside `vectorize(w, ..)`: each argument
+    /// in a vector of `w` lanes (a scalar is broadcast), one call per lane, the results
+    /// gathered into a vector.
+    fn user_call_by_lane(
+        &mut self,
+        name: &str,
+        uf: &crate::ir::UserFun,
+        ops: &[(String, Type)],
+        w: u32,
+    ) -> GResult<View> {
+        let mut temps = Vec::new();
+        for (p, (code, _)) in uf.params.iter().zip(ops) {
+            let s =
+                p.ty.as_scalar()
+                    .ok_or_else(|| CodegenError::Internal(name.into()))?;
+            let t = self.ct.compute(&Type::Vector(s, w))?;
+            let a = self.fresh("a");
+            self.line(format!("{t} {a} = {code};"));
+            temps.push(a);
+        }
+        let ret = uf.ret.as_scalar().ok_or_else(|| {
+            CodegenError::Unsupported(format!(
+                "user function `{name}` with a non-scalar result applied to vectors"
+            ))
+        })?;
+        let lanes: Vec<String> = (0..w)
+            .map(|l| {
+                let args: Vec<String> = temps.iter().map(|a| format!("{a}.s{l:x}")).collect();
+                format!("uf_{name}({})", args.join(", "))
+            })
+            .collect();
+        let t = self.ct.compute(&Type::Vector(ret, w))?;
+        Ok(View::Value(format!("(({t})({}))", lanes.join(", "))))
     }
 
     /// The C expressions and types of evaluated arguments.
@@ -168,6 +218,12 @@ impl<'a> Gen<'a> {
         let ops = self.operands(args)?;
         let codes: Vec<&str> = ops.iter().map(|(c, _)| c.as_str()).collect();
         if let Some(uf) = self.prog.fun(name) {
+            if let (Some(w), true) = (
+                self.vector_width,
+                uf.params.iter().all(|p| p.ty.as_scalar().is_some()),
+            ) {
+                return self.user_call_by_lane(name, uf, &ops, w);
+            }
             let vectorised = uf.params.iter().zip(&ops).any(|(p, (_, t))| p.ty != *t);
             if vectorised {
                 return Err(CodegenError::Unsupported(format!(
