@@ -130,3 +130,36 @@ fn default_candidate_matches_plain_rust() {
         );
     }
 }
+
+/// The tuner recompiles the printed program to check each candidate against the interpreter:
+/// the array constant of the padding (`[0.0; C]`) prints as `generate(C, |_| 0.0)`, which
+/// parses back (it printed a name the parser refused, and no candidate was valid).
+#[test]
+fn the_tuner_checks_and_times_every_candidate() {
+    let ctx = ctx();
+    let dims @ (h, w, c, k) = (5, 5, 2, 3);
+    let (x, wt, b) = (
+        random_f32(h * w * c, 4),
+        random_f32(k * 9 * c, 5),
+        random_f32(k, 6),
+    );
+    let args = [
+        nested(&x, &[h, w, c]),
+        nested(&wt, &[k, 3, 3, c]),
+        Value::from_f32s(&b),
+    ];
+    let opts = lift_runtime::tune::TuneOptions {
+        verbose: false,
+        retune: true,
+    };
+    let (kernel, tuned) =
+        DynKernel::tune(ctx, &program(1, 1), "K", &[h, w, c, k], &args, &opts).expect("tunes");
+    assert!(tuned.valid >= 2, "{tuned:?}");
+    let got = kernel.run(&[h, w, c, k], &args).expect("runs");
+    assert_close(
+        &f32s(&got),
+        &reference(&x, &wt, &b, dims, 1, 1),
+        1e-4,
+        "tuned",
+    );
+}

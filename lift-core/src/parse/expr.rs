@@ -316,7 +316,7 @@ fn parse_array_constant(input: ParseStream, sc: Scope) -> syn::Result<Expr> {
         return Err(content.error("unexpected token in an array constant `[e; n]`"));
     }
     let f = Expr::new(
-        ExprKind::Lambda(vec![crate::ir::Pat::Name("#c".into(), span)], Box::new(e)),
+        ExprKind::Lambda(vec![crate::ir::Pat::Name("_".into(), span)], Box::new(e)),
         span,
     );
     let g = Expr::new(

@@ -738,14 +738,16 @@ fn deep_nesting() {
     }
 }
 
-/// `[e; n]` reads as `generate(n, |_| e)`, nested for more dimensions; `filter(x, ids)` and
+/// `[e; n]` reads as `generate(n, |_| e)`, nested for more dimensions, which parses back
+/// (the tuner and `DynKernel` recompile printed programs); `filter(x, ids)` and
 /// `generate(n, f)` print back as they are written.
 #[test]
 fn array_constants_filter_and_generate() {
     assert_eq!(
         print::expr(&ex("[[0.0; 4]; N]")),
-        "generate(N, |#c| generate(4, |#c| 0.0))"
+        "generate(N, |_| generate(4, |_| 0.0))"
     );
+    round_trip_expr("generate(N, |_| generate(4, |_| 0.0))");
     round_trip_expr("filter(x, ids)");
     round_trip_expr("map(|v| v * 2.0) $ generate(N, |i| i as f32)");
     round_trip_expr("generate2(N, M, |i, j| i + j)");
