@@ -9,7 +9,7 @@
 //! `cargo run --release --example big_gemv [-- N RUNS]` (needs `4 N^2` bytes of host and
 //! device memory; POCL's largest buffer is 2 GB, so use `N <= 23170` there).
 
-use examples::common::{arg, context, Res};
+use examples::common::{context, positive, Res};
 use lift_runtime::lift;
 
 lift! {
@@ -24,8 +24,20 @@ fn a_at(i: usize, j: usize) -> f32 {
     ((i * 7 + j * 13) % 17) as f32 / 8.0 - 1.0
 }
 
+/// Command-line arguments.
+#[derive(clap::Parser)]
+#[command(about = "GEMV past 2^31 elements (64-bit indices)")]
+struct Args {
+    /// Rows and columns of the matrix.
+    #[arg(default_value_t = 46341, value_parser = positive)]
+    n: usize,
+    /// Timed launches.
+    #[arg(default_value_t = 20, value_parser = positive)]
+    runs: usize,
+}
+
 fn main() -> Res<()> {
-    let (n, runs) = (arg(1, 46341)?, arg(2, 20)?);
+    let Args { n, runs } = clap::Parser::parse();
     let ctx = context()?;
     let elems = n * n;
     let wide = elems as i64 > lift_runtime::core::typeck::INDEX32_LIMIT

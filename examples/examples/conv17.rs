@@ -6,7 +6,7 @@
 //! `cargo run --release --example conv17 [-- ROWS COLS]` (default 1024 1024; ROWS a
 //! multiple of 64, COLS a multiple of 128).
 
-use examples::common::{arg, check, context, max_abs_diff, pattern, Res};
+use examples::common::{check, context, max_abs_diff, pattern, positive, Res};
 use lift_runtime::lift;
 
 lift! {
@@ -64,8 +64,20 @@ fn cpu_conv(x: &[f32], n: usize, m: usize, k: &[f32]) -> Vec<f32> {
     out
 }
 
+/// Command-line arguments.
+#[derive(clap::Parser)]
+#[command(about = "Hagedorn's 17x17 separable convolution")]
+struct Args {
+    /// Rows (a multiple of 64).
+    #[arg(default_value_t = 1024, value_parser = positive)]
+    rows: usize,
+    /// Columns (a multiple of 128).
+    #[arg(default_value_t = 1024, value_parser = positive)]
+    cols: usize,
+}
+
 fn main() -> Res<()> {
-    let (n, m) = (arg(1, 1024)?, arg(2, 1024)?);
+    let Args { rows: n, cols: m } = clap::Parser::parse();
     if n % 64 != 0 || m % 128 != 0 {
         return Err(format!("{n}x{m}: ROWS must be a multiple of 64 and COLS of 128").into());
     }

@@ -4,7 +4,7 @@
 //! `cargo run --release --example jacobi2d [-- ROWS COLS ITERATIONS]` (default
 //! 1024 1024 10).
 
-use examples::common::{arg, context, sweeps, Res};
+use examples::common::{context, positive, sweeps, Res};
 use lift_runtime::lift;
 
 lift! {
@@ -33,8 +33,27 @@ fn cpu_sweep(x: &[f32], n: usize, m: usize) -> Vec<f32> {
         .collect()
 }
 
+/// Command-line arguments.
+#[derive(clap::Parser)]
+#[command(about = "5-point Jacobi in 2-D")]
+struct Args {
+    /// Rows.
+    #[arg(default_value_t = 1024, value_parser = positive)]
+    rows: usize,
+    /// Columns.
+    #[arg(default_value_t = 1024, value_parser = positive)]
+    cols: usize,
+    /// Sweeps.
+    #[arg(default_value_t = 10, value_parser = positive)]
+    iterations: usize,
+}
+
 fn main() -> Res<()> {
-    let (n, m, iters) = (arg(1, 1024)?, arg(2, 1024)?, arg(3, 10)?);
+    let Args {
+        rows: n,
+        cols: m,
+        iterations: iters,
+    } = clap::Parser::parse();
     let ctx = context()?;
     println!("Jacobi2d {n}x{m}, {iters} iterations\n{}", Jacobi2d::SOURCE);
     let k = Jacobi2d::new(&ctx)?;

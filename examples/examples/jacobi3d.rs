@@ -4,7 +4,7 @@
 //! `cargo run --release --example jacobi3d [-- N M K ITERATIONS]` (default
 //! 128 128 128 5).
 
-use examples::common::{arg, context, sweeps, Res};
+use examples::common::{context, positive, sweeps, Res};
 use lift_runtime::lift;
 
 lift! {
@@ -38,9 +38,32 @@ fn cpu_sweep(x: &[f32], [n, m, l]: [usize; 3]) -> Vec<f32> {
         .collect()
 }
 
+/// Command-line arguments.
+#[derive(clap::Parser)]
+#[command(about = "7-point Jacobi in 3-D")]
+struct Args {
+    /// Size of the outer dimension.
+    #[arg(default_value_t = 128, value_parser = positive)]
+    n: usize,
+    /// Size of the middle dimension.
+    #[arg(default_value_t = 128, value_parser = positive)]
+    m: usize,
+    /// Size of the inner dimension.
+    #[arg(default_value_t = 128, value_parser = positive)]
+    k: usize,
+    /// Sweeps.
+    #[arg(default_value_t = 5, value_parser = positive)]
+    iterations: usize,
+}
+
 fn main() -> Res<()> {
-    let dims = [arg(1, 128)?, arg(2, 128)?, arg(3, 128)?];
-    let iters = arg(4, 5)?;
+    let Args {
+        n,
+        m,
+        k,
+        iterations: iters,
+    } = clap::Parser::parse();
+    let dims = [n, m, k];
     let [n, m, l] = dims;
     let ctx = context()?;
     println!(

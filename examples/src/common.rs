@@ -5,16 +5,11 @@ use lift_runtime::{Buffer, Context, Event};
 /// The examples' result type.
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-/// Positional argument `i`, or `default` when absent.
-pub fn arg(i: usize, default: usize) -> Result<usize, String> {
-    match std::env::args().nth(i) {
-        None => Ok(default),
-        Some(s) => match s.parse() {
-            Ok(v) if v > 0 => Ok(v),
-            _ => Err(format!(
-                "argument {i}: expected a positive integer, got `{s}`"
-            )),
-        },
+/// A `clap` value parser for a positive integer.
+pub fn positive(s: &str) -> Result<usize, String> {
+    match s.parse() {
+        Ok(v) if v > 0 => Ok(v),
+        _ => Err(format!("expected a positive integer, got `{s}`")),
     }
 }
 
