@@ -383,10 +383,7 @@ pub fn kernel_item(
             }
         }
     });
-    let extents = info.extents.iter().map(|n| {
-        let e = eval(n);
-        quote!(#e)
-    });
+    let extents = info.extents.iter().map(eval);
     let applies_arms = cands.iter().enumerate().map(|(ci, c)| {
         let applies = c.conditions.iter().map(cond_holds);
         quote!(#ci => true #(&& #applies)*,)

@@ -9,7 +9,9 @@ use crate::ir::{Expr, Kernel};
 use crate::types::Type;
 
 /// The distinct flat extents (scalar counts) of the arrays of kernel `k` (checked), in order
-/// of appearance: parameters, result, then the body's sub-expressions.
+/// of appearance: parameters, result, then the body's sub-expressions. Constant extents
+/// within [`INDEX32_LIMIT`](super::INDEX32_LIMIT) are left out: they never call for 64-bit
+/// indices, and the launcher evaluates the rest on every launch.
 pub fn extents(k: &Kernel, result: &Type) -> Vec<Nat> {
     let mut out = Vec::new();
     for p in &k.params {
@@ -44,7 +46,8 @@ fn push_type(t: &Type, out: &mut Vec<Nat>) {
                 }
                 _ => {}
             }
-            if !out.contains(&n) {
+            let small = n.as_cst().is_some_and(|c| c <= super::INDEX32_LIMIT);
+            if !small && !out.contains(&n) {
                 out.push(n);
             }
         }
