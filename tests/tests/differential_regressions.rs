@@ -74,3 +74,25 @@ fn vectorize_of_a_lambda_with_if() {
         &[&[4], &[16]],
     );
 }
+
+/// Seeds 2507, 2580 and 2942 (family `vectors`, H100): `vectorize(w, |v| v as i32 as f32 +
+/// v)`: the casts were emitted as C casts of a vector (`(int)vload2(..)`), which OpenCL
+/// refuses. Fixed: inside `vectorize`, a cast is `convert_T<w>` of the lanes; the random
+/// inputs include negative and fractional values, so rounding toward zero is checked too.
+#[test]
+fn vectorize_of_a_lambda_with_casts() {
+    for w in [2, 4, 8] {
+        no_failure(
+            &format!("kernel K<N>(x: [f32; N]) -> [f32x{w}; N / {w}] {{ map(vectorize({w}, |v| v as i32 as f32 + v)) o as_vector({w}) $ x }}"),
+            &[&[w], &[8 * w]],
+        );
+    }
+    no_failure(
+        "kernel K<N>(x: [f32; N]) -> [f32; N] { as_scalar o #[interchange_maps] map(vectorize(4, |v| v as i32 as f32 + v)) o as_vector(4) o map(|v| v as i32 as f32 + v) $ x }",
+        &[&[4], &[12]],
+    );
+    no_failure(
+        "kernel K<N>(x: [i32; N]) -> [f32x4; N / 4] { map(vectorize(4, |v| (v as f32) * 0.5 + (2 as f32))) o as_vector(4) $ x }",
+        &[&[4], &[12]],
+    );
+}

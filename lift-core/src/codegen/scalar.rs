@@ -93,8 +93,23 @@ impl<'a> Gen<'a> {
                 }
             }
             ExprKind::Cast(x, to) => {
-                let (a, _) = self.operand(x)?;
-                format!("(({}){a})", super::ctypes::scalar(*to))
+                let (a, from) = self.operand(x)?;
+                match (self.vector_width, from.as_scalar()) {
+                    // Inside `vectorize(w, ..)` the operand is a vector of `w` lanes (or a
+                    // scalar, broadcast first): C's cast cannot convert vectors, OpenCL's
+                    // `convert_T<w>` does, rounding toward zero as the scalar cast does.
+                    (Some(w), Some(s)) if *to != ScalarType::Bool && s != ScalarType::Bool => {
+                        let src = self.ct.compute(&Type::Vector(s, w))?;
+                        let dst = self.ct.compute(&Type::Vector(*to, w))?;
+                        format!("convert_{dst}(({src})({a}))")
+                    }
+                    (Some(_), _) => {
+                        return Err(CodegenError::Unsupported(format!(
+                            "cast of {from} to {to} inside `vectorize`"
+                        )))
+                    }
+                    _ => format!("(({}){a})", super::ctypes::scalar(*to)),
+                }
             }
             ExprKind::If(c, a, b) => {
                 let (cc, _) = self.operand(c)?;
