@@ -273,6 +273,12 @@ impl Gen<'_> {
                 _ => {}
             }
         }
+        if let Some(a) = acc.iter().map(|a| a.1).find(|a| self.rewritten_by_all(a)) {
+            return Err(CodegenError::Unsupported(format!(
+                "sequential code outside the parallel maps, which every work-item runs, rewrites the temporary `{}` on each iteration of a loop (work-items would overwrite each other's values: compute it inside a parallel map, or fuse it into its reader)",
+                a.buf
+            )));
+        }
         let mut needs = Vec::new();
         for (x, &(p1, a1)) in acc.iter().enumerate() {
             for &(p2, a2) in &acc[x + 1..] {
@@ -356,6 +362,33 @@ impl Gen<'_> {
             space,
             path: usable,
         })
+    }
+
+    /// Whether `a` is a write that every work-item of a kernel with several runs (no
+    /// `map_lcl`/`map_glb` around it gives each its own elements) and that writes one
+    /// element on several iterations of a sequential loop around it (the index does not
+    /// depend on the loop): one work-item's later value overwrites what another work-item is
+    /// about to read. Writes of each element once are benign (every work-item writes the same
+    /// value).
+    fn rewritten_by_all(&self, a: &Access) -> bool {
+        let parallel = self
+            .mag
+            .loops
+            .iter()
+            .any(|l| matches!(l.tag, LoopTag::Par(..)));
+        let split = a
+            .stack
+            .iter()
+            .any(|&l| matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Lcl | Par::Glb, _)));
+        a.write
+            && parallel
+            && !split
+            && a.stack.iter().any(|&l| {
+                let l = &self.mag.loops[l];
+                l.tag == LoopTag::Seq
+                    && !self.facts.equal(&l.trip, &Nat::cst(1))
+                    && !a.idx.mentions(&l.var)
+            })
     }
 
     fn grid_loop(&self, l: usize) -> bool {

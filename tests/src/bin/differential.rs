@@ -4,8 +4,13 @@
 //!
 //! ```sh
 //! cargo run --release -p lift-tests --bin differential -- --programs 10000 [--seed S] [--jobs J]
-//!     [--races] [--family NAME] [--shrink-budget N] [--failures FILE] [--seconds S]
+//!     [--races] [--family NAME] [--shrink-budget N] [--failures FILE] [--seconds S] [--log]
 //! ```
+//!
+//! `--log` prints each program's seed when it starts and its time when it ends. A program
+//! still running after `--hang S` seconds (default 300) is a failure ("hang"): once every
+//! other program is done, the report is printed with it and the process exits, leaving
+//! the stuck work-item's thread behind.
 //!
 //! `--seconds S` stops taking new programs after S seconds (the programs under way finish):
 //! the report then counts the programs actually run.
@@ -29,11 +34,13 @@ struct Args {
     show: Option<u64>,
     write_corpus: Option<String>,
     seconds: Option<u64>,
+    log: bool,
+    hang: u64,
 }
 
 const USAGE: &str = "usage: differential [--programs N] [--seed S] [--jobs J] [--races] \
 [--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED] [--write-corpus DIR] \
-[--seconds S]";
+[--seconds S] [--log] [--hang S]";
 
 fn args() -> Result<Args, String> {
     let mut a = Args {
@@ -47,6 +54,8 @@ fn args() -> Result<Args, String> {
         show: None,
         write_corpus: None,
         seconds: None,
+        log: false,
+        hang: 300,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -59,11 +68,13 @@ fn args() -> Result<Args, String> {
             "--programs" => a.programs = num(value("--programs")?, "--programs")?,
             "--seed" => a.seed = num(value("--seed")?, "--seed")?,
             "--seconds" => a.seconds = Some(num(value("--seconds")?, "--seconds")?),
+            "--hang" => a.hang = num(value("--hang")?, "--hang")?.max(1),
             "--jobs" => a.jobs = num(value("--jobs")?, "--jobs")?.max(1) as usize,
             "--shrink-budget" => {
                 a.shrink_budget = num(value("--shrink-budget")?, "--shrink-budget")? as usize
             }
             "--races" => a.races = true,
+            "--log" => a.log = true,
             "--family" => {
                 let f = value("--family")?;
                 if !diff::gen::FAMILIES.iter().any(|(n, _)| *n == f) {
@@ -149,6 +160,9 @@ fn main() {
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let report = Mutex::new(Report::default());
+    // Seeds under way, with their start; workers still in their loop.
+    let running: Mutex<BTreeMap<u64, (&'static str, Instant)>> = Mutex::new(BTreeMap::new());
+    let live = AtomicU64::new(a.jobs as u64);
     // One context per job: a context's program cache builds one program at a time, so jobs
     // sharing one would wait for each other's OpenCL compiles.
     let mut contexts = vec![ctx.clone()];
@@ -163,15 +177,26 @@ fn main() {
     }
     std::thread::scope(|s| {
         for ctx in &contexts {
-            let (next, done, report, a) = (&next, &done, &report, &a);
+            let (next, done, report, a, running, live) =
+                (&next, &done, &report, &a, &running, &live);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= a.programs || deadline.is_some_and(|d| Instant::now() >= d) {
+                    live.fetch_sub(1, Ordering::Relaxed);
                     break;
                 }
                 let seed = a.seed + i;
                 let c = diff::case(seed, a.family.as_deref());
+                let t0 = Instant::now();
+                if a.log {
+                    eprintln!("seed {seed} [{}] start", c.family);
+                }
+                lock(running).insert(seed, (c.family, t0));
                 let outcome = diff::check(ctx, &c, opts);
+                lock(running).remove(&seed);
+                if a.log {
+                    eprintln!("seed {seed} done in {:.2} s", t0.elapsed().as_secs_f64());
+                }
                 let failure = match &outcome {
                     Outcome::Failed(kind, detail) => {
                         let (small, small_detail, checks) =
@@ -188,7 +213,7 @@ fn main() {
                     }
                     _ => None,
                 };
-                let mut r = report.lock().unwrap_or_else(|p| p.into_inner());
+                let mut r = lock(report);
                 let t = r.families.entry(c.family).or_default();
                 t.programs += 1;
                 match &outcome {
@@ -218,8 +243,50 @@ fn main() {
                 }
             });
         }
+        // The watchdog: once every worker is done or stuck on a program past `--hang`,
+        // report (the stuck programs as failures) and exit without waiting for them.
+        let hang = std::time::Duration::from_secs(a.hang);
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let stuck: Vec<(u64, &'static str)> = lock(&running)
+                .iter()
+                .filter(|(_, (_, t0))| t0.elapsed() >= hang)
+                .map(|(&seed, &(family, _))| (seed, family))
+                .collect();
+            let live = live.load(Ordering::Relaxed) as usize;
+            if live == 0 || live > stuck.len() {
+                if live == 0 {
+                    break;
+                }
+                continue;
+            }
+            let mut r = lock(&report);
+            for (seed, family) in stuck {
+                let c = diff::case(seed, a.family.as_deref());
+                let t = r.families.entry(family).or_default();
+                t.programs += 1;
+                t.failed += 1;
+                r.failures.push(format!(
+                    "seed {seed} [{family}] hang: still running after {} s\n  program (sizes {:?}):\n{}\n",
+                    a.hang, c.sizes, c.text
+                ));
+            }
+            let code = print_report(&r, &a, start);
+            std::process::exit(code);
+        }
     });
     let r = report.into_inner().unwrap_or_else(|p| p.into_inner());
+    let code = print_report(&r, &a, start);
+    std::process::exit(code);
+}
+
+/// Locks `m`, through a poisoned lock too (a panicking check is caught and counted).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Prints the report; the exit status: 1 when a program failed.
+fn print_report(r: &Report, a: &Args, start: Instant) -> i32 {
     let total = r.families.values().fold(Tally::default(), |mut acc, t| {
         acc.programs += t.programs;
         acc.agreed += t.agreed;
@@ -230,12 +297,10 @@ fn main() {
     });
     if total.programs < a.programs as usize {
         println!(
-            "\nstopped after {} s (--seconds): {} of {} programs run (seeds {}..{})",
-            a.seconds.unwrap_or(0),
+            "\nstopped after {:.0} s (--seconds or a hang): {} of {} programs run",
+            start.elapsed().as_secs_f64(),
             total.programs,
             a.programs,
-            a.seed,
-            a.seed + total.programs as u64
         );
     }
     println!(
@@ -273,6 +338,7 @@ fn main() {
                 eprintln!("cannot write {path}: {e}");
             }
         }
-        std::process::exit(1);
+        return 1;
     }
+    0
 }
