@@ -591,8 +591,12 @@ pub enum SolveError {
     Unknown,
 }
 
-/// Every assignment of codes to the maps of `nest` that satisfies `constraints`, enumerated
-/// by the Pumpkin solver, sorted.
+/// The most solutions [`solve`] enumerates: a body of many map nests (`iterate`s of nested
+/// maps) has exponentially many mappings, and the explorer offers a few of them anyway.
+pub const MAX_SOLUTIONS: usize = 4096;
+
+/// Every assignment of codes to the maps of `nest` that satisfies `constraints` (the first
+/// [`MAX_SOLUTIONS`] the Pumpkin solver finds, a deterministic choice), sorted.
 pub fn solve(nest: &Nest, constraints: &[Constraint]) -> Result<Vec<Vec<Code>>, SolveError> {
     use pumpkin_conflict_resolvers::resolvers::ResolutionResolver;
     use pumpkin_core::predicate;
@@ -633,11 +637,16 @@ pub fn solve(nest: &Nest, constraints: &[Constraint]) -> Result<Vec<Vec<Code>>, 
     let mut out = Vec::new();
     loop {
         match it.next_solution() {
-            IteratedSolution::Solution(s, ..) => out.push(
-                vars.iter()
-                    .map(|&x| Code::from_enc(s.get_integer_value(x)).unwrap_or(Code::Seq))
-                    .collect(),
-            ),
+            IteratedSolution::Solution(s, ..) => {
+                out.push(
+                    vars.iter()
+                        .map(|&x| Code::from_enc(s.get_integer_value(x)).unwrap_or(Code::Seq))
+                        .collect(),
+                );
+                if out.len() == MAX_SOLUTIONS {
+                    break;
+                }
+            }
             IteratedSolution::Finished | IteratedSolution::Unsatisfiable => break,
             IteratedSolution::Unknown => return Err(SolveError::Unknown),
         }

@@ -24,6 +24,10 @@ use std::time::Instant;
 /// The most mappings besides the default one offered as candidates.
 pub const MAX_MAPPINGS: usize = 6;
 
+/// The most solutions the explorer lowers and generates code for, looking for
+/// [`MAX_MAPPINGS`] that code generation accepts.
+pub const MAX_TRIED: usize = 64;
+
 /// The local sizes offered for `map_lcl` over a size variable: the default, then a larger one.
 const LANES: [i64; 2] = [Options::DEFAULT_LANES, 256];
 
@@ -71,10 +75,37 @@ pub struct Mapping {
     pub lowered: Result<lower::Lowered, String>,
 }
 
-/// Every solution of the mapping problem of kernel `kernel` of `prog`, applied, best first
-/// (`preference`); `None` when the body already fixes its parallel maps, has no computing
-/// map, or cannot be prepared.
-pub fn mappings(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Mapping>> {
+/// The solutions of the mapping problem of one kernel, best first, applied on demand (a
+/// body of many maps has thousands of solutions; the explorer lowers a few).
+pub struct Mappings<'a> {
+    prepared: Program,
+    body: crate::ir::Expr,
+    kernel: &'a str,
+    info: &'a KernelInfo,
+    /// The solutions (a code per map, pre-order), best first (`preference`).
+    pub solutions: Vec<Vec<Code>>,
+}
+
+impl Mappings<'_> {
+    /// Solution `codes` applied: the low-level program, type-checked, or why it failed.
+    pub fn apply(&self, codes: &[Code]) -> Result<lower::Lowered, String> {
+        let new = mapping::apply(&self.body, codes)
+            .ok_or_else(|| "a fused map without a known trip count".to_string())?;
+        let mut p = self.prepared.clone();
+        if let Some(k) = p.kernels.iter_mut().find(|k| k.name == self.kernel) {
+            k.body = new;
+        }
+        lower::finish(p, self.kernel, self.info).map_err(|e| e.to_string())
+    }
+}
+
+/// The mapping problem of kernel `kernel` of `prog`, solved; `None` when the body already
+/// fixes its parallel maps, has no computing map, or cannot be prepared.
+pub fn solutions<'a>(
+    prog: &Program,
+    kernel: &'a str,
+    info: &'a KernelInfo,
+) -> Option<Mappings<'a>> {
     let prepared = lower::prepare(prog, kernel, info).ok()?;
     let body = prepared.kernel(kernel)?.body.clone();
     if lower::uses_parallel(&body) {
@@ -86,19 +117,25 @@ pub fn mappings(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<M
     }
     let mut sols = mapping::solve(&nest, &mapping::constraints(&nest)).ok()?;
     sols.sort_by_key(|s| preference(&nest, s));
+    Some(Mappings {
+        prepared,
+        body,
+        kernel,
+        info,
+        solutions: sols,
+    })
+}
+
+/// Every solution of the mapping problem of kernel `kernel` of `prog`, applied, best first
+/// (see [`solutions`]).
+pub fn mappings(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Mapping>> {
+    let m = solutions(prog, kernel, info)?;
     Some(
-        sols.into_iter()
-            .map(|codes| {
-                let lowered = mapping::apply(&body, &codes)
-                    .ok_or_else(|| "a fused map without a known trip count".to_string())
-                    .and_then(|new| {
-                        let mut p = prepared.clone();
-                        if let Some(k) = p.kernels.iter_mut().find(|k| k.name == kernel) {
-                            k.body = new;
-                        }
-                        lower::finish(p, kernel, info).map_err(|e| e.to_string())
-                    });
-                Mapping { codes, lowered }
+        m.solutions
+            .iter()
+            .map(|codes| Mapping {
+                codes: codes.clone(),
+                lowered: m.apply(codes),
             })
             .collect(),
     )
@@ -121,17 +158,19 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     }
     // Mappings that code generation refuses (a race between grid loops, an unreachable
     // barrier) stay in the list, so that the driver reports why, but do not count.
-    let (mut offered, mut refused) = (0, 0);
+    let (mut offered, mut refused, mut tried) = (0, 0, 0);
     // A mapping without a parallel map runs on one work-item: never a candidate to time.
-    let all = mappings(prog, kernel, info).unwrap_or_default();
-    for m in all
-        .into_iter()
-        .filter(|m| m.codes.iter().any(|c| c.level() > 0))
+    let all = solutions(prog, kernel, info);
+    for codes in all
+        .iter()
+        .flat_map(|m| &m.solutions)
+        .filter(|c| c.iter().any(|c| c.level() > 0))
     {
-        if offered == MAX_MAPPINGS {
+        if offered == MAX_MAPPINGS || tried == MAX_TRIED {
             break;
         }
-        let Ok(l) = m.lowered else {
+        tried += 1;
+        let Some(Ok(l)) = all.as_ref().map(|m| m.apply(codes)) else {
             continue;
         };
         let Some(k) = l.prog.kernel(kernel) else {
@@ -153,7 +192,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         } else {
             offered += 1;
         }
-        let codes = m.codes.iter().enumerate();
+        let codes = codes.iter().enumerate();
         let params: Vec<(String, i64)> = codes
             .map(|(i, c)| (format!("m{i}"), i64::from(c.enc())))
             .collect();
