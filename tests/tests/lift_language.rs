@@ -398,7 +398,17 @@ fn generate_from_indices() {
 kernel G1<N>(x: [f32; N]) -> [f32; N] { map(|p| p.0 * p.1) $ zip(x, generate(N, |i| (i as f32) * 0.5)) }
 kernel G2<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|p| p.0 + p.1) $ zip2(x, generate2(N, M, |i, j| (i * 100 + j) as f32)) }
 kernel G3<N>(x: [f32; N]) -> [f32; 4] { generate(4, |i| x[i * 2] + 1.0) }
+kernel G4<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(|(r, g)| map(|(a, b)| a + b) $ zip(r, g)) $ zip(x, generate2(N, M, |i, j| (i * 100 + j) as f32)) }
 ";
+    // Zipped with an input, `generate2` is computed where it is read, on a 2-D grid (both
+    // spellings): no stored array, no single work-item.
+    let prog = lift_runtime::core::parse::parse_program_str(src).expect("parses");
+    for k in ["G2", "G4"] {
+        let c = lift_runtime::core::driver::compile_kernel(&prog, k).expect("compiles");
+        let g = &c.candidates[0].generated;
+        assert!(g.temporaries.is_empty(), "{k}: {}", g.lowered);
+        assert!(g.lowered.starts_with("map_glb(1, "), "{k}: {}", g.lowered);
+    }
     for (n, m) in [(1, 1), (7, 3), (33, 5)] {
         let x = random_f32(n * m, 51);
         let cases: Vec<(&str, Vec<usize>, Value, Vec<f32>)> = vec![
@@ -410,6 +420,14 @@ kernel G3<N>(x: [f32; N]) -> [f32; 4] { generate(4, |i| x[i * 2] + 1.0) }
             ),
             (
                 "G2",
+                vec![n, m],
+                matrix(&x, n),
+                (0..n * m)
+                    .map(|k| x[k] + ((k / m) * 100 + k % m) as f32)
+                    .collect(),
+            ),
+            (
+                "G4",
                 vec![n, m],
                 matrix(&x, n),
                 (0..n * m)

@@ -221,6 +221,8 @@ pub fn rules() -> Vec<Rule> {
         simplify::transpose_transpose(),
         map_past_layout(),
         zip_producer(),
+        zip_nd_producer(),
+        map_into_lambda(),
         apply_map_fusion(),
         apply_reduce_map(),
         algorithmic::map_fusion(),
@@ -298,6 +300,17 @@ fn uses(e: &Expr, name: &str) -> usize {
         return 1;
     }
     children(e).into_iter().map(|c| uses(c, name)).sum()
+}
+
+/// How often the variable `name` occurs in `e` inside the body of a lambda of `e`.
+fn uses_under_lambda(e: &Expr, name: &str) -> usize {
+    match &e.kind {
+        ExprKind::Lambda(_, body) => uses(body, name),
+        _ => children(e)
+            .into_iter()
+            .map(|c| uses_under_lambda(c, name))
+            .sum(),
+    }
 }
 
 /// An expression that costs nothing to evaluate twice.
@@ -753,6 +766,53 @@ pub fn zip_producer() -> Rule {
     )
 }
 
+/// `zip2(.., map(g) $ y, ..) ⇒ map(|p| zip(p.0, p.1, ..)) $ zip(.., map(g) $ y, ..)` (and
+/// `zip3` to `zip2` rows): a multi-dimensional zip of a computed array as nested zips, so
+/// that [`zip_producer`] fuses the producer level by level (a `generate2` zipped with an
+/// input is computed where it is read instead of into a stored array on one work-item).
+pub fn zip_nd_producer() -> Rule {
+    Rule::new(
+        "zip_nd_producer",
+        "zip2(.., map(g) $ y, ..) ⇒ map(|p| zip(p.0, ..)) $ zip(.., map(g) $ y, ..)",
+        |e, ctx| {
+            let ExprKind::Apply(z, xs) = &e.kind else {
+                return None;
+            };
+            let inner = match &z.kind {
+                ExprKind::Prim(Prim::Zip2, a) if a.is_empty() => Prim::Zip,
+                ExprKind::Prim(Prim::Zip3, a) if a.is_empty() => Prim::Zip2,
+                _ => return None,
+            };
+            if !xs.iter().any(|x| producer(x).is_some()) {
+                return None;
+            }
+            let s = e.span;
+            let p = ctx.fresh("z", &[e]);
+            let proj = |j| Expr::new(ExprKind::Proj(Box::new(ident(&p, s)), j), s);
+            let row = Expr::new(
+                ExprKind::Apply(
+                    Box::new(Expr::new(ExprKind::Prim(inner, Vec::new()), s)),
+                    (0..xs.len()).map(proj).collect(),
+                ),
+                s,
+            );
+            let lam = Expr::new(
+                ExprKind::Lambda(vec![Pat::Name(p.clone(), s)], Box::new(row)),
+                s,
+            );
+            let zipped = Expr::new(
+                ExprKind::Apply(
+                    Box::new(Expr::new(ExprKind::Prim(Prim::Zip, Vec::new()), s)),
+                    xs.iter().map(build::untyped).collect(),
+                ),
+                s,
+            );
+            let m = with_fun(Prim::Map, &lam, s);
+            Some(Expr::new(ExprKind::Apply(Box::new(m), vec![zipped]), s))
+        },
+    )
+}
+
 /// A function's composition chain, outermost first.
 fn chain(f: &Expr) -> Vec<Expr> {
     match &f.kind {
@@ -784,6 +844,32 @@ pub fn apply_map_fusion() -> Rule {
             fs.extend(gs[1..].iter().cloned());
             let h = compose(fs, s);
             Some(Expr::new(ExprKind::Apply(Box::new(h), vec![x.clone()]), s))
+        },
+    )
+}
+
+/// `map(f) o (|p| map(g) $ y) ⇒ |p| map(f) $ (map(g) $ y)`: a map after a lambda whose
+/// body is a map moves into the lambda, where [`apply_map_fusion`] fuses the two (the
+/// consumer of a fused `zip` producer's row).
+pub fn map_into_lambda() -> Rule {
+    Rule::chain(
+        "map_into_lambda",
+        "map(f) o (|p| map(g) $ y) ⇒ |p| map(f) $ (map(g) $ y)",
+        |f, g, _| {
+            f.prim_fun(Prim::Map)?;
+            let ExprKind::Lambda(ps, body) = &g.kind else {
+                return None;
+            };
+            producer(body)?;
+            let s = g.span;
+            let applied = Expr::new(
+                ExprKind::Apply(Box::new(build::untyped(f)), vec![build::untyped(body)]),
+                s,
+            );
+            Some(vec![Expr::new(
+                ExprKind::Lambda(ps.clone(), Box::new(applied)),
+                s,
+            )])
         },
     )
 }
@@ -824,8 +910,8 @@ pub fn lambda_fusion() -> Rule {
         |f, g, ctx| {
             let (p, e) = build::lambda1(f)?;
             let (q, t) = build::lambda1(g)?;
-            if !no_duplication(e, p, t) || contains(e, &|x| matches!(x.kind, ExprKind::Lambda(..)))
-            {
+            // Substituted under an inner lambda, `t` would be computed once per call of it.
+            if !no_duplication(e, p, t) || uses_under_lambda(e, p) > 0 {
                 return None;
             }
             let n = ctx.fresh("v", &[f, g]);

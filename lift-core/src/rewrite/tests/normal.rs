@@ -413,7 +413,11 @@ fn normal(src: &str) -> String {
 /// Spellings of one function reach one normal form.
 #[test]
 fn spellings_reach_one_normal_form() {
-    let groups: [&[&str]; 4] = [
+    let groups: [&[&str]; 5] = [
+        &[
+            "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|(a, b)| a * b) $ zip2(x, generate2(N, M, |i, j| (i + j) as f32)) }",
+            "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(|(r, g)| map(|(a, b)| a * b) $ zip(r, g)) $ zip(x, generate2(N, M, |i, j| (i + j) as f32)) }",
+        ],
         &[
             "kernel K<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map3(|c| c[0][1][1] + c[1][0][1] * c[1][1][2]) o slide3(3, 1) o pad3(1, clamp) $ x }",
             "kernel K<N, M, L>(x: [[[f32; L]; M]; N]) -> [[[f32; L]; M]; N] { map(|planes| map(|rows| map(|c| c[0][1][1] + c[1][0][1] * c[1][1][2]) o transpose o map(transpose) o map(map(slide(3, 1))) $ rows) o transpose o map(slide(3, 1)) $ planes) o slide(3, 1) o pad(1, 1, clamp) o map(pad(1, 1, clamp)) o map(map(pad(1, 1, clamp))) $ x }",
@@ -490,4 +494,66 @@ fn replace_word(s: &str, from: &str, to: &str) -> String {
     }
     out.pop();
     out
+}
+
+#[test]
+fn zip_nd_producer() {
+    check_rule(
+        &|g| {
+            let ok = if g.rng.gen_bool(0.3) {
+                g.three_d()
+            } else {
+                g.two_d()
+            };
+            ok.then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            let stage = match (d.len(), g.rng.gen_range(0..2)) {
+                (2, 0) => format!("(|a| map2(|p| p.0 - p.1) $ zip2(a, map(map({l})) $ a))"),
+                (2, _) => {
+                    format!("(|a| map(map(|p| p.0 * p.1 + p.2)) $ zip2(map(map({l})) $ a, a, a))")
+                }
+                (3, _) => format!("(|a| map3(|p| p.0 - p.1) $ zip3(a, map(map(map({l}))) $ a))"),
+                _ => return None,
+            };
+            g.push(stage, d).then(nf::zip_nd_producer)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn map_into_lambda() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let (l, m) = (g.lambda(), g.lambda());
+            let d = g.shape.clone();
+            g.push(format!("map(map({l}) o (|r| map({m}) $ r))"), d)
+                .then(nf::map_into_lambda)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+/// `lambda_fusion` where the consumer has a lambda of its own: the producer's parts are used
+/// outside it (a zip's operands), so nothing is computed twice.
+#[test]
+fn lambda_fusion_around_an_inner_lambda() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            g.push(
+                format!("map((|t| map(|q| q.0 * q.1) $ zip(t.0, t.1)) o (|r| (r, map({l}) $ r)))"),
+                d,
+            )
+            .then(nf::lambda_fusion)
+        },
+        Tol::Exact,
+        20,
+    );
 }
