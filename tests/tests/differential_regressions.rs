@@ -102,20 +102,29 @@ fn vectorize_of_a_lambda_with_casts() {
 /// to sequential code before the `map_wrg`, run by every work-item, which rewrote one global
 /// temporary (`map_seq(f)` of each row) on every row: work-items overwrote the row another
 /// was reading. Fixed: code generation refuses such a rewrite by all work-items (a clean
-/// rejection instead of a race).
+/// rejection instead of a race); since normalisation computes only the elements `r[0]` and
+/// `r[2]` of the row (`index_of_map`), that program compiles and agrees, and a variant that
+/// reads the whole row is the one refused.
 #[test]
 fn sequential_code_run_by_every_work_item_rewriting_a_temporary() {
-    let text = "kernel K<N, M>(x: [[f32; M]; N], alpha: f32) -> [[f32; 4]; N / 4] { map_wrg(to_local(map_lcl(|v| v * alpha))) o split(4) $ map(|r| r[0] - r[2]) $ map(map(|v| v - 0.5)) $ x }";
+    let agrees = "kernel K<N, M>(x: [[f32; M]; N], alpha: f32) -> [[f32; 4]; N / 4] { map_wrg(to_local(map_lcl(|v| v * alpha))) o split(4) $ map(|r| r[0] - r[2]) $ map(map(|v| v - 0.5)) $ x }";
+    let refused = "kernel K<N, M>(x: [[f32; M]; N], alpha: f32) -> [[f32; 4]; N / 4] { map_wrg(to_local(map_lcl(|v| v * alpha))) o split(4) $ map(|r| (reduce(+, 0.0) $ r) - r[0]) $ map(map(|v| v - 0.5)) $ x }";
     for sizes in [[24, 3], [64, 5]] {
-        let c = Case {
-            family: "regression",
-            text: text.to_string(),
-            sizes: sizes.to_vec(),
-            seed: 6811,
-        };
-        match check(ctx(), &c, CheckOptions { races: true }) {
-            Outcome::Failed(kind, detail) => panic!("{kind}: {detail}"),
-            Outcome::Agree(_) | Outcome::Rejected(_) => {}
+        for (text, want_agree) in [(agrees, true), (refused, false)] {
+            let c = Case {
+                family: "regression",
+                text: text.to_string(),
+                sizes: sizes.to_vec(),
+                seed: 6811,
+            };
+            match check(ctx(), &c, CheckOptions { races: true }) {
+                Outcome::Failed(kind, detail) => panic!("{kind}: {detail}"),
+                Outcome::Agree(_) => assert!(want_agree, "{text}"),
+                Outcome::Rejected(why) => {
+                    assert!(!want_agree, "{text}: {why}");
+                    assert!(why.contains("rewrites the temporary"), "{why}");
+                }
+            }
         }
     }
 }

@@ -223,6 +223,7 @@ pub fn rules() -> Vec<Rule> {
         zip_producer(),
         zip_nd_producer(),
         map_into_lambda(),
+        index_of_map(),
         apply_map_fusion(),
         apply_reduce_map(),
         algorithmic::map_fusion(),
@@ -872,6 +873,54 @@ pub fn map_into_lambda() -> Rule {
             )])
         },
     )
+}
+
+/// `(|p| E[p[i], p[j], ..]) o map(g) ⇒ |q| E[g(q[i]), g(q[j]), ..]` when `E` only reads
+/// elements of `p` at constant indices, outside inner lambdas: the elements read are computed,
+/// not the whole mapped array (`map(|r| r[0] - r[2]) $ map(map(g)) $ x` stored every row).
+pub fn index_of_map() -> Rule {
+    Rule::chain(
+        "index_of_map",
+        "(|p| E[p[i], ..]) o map(g) ⇒ |q| E[g(q[i]), ..]   if p is only indexed",
+        |f, g, ctx| {
+            let (p, e) = build::lambda1(f)?;
+            let h = g.prim_fun(Prim::Map)?;
+            if uses_under_lambda(e, p) > 0 || uses(e, p) != indexed(e, p) || uses(e, p) == 0 {
+                return None;
+            }
+            let s = f.span;
+            let q = ctx.fresh("r", &[f, g]);
+            let mut body = build::untyped(e);
+            replace_indexed(&mut body, p, &q, h);
+            Some(vec![Expr::new(
+                ExprKind::Lambda(vec![Pat::Name(q, s)], Box::new(body)),
+                s,
+            )])
+        },
+    )
+}
+
+/// How often `p[i]` (a constant index) occurs in `e`.
+fn indexed(e: &Expr, p: &str) -> usize {
+    match &e.kind {
+        ExprKind::Index(x, _) if build::is_ident(x, p) => 1,
+        _ => children(e).into_iter().map(|c| indexed(c, p)).sum(),
+    }
+}
+
+/// Replaces every `p[i]` in `e` by `h(q[i])`.
+fn replace_indexed(e: &mut Expr, p: &str, q: &str, h: &Expr) {
+    if let ExprKind::Index(x, i) = &e.kind {
+        if build::is_ident(x, p) {
+            let s = e.span;
+            let at = Expr::new(ExprKind::Index(Box::new(ident(q, s)), i.clone()), s);
+            *e = call(h, vec![at], s);
+            return;
+        }
+    }
+    for c in children_mut(e) {
+        replace_indexed(c, p, q, h);
+    }
 }
 
 /// `reduce(op, z) $ (map(g) $ x) ⇒ (reduce(op, z) o map(g)) $ x`: the one shape the reduction

@@ -557,3 +557,22 @@ fn lambda_fusion_around_an_inner_lambda() {
         20,
     );
 }
+
+#[test]
+fn index_of_map() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let l = g.lambda();
+            let d = g.shape.clone();
+            let last = d[1] - 1;
+            g.push(
+                format!("map((|r| r[0] - r[{last}] * 0.5) o map({l}))"),
+                vec![d[0]],
+            )
+            .then(nf::index_of_map)
+        },
+        Tol::Exact,
+        20,
+    );
+}
