@@ -39,6 +39,35 @@ fn vectors(xs: &[f32]) -> Value {
     )
 }
 
+/// Math builtins on vectors with scalar arguments (`max(v, 0.0)`): lane-wise, the scalar
+/// broadcast, as in OpenCL; against the interpreter, at sizes of one and several vectors.
+#[test]
+fn builtins_broadcast_scalars_to_vectors() {
+    let src = "
+kernel K<N>(x: [f32; N]) -> [f32x4; N / 4] { map(|v| max(v, 0.0) + min(0.5, abs(v)) + fma(v, 2.0, 1.0)) o as_vector(4) $ x }
+";
+    for n in [4, 36] {
+        let x = random_f32(n, n as u64);
+        agrees(src, &[n], &[Value::from_f32s(&x)]);
+    }
+    let ints = "kernel K<N>(x: [i32; N]) -> [i32x2; N / 2] { map(|v| max(v, 3) - min(2, v)) o as_vector(2) $ x }";
+    let xs = [Value::Array(
+        [-5, 0, 2, 3, 4, 9]
+            .iter()
+            .map(|v| Value::Scalar(Scalar::I32(*v)))
+            .collect(),
+    )];
+    let want = interpret(ints, "K", &[6], &xs);
+    let got = DynKernel::compile(ctx(), ints, "K")
+        .expect("compiles")
+        .run(&[6], &xs)
+        .expect("runs");
+    assert_eq!(got.flatten(), want.flatten());
+    // max(-5, 3) - min(2, -5) = 8, ..., max(9, 3) - min(2, 9) = 7.
+    let first = want.flatten().first().copied();
+    assert_eq!(first, Some(Scalar::I32(8)));
+}
+
 #[test]
 fn vector_zero_accumulators() {
     for n in [1, 7, 64] {

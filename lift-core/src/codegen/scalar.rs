@@ -247,10 +247,25 @@ impl<'a> Gen<'a> {
             }
             return Ok(View::Value(format!("uf_{name}({})", codes.join(", "))));
         }
+        // With a vector operand the call is lane-wise: scalar operands are broadcast.
         let t = ops
-            .first()
+            .iter()
+            .find(|(_, t)| matches!(t, Type::Vector(..)))
+            .or(ops.first())
             .map(|(_, t)| t.clone())
             .ok_or_else(|| CodegenError::Internal(format!("{name}()")))?;
+        let splat = match &t {
+            Type::Vector(..) => Some(self.ct.compute(&t)?),
+            _ => None,
+        };
+        let owned: Vec<String> = ops
+            .iter()
+            .map(|(c, ct)| match (&splat, ct) {
+                (Some(v), Type::Scalar(_)) => format!("(({v})({c}))"),
+                _ => c.clone(),
+            })
+            .collect();
+        let codes: Vec<&str> = owned.iter().map(String::as_str).collect();
         let code = match (name, codes.as_slice()) {
             ("abs", [a]) if is_float(&t) => format!("fabs({a})"),
             ("abs", [a]) => format!("(({})abs({a}))", self.ct.compute(&t)?),

@@ -159,8 +159,14 @@ fn builtin_type(name: &str, arity: usize, args: &[Type], span: Span) -> CResult<
             ),
         ));
     }
-    let t = &args[0];
-    if let Some(other) = args.iter().find(|a| *a != t) {
+    // A vector argument makes the call lane-wise; scalar arguments of its lane type are
+    // broadcast (`max(v, 0.0)` on an `f32x4`).
+    let t = args
+        .iter()
+        .find(|a| matches!(a, Type::Vector(..)))
+        .unwrap_or(&args[0]);
+    let broadcast = |a: &Type| matches!((a, t), (Type::Scalar(x), Type::Vector(y, _)) if x == y);
+    if let Some(other) = args.iter().find(|a| *a != t && !broadcast(a)) {
         return Err(mismatch(
             span,
             format!("{name}: argument types differ: {t} vs {other}"),

@@ -106,6 +106,11 @@ fn errors_name_the_primitive() {
             "unknown name `scan_par`",
         ),
         (
+            "kernel K<N>(x: [f32; N], y: [f64; N / 4]) -> [f32x4; N / 4] { map(|p| max(p.0, p.1)) $ zip(as_vector(4) $ x, y) }",
+            ErrorKind::TypeMismatch,
+            "max: argument types differ: f32x4 vs f64",
+        ),
+        (
             "kernel K<N>(x: [f32; N]) -> [f32; N] { filter_while $ x }",
             ErrorKind::UnknownName,
             "unknown name `filter_while`",
