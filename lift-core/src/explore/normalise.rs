@@ -790,26 +790,18 @@ pub fn zip_nd_producer() -> Rule {
             let s = e.span;
             let p = ctx.fresh("z", &[e]);
             let proj = |j| Expr::new(ExprKind::Proj(Box::new(ident(&p, s)), j), s);
-            let row = Expr::new(
-                ExprKind::Apply(
-                    Box::new(Expr::new(ExprKind::Prim(inner, Vec::new()), s)),
-                    (0..xs.len()).map(proj).collect(),
-                ),
+            let row = call(
+                &prim(inner, Vec::new(), s),
+                (0..xs.len()).map(proj).collect(),
                 s,
             );
             let lam = Expr::new(
                 ExprKind::Lambda(vec![Pat::Name(p.clone(), s)], Box::new(row)),
                 s,
             );
-            let zipped = Expr::new(
-                ExprKind::Apply(
-                    Box::new(Expr::new(ExprKind::Prim(Prim::Zip, Vec::new()), s)),
-                    xs.iter().map(build::untyped).collect(),
-                ),
-                s,
-            );
-            let m = with_fun(Prim::Map, &lam, s);
-            Some(Expr::new(ExprKind::Apply(Box::new(m), vec![zipped]), s))
+            let args = xs.iter().map(build::untyped).collect();
+            let zipped = call(&prim(Prim::Zip, Vec::new(), s), args, s);
+            Some(call(&with_fun(Prim::Map, &lam, s), vec![zipped], s))
         },
     )
 }
@@ -885,7 +877,8 @@ pub fn index_of_map() -> Rule {
         |f, g, ctx| {
             let (p, e) = build::lambda1(f)?;
             let h = g.prim_fun(Prim::Map)?;
-            if uses_under_lambda(e, p) > 0 || uses(e, p) != indexed(e, p) || uses(e, p) == 0 {
+            let n = uses(e, p);
+            if n == 0 || n != indexed(e, p) || uses_under_lambda(e, p) > 0 {
                 return None;
             }
             let s = f.span;

@@ -160,17 +160,19 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     // barrier) stay in the list, so that the driver reports why, but do not count.
     let (mut offered, mut refused, mut tried) = (0, 0, 0);
     // A mapping without a parallel map runs on one work-item: never a candidate to time.
-    let all = solutions(prog, kernel, info);
+    let Some(all) = solutions(prog, kernel, info) else {
+        return out;
+    };
     for codes in all
+        .solutions
         .iter()
-        .flat_map(|m| &m.solutions)
         .filter(|c| c.iter().any(|c| c.level() > 0))
     {
         if offered == MAX_MAPPINGS || tried == MAX_TRIED {
             break;
         }
         tried += 1;
-        let Some(Ok(l)) = all.as_ref().map(|m| m.apply(codes)) else {
+        let Ok(l) = all.apply(codes) else {
             continue;
         };
         let Some(k) = l.prog.kernel(kernel) else {
