@@ -372,7 +372,9 @@ fn elem_scalar(ty: &Type, what: &str) -> Result<ScalarType, CliError> {
                 "{what} of type {ty}: only tuples of one scalar type are supported"
             ))),
         },
-        Type::Array(..) => Err(CliError::new(format!("{what}: unexpected type {ty}"))),
+        Type::Array(..) | Type::Capped(..) => {
+            Err(CliError::new(format!("{what}: unexpected type {ty}")))
+        }
     }
 }
 

@@ -54,6 +54,7 @@ pub enum Prim {
     Generate2,
     Iota,
     Filter,
+    FilterSeq,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -187,6 +188,7 @@ prims! {
     Generate2 "generate2" High [[Nat, Nat, Fun]] Exactly(0) "[[a; m]; n], f: (i32, i32) -> a" rules::generate;
     Iota "iota" High [[Nat]] Exactly(0) "[i32; n]: 0, 1, ..., n - 1" rules::iota;
     Filter "filter" High [[]] Exactly(2) "[a; n], [i32; m] -> [a; m]: x[ids[i]]" rules::filter;
+    FilterSeq "filter_seq" High [[Fun]] Exactly(1) "[a; n] -> [a; <= n], p: a -> bool" rules::filter_seq;
 }
 
 impl Prim {
@@ -232,6 +234,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::Filter as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::FilterSeq as usize + 1);
     }
 }

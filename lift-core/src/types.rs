@@ -90,6 +90,9 @@ pub enum Type {
     Tuple(Vec<Type>),
     /// An array `[T; SIZE]`.
     Array(Box<Type>, Nat),
+    /// An array of at most `SIZE` elements whose length is known at run time only,
+    /// `[T; <= SIZE]` (the result of `filter_seq`).
+    Capped(Box<Type>, Nat),
 }
 
 impl Type {
@@ -107,6 +110,16 @@ impl Type {
         let w: u32 = width[1..].parse().ok()?;
         let t = ScalarType::from_name(base)?;
         (VECTOR_WIDTHS.contains(&w) && t != ScalarType::Bool).then_some(Type::Vector(t, w))
+    }
+
+    /// Does a capped array (`[T; <= N]`) occur in this type?
+    pub fn has_capped(&self) -> bool {
+        match self {
+            Type::Capped(..) => true,
+            Type::Array(e, _) => e.has_capped(),
+            Type::Tuple(ts) => ts.iter().any(Type::has_capped),
+            _ => false,
+        }
     }
 
     /// The scalar type, if this is a scalar.
@@ -128,16 +141,17 @@ impl Type {
     /// The innermost non-array element type.
     pub fn base(&self) -> &Type {
         match self {
-            Type::Array(e, _) => e.base(),
+            Type::Array(e, _) | Type::Capped(e, _) => e.base(),
             t => t,
         }
     }
 
-    /// Array lengths from the outermost inwards (`[[f32; M]; N]` gives `[N, M]`).
+    /// Array lengths from the outermost inwards (`[[f32; M]; N]` gives `[N, M]`); a
+    /// capped array counts with its capacity.
     pub fn dims(&self) -> Vec<Nat> {
         let mut out = Vec::new();
         let mut t = self;
-        while let Type::Array(e, n) = t {
+        while let Type::Array(e, n) | Type::Capped(e, n) = t {
             out.push(n.clone());
             t = e;
         }
@@ -147,7 +161,9 @@ impl Type {
     /// Structural equality where sizes are compared with the simplifier under `facts`.
     pub fn equiv(&self, other: &Type, facts: &Facts) -> bool {
         match (self, other) {
-            (Type::Array(a, n), Type::Array(b, m)) => facts.equal(n, m) && a.equiv(b, facts),
+            (Type::Array(a, n), Type::Array(b, m)) | (Type::Capped(a, n), Type::Capped(b, m)) => {
+                facts.equal(n, m) && a.equiv(b, facts)
+            }
             (Type::Tuple(a), Type::Tuple(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.equiv(y, facts))
             }
@@ -159,6 +175,9 @@ impl Type {
     pub fn simplify_with(&self, facts: &Facts) -> Type {
         match self {
             Type::Array(e, n) => Type::array(e.simplify_with(facts), n.simplify_with(facts)),
+            Type::Capped(e, n) => {
+                Type::Capped(Box::new(e.simplify_with(facts)), n.simplify_with(facts))
+            }
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| t.simplify_with(facts)).collect()),
             t => t.clone(),
         }
@@ -184,6 +203,7 @@ impl fmt::Display for Type {
                 f.write_str(")")
             }
             Type::Array(e, n) => write!(f, "[{e}; {n}]"),
+            Type::Capped(e, n) => write!(f, "[{e}; <= {n}]"),
         }
     }
 }

@@ -143,6 +143,19 @@ fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError
     })
 }
 
+/// Host elements per element of the capped array `ty` (its inner lengths, times the width of
+/// a vector element).
+fn capped_elem_len(ty: &Type) -> lift_core::arith::Nat {
+    let width = match ty.base() {
+        Type::Vector(_, w) => i64::from(*w),
+        _ => 1,
+    };
+    ty.dims()
+        .into_iter()
+        .skip(1)
+        .fold(lift_core::arith::Nat::cst(width), |acc, d| acc * d)
+}
+
 /// The value passed to `set_scalar` for a scalar parameter (`f16` as float, bool as uchar).
 fn device_scalar(id: &proc_macro2::Ident, s: ScalarType) -> TokenStream {
     match s {
@@ -331,6 +344,32 @@ pub fn kernel_item(
     let scratch_param = has_scratch.then(|| quote!(, scratch: &#scratch_name));
     let scratch_arg = has_scratch.then(|| quote!(, &__lift_scratch));
     let scratch_fwd = has_scratch.then(|| quote!(, scratch));
+
+    // A capped result (`filter_seq`): `out` holds its capacity and a one-element `count`
+    // buffer receives its length; `run` returns that many elements.
+    let capped = matches!(info.result, Type::Capped(..));
+    let count_param = capped.then(|| quote!(, count: &::lift_runtime::Buffer<i32>));
+    let count_arg = capped.then(|| quote!(, &__lift_count));
+    let count_fwd = capped.then(|| quote!(, count));
+    let count_alloc = capped.then(|| quote!(let __lift_count = self.ctx.alloc::<i32>(1)?;));
+    let count_check = capped.then(|| {
+        quote! {
+            if count.len() != 1 {
+                return Err(::lift_runtime::Error::ArgLength { arg: "count".into(), expected: 1, actual: count.len() });
+            }
+        }
+    });
+    let download = if capped {
+        let per = eval(&capped_elem_len(&info.result));
+        quote! {
+            let __lift_kept = ::lift_runtime::__private::to_usize(i64::from(__lift_count.download()?[0]))?;
+            let mut __lift_v: ::std::vec::Vec<#out_host> = (#download)?;
+            __lift_v.truncate(__lift_kept * ::lift_runtime::__private::to_usize(#per)?);
+            Ok(__lift_v)
+        }
+    } else {
+        download
+    };
     let scratch_alloc =
         has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
     // Before a launch: every temporary of the candidate in `scratch` is large enough for
@@ -581,6 +620,7 @@ pub fn kernel_item(
                 }
                 #(#uploads)*
                 let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
+                #count_alloc
                 #scratch_alloc
                 let (__lift_c, __lift_t) = ::lift_runtime::tune::tune(
                     &self.ctx,
@@ -588,7 +628,7 @@ pub fn kernel_item(
                     &mut |__lift_c| ::lift_runtime::tune::check_candidate(&self.ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
                     &mut |__lift_c| {
                         let __lift_start = ::std::time::Instant::now();
-                        let __lift_ev = self.launch_candidate(__lift_c, #(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?;
+                        let __lift_ev = self.launch_candidate(__lift_c, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #scratch_arg)?;
                         __lift_ev.wait()?;
                         Ok(if Self::CANDIDATE_KERNELS[__lift_c].len() == 1 {
                             __lift_ev.profile_ns()? as f64 / 1e6
@@ -619,8 +659,9 @@ pub fn kernel_item(
                 }
                 #(#uploads)*
                 let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
+                #count_alloc
                 #scratch_alloc
-                self.launch(#(#size_params,)* #(#forward,)* &__lift_out #scratch_arg)?.wait()?;
+                self.launch(#(#size_params,)* #(#forward,)* &__lift_out #count_arg #scratch_arg)?.wait()?;
                 #download
             }
 
@@ -628,18 +669,19 @@ pub fn kernel_item(
             /// [`Self::candidate_for`]): checks, argument setting and one enqueue per kernel;
             /// no allocation, formatting or compilation once the candidate is built. Returns
             /// the last kernel's event.
-            pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+            pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
                 let __lift_c = self.choose(__lift_sizes)?;
-                self.launch_candidate(__lift_c, #(#size_params,)* #(#launch_forward,)* out #scratch_fwd)
+                self.launch_candidate(__lift_c, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
             }
 
             /// [`Self::launch`] with candidate `candidate` (an index into
             /// [`Self::CANDIDATES`]); an `Err` if its conditions fail for these sizes.
-            pub fn launch_candidate(&self, candidate: usize, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+            pub fn launch_candidate(&self, candidate: usize, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
                 #(#launch_checks)*
+                #count_check
                 let __lift_len = ::lift_runtime::__private::to_usize(#out_len)? * #out_fields;
                 if out.len() != __lift_len {
                     return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
@@ -680,6 +722,7 @@ fn enqueue_block(
                     quote!(__lift_k.set_buffer(#ai, #id)?;)
                 }
                 KernelArg::Output => quote!(__lift_k.set_buffer(#ai, out)?;),
+                KernelArg::Count => quote!(__lift_k.set_buffer(#ai, count)?;),
                 KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#cand][#t])?;),
                 KernelArg::Size(s) => {
                     let l = size_local(s);

@@ -710,6 +710,11 @@ impl DynKernel {
             out_scalar,
             scalar_count(&self.info.result, &lookup)?,
         )?;
+        // A capped result (`filter_seq`): its length is written to a one-element buffer.
+        let count = match &self.info.result {
+            Type::Capped(..) => Some(self.ctx.alloc_zeroed::<i32>(1)?),
+            _ => None,
+        };
         let temps = self
             .gen
             .temporaries
@@ -742,6 +747,10 @@ impl DynKernel {
                         }
                     }
                     KernelArg::Output => with_buffer!(&out, b => k.set_buffer(i, b))?,
+                    KernelArg::Count => match &count {
+                        Some(c) => k.set_buffer(i, c)?,
+                        None => return Err(Error::launch("a length buffer for a full result")),
+                    },
                     KernelArg::Temporary(t) => match temps.get(*t) {
                         Some(b) => k.set_buffer(i, b)?,
                         None => return Err(Error::launch("temporary out of range")),
@@ -816,7 +825,12 @@ impl DynKernel {
         if let Some(e) = last {
             e.wait()?;
         }
-        let flat = download(&out)?;
+        let mut flat = download(&out)?;
+        if let (Some(c), Type::Capped(elem, _)) = (&count, &self.info.result) {
+            let kept = c.download()?.first().copied().unwrap_or(0);
+            let kept = usize::try_from(kept).map_err(|_| Error::launch("a negative length"))?;
+            flat.truncate(kept.saturating_mul(scalar_count(elem, &lookup)?));
+        }
         Value::from_flat(&self.info.result, &lookup, &flat).map_err(|e| Error::Launch {
             reason: format!("result: {e}"),
         })

@@ -394,7 +394,8 @@ fn random_value(ty: &Type, env: &dyn Fn(&str) -> Option<i64>, seed: &mut u64) ->
                 .map(|t| random_value(t, env, seed))
                 .collect::<Result<_>>()?,
         ),
-        Type::Array(elem, n) => {
+        // Parameters are never capped (the checker refuses it); a capped array is filled.
+        Type::Array(elem, n) | Type::Capped(elem, n) => {
             let len = n.eval(env).map_err(|e| Error::launch(e.to_string()))?;
             Value::Array(
                 (0..len.max(0))

@@ -37,7 +37,9 @@ pub(crate) fn storage_bytes(t: &Type) -> GResult<i64> {
         Type::Scalar(s) => scalar_bytes(*s),
         Type::Vector(s, w) => scalar_bytes(*s) * i64::from(if *w == 3 { 4 } else { *w }),
         Type::Tuple(ts) => ts.iter().map(storage_bytes).sum::<GResult<i64>>()?,
-        Type::Array(..) => return Err(CodegenError::Internal("array element in a buffer".into())),
+        Type::Array(..) | Type::Capped(..) => {
+            return Err(CodegenError::Internal("array element in a buffer".into()))
+        }
     })
 }
 
@@ -77,7 +79,7 @@ impl CTypes {
                 }
                 Ok(name)
             }
-            Type::Array(..) => Err(CodegenError::Unsupported(format!(
+            Type::Array(..) | Type::Capped(..) => Err(CodegenError::Unsupported(format!(
                 "an array value where a scalar, vector or tuple is expected: {t}"
             ))),
         }

@@ -79,6 +79,9 @@ pub(crate) struct Gen<'a> {
     /// never traced.
     pub trace: bool,
     pub traced: Vec<(String, bool)>,
+    /// For a kernel whose result is a capped array (`filter_seq`): the `global int*`
+    /// parameter its length is written to, until the filter writing the result took it.
+    pub count_out: Option<String>,
     inputs: Vec<String>,
     env: Vec<(String, View)>,
 }
@@ -149,6 +152,7 @@ impl<'a> Gen<'a> {
             local_accesses: Vec::new(),
             trace: false,
             traced: Vec::new(),
+            count_out: None,
             inputs: Vec::new(),
             env: Vec::new(),
         }
@@ -630,9 +634,22 @@ fn compile_padded(
         result.base().clone(),
     ));
     let out_decl = super::memory::elem_decl(&out, &mut g.ct)?;
+    let capped = matches!(result, Type::Capped(..));
+    if capped {
+        g.count_out = Some("lift_count".into());
+    }
     g.acc(Arg::Expr(&k.body), &View::Mem(out, result.dims()))?;
+    if g.count_out.is_some() {
+        return Err(CodegenError::Internal(
+            "a capped result that no filter_seq wrote".into(),
+        ));
+    }
     params.push(format!("global {out_decl}* out"));
     args.push(KernelArg::Output);
+    if capped {
+        params.push("global int* lift_count".into());
+        args.push(KernelArg::Count);
+    }
     for (i, t) in g.temp_params.iter().enumerate() {
         params.push(t.clone());
         args.push(KernelArg::Temporary(i));

@@ -92,8 +92,12 @@ pub enum KernelArg {
         /// Index into the kernel's parameters.
         param: usize,
     },
-    /// The output buffer: the result flattened row-major (a scalar result is one element).
+    /// The output buffer: the result flattened row-major (a scalar result is one element;
+    /// a capped array result its capacity).
     Output,
+    /// For a capped array result (`[a; <= n]`, from `filter_seq`): a `global int*` buffer of
+    /// one element the kernel writes the result's length to.
+    Count,
     /// The global temporary of this index in [`Generated::temporaries`].
     Temporary(usize),
     /// A size variable, a `lift_idx` parameter: passed as `i32`, or as `i64` to a program

@@ -49,6 +49,43 @@ fn reorder(pargs: &[PrimArg], n: &Nat, inverse: bool) -> GResult<ReorderFn> {
     }
 }
 
+/// The error for a `filter_seq` result used other than reduced, mapped or returned.
+fn filter_use() -> CodegenError {
+    CodegenError::Unsupported(
+        "filter_seq: its result (whose length is known at run time only) can only be reduced, \
+         mapped, or returned as the whole kernel result"
+            .into(),
+    )
+}
+
+/// `filter_seq(p) $ x` as the predicate `p` and the argument `x`; an error for anything else
+/// of a capped type.
+fn filtered(a: Arg<'_>) -> GResult<(&Expr, Arg<'_>)> {
+    fn pred(f: &Expr) -> Option<&Expr> {
+        f.prim_fun(Prim::FilterSeq)
+    }
+    match a {
+        Arg::Chain([f, rest @ ..], args) => {
+            let p = pred(f).ok_or_else(filter_use)?;
+            Ok(match rest {
+                [] => (p, first(args)?),
+                rest => (p, Arg::Chain(rest, args)),
+            })
+        }
+        Arg::Expr(e) => match &e.kind {
+            ExprKind::Apply(f, xs) => {
+                let x = xs.first().ok_or_else(filter_use)?;
+                match &f.kind {
+                    ExprKind::Compose(fs) => filtered(Arg::Chain(fs, vec![Arg::Expr(x)])),
+                    _ => Ok((pred(f).ok_or_else(filter_use)?, Arg::Expr(x))),
+                }
+            }
+            _ => Err(filter_use()),
+        },
+        _ => Err(filter_use()),
+    }
+}
+
 fn first<'e>(args: Vec<Arg<'e>>) -> GResult<Arg<'e>> {
     args.into_iter()
         .next()
@@ -226,6 +263,15 @@ impl<'a> Gen<'a> {
                 self.reduce_value(p, pargs, f, args)?
             }
             Prim::ReduceWhileSeq => self.reduce_while(pargs, f, args)?,
+            _ if args
+                .first()
+                .map(Self::arg_ty)
+                .transpose()?
+                .is_some_and(|t| t.has_capped())
+                || ty_of(f)?.has_capped() =>
+            {
+                return Err(filter_use());
+            }
             Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
                 let (input, elem, n) = self.array_input(args)?;
                 let name = self.fresh("j");
@@ -377,6 +423,40 @@ impl<'a> Gen<'a> {
         self.fold_step(op, &acc, &acc_ty, x, &elem)?;
         self.close();
         Ok(acc)
+    }
+
+    /// `then o filter_seq(pred) $ x` (`then` a function of each kept element, if any) written
+    /// into the kernel's result `out`: one loop with a write cursor, whose final value is the
+    /// result's length (written to the count parameter).
+    fn filter_acc(
+        &mut self,
+        pred: &Expr,
+        then: Option<&Expr>,
+        x: Arg<'_>,
+        out: &View,
+    ) -> GResult<()> {
+        let count = self.count_out.take().ok_or_else(filter_use)?;
+        let (input, elem, n) = self.array_input(vec![x])?;
+        let j = self.fresh("kept");
+        let at = Nat::index_var(&j, Nat::cst(0), n.clone());
+        self.line(format!("lift_idx {j} = 0;"));
+        self.seq_loop(&n, false, &mut |g, i| {
+            let x = input.at(i);
+            let x = g.share(x, &elem, "x")?;
+            let keep = g.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
+            let keep = g.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
+            g.open(format!("if ({keep}) {{"));
+            let dst = out.at(at.clone());
+            match then {
+                Some(h) => g.call_acc(h, vec![Arg::View(x, elem.clone())], &dst)?,
+                None => g.copy(&x, &dst, &elem)?,
+            }
+            g.line(format!("{j} += 1;"));
+            g.close();
+            Ok(())
+        })?;
+        self.line(format!("{count}[0] = (int){j};"));
+        Ok(())
     }
 
     /// `scan_seq(f, z)`: a sequential fold in a private accumulator whose every step is
@@ -551,6 +631,11 @@ impl<'a> Gen<'a> {
         };
         let boxed = || Box::new(out.clone());
         match p {
+            Prim::FilterSeq => self.filter_acc(fun_arg(pargs)?, None, first(args)?, out),
+            Prim::Map | Prim::MapSeq if matches!(in_ty()?, Type::Capped(..)) => {
+                let (pred, x) = filtered(first(args)?)?;
+                self.filter_acc(pred, Some(fun_arg(pargs)?), x, out)
+            }
             Prim::Map
             | Prim::MapSeq
             | Prim::MapSeqUnroll

@@ -19,7 +19,9 @@ use crate::prim::Prim;
 use crate::rewrite::build::{self, bind, call, compose, ident, is_bare, prim, with_fun};
 use crate::rewrite::strategy::{left_choice, repeat, rule, Strategy};
 use crate::rewrite::walk::{child_ctx, children, children_mut, replace_child};
-use crate::rewrite::{algorithmic, rewrite_kernel, simplify, RewriteCtx, RewriteError, Rule};
+use crate::rewrite::{
+    algorithmic, filter, rewrite_kernel, simplify, RewriteCtx, RewriteError, Rule,
+};
 
 /// The program with kernel `kernel`'s body in normal form, type-checked again.
 pub fn normalise_kernel(prog: &Program, kernel: &str) -> Result<Program, RewriteError> {
@@ -226,6 +228,9 @@ pub fn rules() -> Vec<Rule> {
         index_of_map(),
         apply_map_fusion(),
         apply_reduce_map(),
+        filter::apply_filter(),
+        filter::filter_fusion(),
+        filter::reduce_filter(),
         algorithmic::map_fusion(),
         lambda_fusion(),
         hoist_invariant_reduction(),

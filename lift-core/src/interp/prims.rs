@@ -194,20 +194,22 @@ impl<'p> Interp<'p> {
                 let (f, pred) = (a.fun(0)?, a.fun(1)?);
                 let mut acc = a.value(0)?.clone();
                 for v in layout::into_array(x()?, name)? {
-                    match self.apply(pred, vec![v.clone()])? {
-                        Value::Scalar(crate::interp::Scalar::Bool(true)) => {
-                            acc = self.apply(f, vec![acc, v])?
-                        }
-                        Value::Scalar(crate::interp::Scalar::Bool(false)) => break,
-                        other => {
-                            return Err(InterpError::TypeMismatch(format!(
-                                "{name}: the predicate gave {}",
-                                other.describe()
-                            )))
-                        }
+                    if !self.holds(pred, &v, name)? {
+                        break;
                     }
+                    acc = self.apply(f, vec![acc, v])?;
                 }
                 Ok(acc)
+            }
+            FilterSeq => {
+                let pred = a.fun(0)?;
+                let mut out = Vec::new();
+                for v in layout::into_array(x()?, name)? {
+                    if self.holds(pred, &v, name)? {
+                        out.push(v);
+                    }
+                }
+                Ok(Value::Array(out))
             }
             Zip => layout::zip(inputs, 1, name),
             Zip2 => layout::zip(inputs, 2, name),
@@ -243,6 +245,17 @@ impl<'p> Interp<'p> {
             AsVector => layout::as_vector(a.nat(0)?, x()?),
             AsScalar => layout::as_scalar(x()?),
             Vectorize => self.vectorize(a.nat(0)?, a.fun(0)?, inputs),
+        }
+    }
+
+    /// Whether predicate `pred` holds for `v` (an error if it gives no `bool`).
+    fn holds(&self, pred: &Fun<'p>, v: &Value, name: &str) -> Result<bool> {
+        match self.apply(pred, vec![v.clone()])? {
+            Value::Scalar(crate::interp::Scalar::Bool(b)) => Ok(b),
+            other => Err(InterpError::TypeMismatch(format!(
+                "{name}: the predicate gave {}",
+                other.describe()
+            ))),
         }
     }
 

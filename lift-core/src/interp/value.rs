@@ -117,14 +117,22 @@ impl Value {
 
     /// Rebuilds a value of type `ty` from row-major flat scalars (see the module doc for the
     /// order); `sizes` binds the size variables of `ty`. The scalars must have the types `ty`
-    /// asks for and their number must match exactly.
+    /// asks for and their number must match exactly (for a capped array `[a; <= n]`: whole
+    /// elements, at most `n`).
     pub fn from_flat(
         ty: &Type,
         sizes: &dyn Fn(&str) -> Option<i64>,
         flat: &[Scalar],
     ) -> Result<Value, InterpError> {
         let expected = scalar_count(ty, sizes)?;
-        if expected != flat.len() {
+        // A capped array (a whole result of run-time length) takes at most its capacity.
+        let fits = match ty {
+            Type::Capped(e, _) => {
+                flat.len() <= expected && flat.len() % scalar_count(e, sizes)?.max(1) == 0
+            }
+            _ => expected == flat.len(),
+        };
+        if !fits {
             return Err(InterpError::FlatLength {
                 expected,
                 actual: flat.len(),
@@ -195,7 +203,7 @@ fn scalar_count(ty: &Type, sizes: &dyn Fn(&str) -> Option<i64>) -> Result<usize,
         Type::Tuple(ts) => ts.iter().try_fold(0usize, |acc, t| {
             Ok::<_, InterpError>(acc.saturating_add(scalar_count(t, sizes)?))
         })?,
-        Type::Array(e, n) => {
+        Type::Array(e, n) | Type::Capped(e, n) => {
             let n = eval_nat(n, sizes)?;
             scalar_count(e, sizes)?.saturating_mul(n)
         }
@@ -237,6 +245,16 @@ fn build(
                     .collect::<Result<_, _>>()?,
             )
         }
+        // A capped array is the rest of the data (at most its capacity): only a whole
+        // result has a run-time length.
+        Type::Capped(e, n) => {
+            let n = eval_nat(n, sizes)?;
+            let mut vs = Vec::new();
+            while vs.len() < n && it.len() > 0 {
+                vs.push(build(e, sizes, it)?);
+            }
+            Value::Array(vs)
+        }
     })
 }
 
@@ -270,21 +288,34 @@ pub(super) fn conform(
             Ok(None)
         }
         (Value::Array(vs), Type::Array(e, n)) if eval_nat(n, sizes)? == vs.len() => {
-            for (i, v) in vs.iter().enumerate() {
-                if let Some(m) = conform(v, e, sizes)? {
-                    return Ok(nested(format!("[{i}]"), Some(m)));
-                }
-            }
-            Ok(None)
+            conform_elems(vs, e, sizes)
+        }
+        (Value::Array(vs), Type::Capped(e, n)) if vs.len() <= eval_nat(n, sizes)? => {
+            conform_elems(vs, e, sizes)
         }
         _ => here(v),
     }
+}
+
+/// [`conform`] for every element of an array.
+fn conform_elems(
+    vs: &[Value],
+    e: &Type,
+    sizes: &dyn Fn(&str) -> Option<i64>,
+) -> Result<Option<Mismatch>, InterpError> {
+    for (i, v) in vs.iter().enumerate() {
+        if let Some((p, want, got)) = conform(v, e, sizes)? {
+            return Ok(Some((format!("[{i}]{p}"), want, got)));
+        }
+    }
+    Ok(None)
 }
 
 /// `ty` written with its sizes evaluated (`[f32; 8]`).
 fn show_type(ty: &Type, sizes: &dyn Fn(&str) -> Option<i64>) -> Result<String, InterpError> {
     Ok(match ty {
         Type::Array(e, n) => format!("[{}; {}]", show_type(e, sizes)?, eval_nat(n, sizes)?),
+        Type::Capped(e, n) => format!("[{}; <= {}]", show_type(e, sizes)?, eval_nat(n, sizes)?),
         Type::Tuple(ts) => {
             let fields: Vec<String> = ts
                 .iter()

@@ -1,4 +1,4 @@
-//! Types (`f32`, `(A, B)`, `[T; SIZE]`) and size expressions over declared size variables.
+//! Types (`f32`, `(A, B)`, `[T; SIZE]`, `[T; <= SIZE]`) and size expressions over declared size variables.
 
 use super::{join, Scope};
 use crate::arith::Nat;
@@ -16,11 +16,17 @@ pub(crate) fn parse_type(input: ParseStream, sc: Scope) -> syn::Result<(Type, Sp
         let span = br.span.join();
         let (elem, _) = sc.st.nested(span, || parse_type(&content, sc))?;
         content.parse::<Token![;]>()?;
+        // `[T; <= N]`: at most `N` elements, the length known at run time only.
+        let capped = content.parse::<Option<Token![<=]>>()?.is_some();
         let (len, _) = parse_size(&content, sc)?;
         if !content.is_empty() {
             return Err(content.error("unexpected token in array type"));
         }
-        Ok((Type::array(elem, len), span))
+        if capped {
+            Ok((Type::Capped(Box::new(elem), len), span))
+        } else {
+            Ok((Type::array(elem, len), span))
+        }
     } else if input.peek(token::Paren) {
         let content;
         let p = parenthesized!(content in input);

@@ -16,6 +16,7 @@ pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
 pub(crate) mod epilogue;
+pub mod filter;
 pub mod interchange;
 pub mod iterate;
 pub mod lowering;

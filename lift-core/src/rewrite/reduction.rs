@@ -12,7 +12,7 @@ use crate::ir::{Expr, PrimArg, Reorder, Section};
 use crate::prim::Prim;
 
 /// Is `reduce(f, z)` an associative, commutative reduction with a neutral `z`?
-fn monoid(e: &Expr) -> bool {
+pub(crate) fn monoid(e: &Expr) -> bool {
     let (Some(f), Some(z)) = (e.prim_fun(Prim::Reduce), e.prim_value(Prim::Reduce)) else {
         return false;
     };

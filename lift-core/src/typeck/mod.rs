@@ -186,7 +186,13 @@ impl<'a> Checker<'a> {
             self.check_declared_type(&p.ty, p.span)?;
             self.scopes.push((p.name.clone(), p.ty.clone()));
         }
-        self.check_declared_type(&k.ret, k.ret_span)?;
+        match &k.ret {
+            // The whole result may have a run-time length (`filter_seq`).
+            Type::Capped(e, n) => {
+                self.check_declared_type(&Type::array((**e).clone(), n.clone()), k.ret_span)?
+            }
+            t => self.check_declared_type(t, k.ret_span)?,
+        }
         let inferred = self.data(&mut k.body, Some(&k.ret))?;
         let inferred = inferred.simplify_with(&self.facts);
         if !inferred.equiv(&k.ret, &self.facts) {
@@ -232,9 +238,18 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    /// Rejects zero-length array types in declarations.
+    /// Rejects zero-length array types in declarations, and capped arrays (only a kernel's
+    /// whole result may be one).
     fn check_declared_type(&self, ty: &Type, span: Span) -> CResult<()> {
         match ty {
+            Type::Capped(..) => Err(CompileError::new(
+                ErrorKind::Unsupported,
+                span,
+                format!(
+                    "array type {ty}: only the whole result of a kernel may have a run-time \
+                     length (`filter_seq`)"
+                ),
+            )),
             Type::Array(e, n) => {
                 if n.as_cst().is_some_and(|c| c <= 0) {
                     return Err(CompileError::new(

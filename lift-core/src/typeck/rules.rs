@@ -22,11 +22,29 @@ fn err(kind: ErrorKind, span: Span, msg: String) -> CompileError {
 fn array(p: Prim, t: &Type, span: Span) -> CResult<(Type, Nat)> {
     match t {
         Type::Array(e, n) => Ok(((**e).clone(), n.clone())),
+        Type::Capped(..) => Err(err(
+            ErrorKind::NotAnArray,
+            span,
+            format!(
+                "{}: expects an array of known length, found {t}: the length of `filter_seq`'s \
+                 result is known at run time only (map it, reduce it or return it)",
+                p.name()
+            ),
+        )),
         t => Err(err(
             ErrorKind::NotAnArray,
             span,
             format!("{}: expects an array, found {t}", p.name()),
         )),
+    }
+}
+
+/// The array or capped array `t` (its element type and length or capacity) and whether it
+/// is capped; a `NotAnArray` error naming the primitive otherwise.
+fn array_or_capped(p: Prim, t: &Type, span: Span) -> CResult<(Type, Nat, bool)> {
+    match t {
+        Type::Capped(e, n) => Ok(((**e).clone(), n.clone(), true)),
+        t => array(p, t, span).map(|(e, n)| (e, n, false)),
     }
 }
 
@@ -219,7 +237,8 @@ impl Checker<'_> {
     }
 }
 
-/// `map(f)` and every low-level map.
+/// `map(f)` and every low-level map; `map` and `map_seq` also map a capped array (the
+/// others run a known number of iterations).
 pub fn map(
     c: &mut Checker<'_>,
     p: Prim,
@@ -227,9 +246,42 @@ pub fn map(
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let (a, n) = array(p, &inputs[0], span)?;
+    let (a, n, capped) = match p {
+        Prim::Map | Prim::MapSeq => array_or_capped(p, &inputs[0], span)?,
+        _ => array(p, &inputs[0], span).map(|(a, n)| (a, n, false))?,
+    };
     let b = c.apply(fun(args, p, span)?, &[a], span)?;
-    Ok(Type::array(b, n))
+    Ok(if capped {
+        Type::Capped(Box::new(b), n)
+    } else {
+        Type::array(b, n)
+    })
+}
+
+/// `filter_seq(p)`: `p: a -> bool`; the elements for which `p` holds, in order, `[a; <= n]`.
+pub fn filter_seq(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, n, _) = array_or_capped(p, &inputs[0], span)?;
+    predicate(c, p, fun(args, p, span)?, &a, span)?;
+    Ok(Type::Capped(Box::new(a), n))
+}
+
+/// Checks that `pred: a -> bool`.
+fn predicate(c: &mut Checker<'_>, p: Prim, pred: &mut Expr, a: &Type, span: Span) -> CResult<()> {
+    let t = c.apply(pred, std::slice::from_ref(a), span)?;
+    if t != Type::Scalar(ScalarType::Bool) {
+        return Err(err(
+            ErrorKind::TypeMismatch,
+            span,
+            format!("{}: the predicate must give bool, found {t}", p.name()),
+        ));
+    }
+    Ok(())
 }
 
 /// `map2(f)`, `map3(f)`.
@@ -254,7 +306,7 @@ pub fn reduce(
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let (a, _) = array(p, &inputs[0], span)?;
+    let (a, _, _) = array_or_capped(p, &inputs[0], span)?;
     let z = initial(args, p, span)?;
     let zspan = z.span;
     let tz = splat(c.data(z, Some(&a))?, z, &a);
@@ -275,7 +327,7 @@ pub fn reduce_seq(
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let (a, _) = array(p, &inputs[0], span)?;
+    let (a, _, _) = array_or_capped(p, &inputs[0], span)?;
     let hint = a.as_scalar().map(Type::Scalar);
     let z = initial(args, p, span)?;
     let acc = c.data(z, hint.as_ref())?;
@@ -440,14 +492,7 @@ pub fn reduce_while_seq(
         funs.next().ok_or_else(missing)?,
         funs.next().ok_or_else(missing)?,
     );
-    let t = c.apply(pred, std::slice::from_ref(&a), span)?;
-    if t != Type::Scalar(crate::types::ScalarType::Bool) {
-        return Err(err(
-            ErrorKind::TypeMismatch,
-            span,
-            format!("{}: the predicate must give bool, found {t}", p.name()),
-        ));
-    }
+    predicate(c, p, pred, &a, span)?;
     fold_op(c, p, f, (acc, a), "accumulator", span)
 }
 

@@ -576,3 +576,76 @@ fn index_of_map() {
         20,
     );
 }
+
+/// A random predicate for `filter_seq`.
+fn predicate(g: &mut Gen) -> &'static str {
+    [
+        "|v| v > 0.0",
+        "|v| v * v < 0.25",
+        "|v| v < 0.5 && v > -0.75",
+    ][g.rng.gen_range(0..3)]
+}
+
+#[test]
+fn reduce_filter() {
+    check_rule(
+        &|g| {
+            let p = predicate(g);
+            let l = g.lambda();
+            let fold = match g.rng.gen_range(0..5) {
+                0 => "reduce(+, 0.0)",
+                1 => "reduce(max, -2.0)",
+                2 => "reduce(min, 0.5)",
+                3 => "reduce_seq(|a, v| a * 0.5 + v, 1.0)",
+                _ => "reduce(|a, b| a + b * b, 0.0)",
+            };
+            let mapped = if g.rng.gen_bool(0.5) {
+                format!("map({l}) o ")
+            } else {
+                String::new()
+            };
+            g.two_d().then_some(())?;
+            let d0 = g.shape[0];
+            g.push(format!("map({fold} o {mapped}filter_seq({p}))"), vec![d0])
+                .then(crate::rewrite::filter::reduce_filter)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn apply_filter() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let p = predicate(g);
+            let d0 = g.shape[0];
+            g.push(
+                format!("map(|r| reduce(+, 0.0) $ filter_seq({p}) $ r)"),
+                vec![d0],
+            )
+            .then(crate::rewrite::filter::apply_filter)
+        },
+        Tol::Exact,
+        20,
+    );
+}
+
+#[test]
+fn filter_fusion() {
+    check_rule(
+        &|g| {
+            g.two_d().then_some(())?;
+            let (p, q) = (predicate(g), predicate(g));
+            let d0 = g.shape[0];
+            g.push(
+                format!("map(reduce(+, 0.0) o filter_seq({p}) o filter_seq({q}))"),
+                vec![d0],
+            )
+            .then(crate::rewrite::filter::filter_fusion)
+        },
+        Tol::Exact,
+        20,
+    );
+}
