@@ -423,6 +423,11 @@ pub fn kernel_item(
         }
     });
     let extents = info.extents.iter().map(eval);
+    // Per candidate: the scalar counts of its temporaries (the rest of what it indexes).
+    let temp_extents = cands.iter().enumerate().map(|(ci, c)| {
+        let t = c.generated.temporaries.iter().map(|t| eval(&t.scalars));
+        quote!(#ci => ::lift_runtime::__private::index64(&[#(#t),*]),)
+    });
     let applies_arms = cands.iter().enumerate().map(|(ci, c)| {
         let applies = c.conditions.iter().map(cond_holds);
         quote!(#ci => true #(&& #applies)*,)
@@ -542,11 +547,16 @@ pub fn kernel_item(
                 Ok(slot.get_or_init(|| handles))
             }
 
-            /// For checked sizes: whether the kernels index with 64-bit arithmetic (an array
-            /// of the kernel is too large for 32-bit indices, or `LIFT_INDEX64=1`).
+            /// For checked sizes: whether the kernels of candidate `c` index with 64-bit
+            /// arithmetic (a buffer, a temporary of `c` or a dimension of a view is too large
+            /// for 32-bit indices, or `LIFT_INDEX64=1`).
             #[allow(unused_variables)]
-            fn index64([#(#size_locals),*]: [i64; #n_sizes]) -> ::core::result::Result<bool, ::lift_runtime::Error> {
-                Ok(::lift_runtime::__private::index64(&[#(#extents),*]))
+            fn index64(c: usize, [#(#size_locals),*]: [i64; #n_sizes]) -> ::core::result::Result<bool, ::lift_runtime::Error> {
+                let temps = match c {
+                    #(#temp_extents)*
+                    _ => false,
+                };
+                Ok(temps || ::lift_runtime::__private::index64(&[#(#extents),*]))
             }
 
             /// Checks every size variable and size precondition; gives the sizes as `i64`.
@@ -692,7 +702,7 @@ pub fn kernel_item(
                     None => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
                 }
                 #scratch_check
-                let __lift_wide = Self::index64([#(#size_locals),*])?;
+                let __lift_wide = Self::index64(candidate, [#(#size_locals),*])?;
                 let __lift_handles = self.handles(candidate, __lift_wide)?;
                 let __lift_event = match candidate {
                     #(#arms)*

@@ -721,10 +721,12 @@ impl DynKernel {
             .iter()
             .map(|t| self.ctx.alloc::<u8>(to_usize(eval(&t.bytes, &lookup)?)?))
             .collect::<Result<Vec<_>>>()?;
+        let temp_extents = self.gen.temporaries.iter().map(|t| &t.scalars);
         let extents = self
             .info
             .extents
             .iter()
+            .chain(temp_extents)
             .map(|n| eval(n, &lookup))
             .collect::<Result<Vec<_>>>()?;
         let wide = crate::private::index64(&extents);

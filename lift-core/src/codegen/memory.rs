@@ -183,6 +183,7 @@ impl Gen<'_> {
             Space::Global => {
                 self.temporaries.push(Temporary {
                     name: name.clone(),
+                    scalars: &count * &Nat::cst(super::scalars_per(&elem)),
                     bytes: count * bytes,
                 });
                 self.temp_params.push(format!("global {decl}* {name}"));

@@ -130,6 +130,21 @@ pub struct Temporary {
     pub name: String,
     /// The size in bytes, over the size variables.
     pub bytes: Nat,
+    /// The number of scalars it holds (what its flat indices range over, at most), for the
+    /// launcher's choice of index width.
+    pub scalars: Nat,
+}
+
+/// The number of scalars in one element of type `t` (a vector's lanes, a tuple's fields).
+pub(crate) fn scalars_per(t: &crate::types::Type) -> i64 {
+    use crate::types::Type;
+    match t {
+        Type::Vector(_, w) => i64::from(*w),
+        Type::Tuple(ts) => ts.iter().map(scalars_per).sum(),
+        // Never the element of a buffer (arrays are stored flat); constant lengths only.
+        Type::Array(e, n) | Type::Capped(e, n) => scalars_per(e) * n.as_cst().unwrap_or(1),
+        Type::Scalar(_) => 1,
+    }
 }
 
 /// Why code generation failed.

@@ -246,6 +246,7 @@ pub(crate) fn compile(
         kernel: kernel1,
         temporaries: vec![Temporary {
             name: "lift_partial".into(),
+            scalars: groups.clone(),
             bytes: &groups * bytes,
         }],
     };

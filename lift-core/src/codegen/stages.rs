@@ -33,14 +33,11 @@ pub fn merge(stages: Vec<StageGen>, params: usize) -> GResult<Generated> {
         let own = temporaries.len();
         temporaries.extend(s.generated.temporaries);
         let result = if i + 1 < n {
-            let bytes = s
-                .result
-                .dims()
-                .iter()
-                .fold(Nat::cst(storage_bytes(s.result.base())?), |acc, d| &acc * d);
+            let count = s.result.dims().iter().fold(Nat::cst(1), |acc, d| &acc * d);
             temporaries.push(Temporary {
                 name: format!("lift_t{i}"),
-                bytes,
+                bytes: &count * &Nat::cst(storage_bytes(s.result.base())?),
+                scalars: &count * &Nat::cst(super::scalars_per(s.result.base())),
             });
             Some(temporaries.len() - 1)
         } else {

@@ -241,3 +241,30 @@ fn literal_arithmetic_takes_the_type_of_the_other_argument() {
     .unwrap();
     check_program(&mut p).unwrap();
 }
+
+/// The extents that decide the index width: buffers by their scalar count, views by each
+/// dimension. A 3 x 3 stencil's windows are never flattened (`9 N M` is no extent), while a
+/// joined view's flat length is one.
+#[test]
+fn extents_count_buffers_whole_and_views_per_dimension() {
+    let eval = |k: &KernelInfo, env: &[(&str, i64)]| -> Vec<i64> {
+        let lookup = |n: &str| env.iter().find(|(v, _)| *v == n).map(|(_, x)| *x);
+        k.extents
+            .iter()
+            .map(|e| e.eval(&lookup).expect("evaluates"))
+            .collect()
+    };
+    let k = check(
+        "kernel J<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { \
+         map2(|w| w[0][1] + w[1][0] + w[1][1]) o slide2(3, 1) o pad2(1, clamp) $ x }",
+    )
+    .unwrap();
+    let largest = eval(&k[0], &[("N", 8191), ("M", 8191)]).into_iter().max();
+    assert_eq!(largest, Some(8191 * 8191), "{:?}", k[0].extents);
+    let k = check(
+        "kernel T<N, K>(x: [f32; N]) -> [f32; 4] { take(4) o gather(reverse) o join o slide(K, 1) $ x }",
+    )
+    .unwrap();
+    let e = eval(&k[0], &[("N", 100_000), ("K", 50_000)]);
+    assert!(e.contains(&(50_001 * 50_000)), "{e:?}");
+}
