@@ -616,3 +616,24 @@ kernel R<N>(x: [[f32; 3]; N]) -> [[f32; 3]; N] { map(|row| map(|p| p.0 * p.1) $ 
         }
     }
 }
+
+/// Inside `vectorize`, a cast from or to `bool` has no vector form (there are no vectors of
+/// bool): an `Err` naming it, never an OpenCL build failure.
+#[test]
+fn bool_cast_inside_vectorize_is_an_error() {
+    let src = "kernel K<N>(x: [f32; N]) -> [f32; N] { as_scalar o map(vectorize(4, |v| (v > 0.0) as f32)) o as_vector(4) $ x }";
+    let e = DynKernel::compile(ctx(), src, "K").expect_err("no vector of bool");
+    assert!(
+        e.to_string()
+            .contains("cast of bool to f32 inside `vectorize`"),
+        "{e}"
+    );
+    // The same function on scalars runs.
+    let scalar = "kernel K<N>(x: [f32; N]) -> [f32; N] { map(|v| (v > 0.0) as f32) $ x }";
+    let got = agrees(
+        scalar,
+        &[5],
+        &[Value::from_f32s(&[-1.0, 2.0, 0.0, 3.0, -0.5])],
+    );
+    assert_eq!(got, [0.0, 1.0, 0.0, 1.0, 0.0]);
+}

@@ -112,6 +112,15 @@ pub(crate) fn binary(op: BinOp, l: &Type, r: &Type, span: Span) -> CResult<Type>
     if op.is_comparison() {
         return match (l, r) {
             (Type::Scalar(a), Type::Scalar(b)) if a == b => Ok(Type::Scalar(ScalarType::Bool)),
+            // No vectors of bool: a comparison (and the `if` it selects with) is written on
+            // one lane, and `vectorize` lifts the function to vectors.
+            (Type::Vector(_, w), _) | (_, Type::Vector(_, w)) => Err(mismatch(
+                span,
+                format!(
+                    "`{sym}` compares scalars, found {l} and {r}: write the function on one lane \
+                     and lift it with `vectorize({w}, |x| ...)`"
+                ),
+            )),
             _ => Err(mismatch(
                 span,
                 format!("`{sym}`: operand types differ: {l} vs {r}"),

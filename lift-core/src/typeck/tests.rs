@@ -171,6 +171,11 @@ fn errors_name_the_primitive() {
             "as_vector: input length not divisible by the vector width: 6 % 4 != 0",
         ),
         (
+            "kernel K<N>(x: [f32; N]) -> [f32x4; N / 4] { map(|v| if v > 0.0 { v } else { 0.0 }) o as_vector(4) $ x }",
+            ErrorKind::TypeMismatch,
+            "`>` compares scalars, found f32x4 and f32: write the function on one lane and lift it with `vectorize(4, |x| ...)`",
+        ),
+        (
             "kernel K<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o map(|v| v + true) $ x }",
             ErrorKind::TypeMismatch,
             "`+`: operand types differ: f32 vs bool",
