@@ -104,11 +104,33 @@ def spellings(a, add, rnd, dev):
         del x, y
 
 
+# VGG-16's nine distinct 3x3 convolution layers: (side, input channels, filters), as in
+# bench/src/workloads/vgg.rs.
+VGG = [(224, 3, 64), (224, 64, 64), (112, 64, 128), (112, 128, 128), (56, 128, 256),
+       (56, 256, 256), (28, 256, 512), (28, 512, 512), (14, 512, 512)]
+
+
+def vgg(a, add, rnd, dev):
+    """conv2d + bias + ReLU per layer (cuDNN, TF32 off), batch 1, NCHW; `vgg-i` as lift-bench."""
+    layers = [((n // 14) if n >= 28 else 2, -(-c // 8), f // 8) for n, c, f in VGG] if a.quick else VGG
+    for i, (n, c, f) in enumerate(layers):
+        x, w, b = rnd(1, c, n, n), rnd(f, c, 3, 3) / (9 * c), rnd(f)
+        fn = lambda: F.relu(F.conv2d(x, w, b, padding=1))
+        ref = F.relu(F.conv2d(x.double(), w.double(), b.double(), padding=1))
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        add(f"vgg-{i}", "PyTorch conv2d + bias + ReLU (cuDNN)", fn, ref, 1e-4)
+        print(f"vgg-{i}: peak allocated {torch.cuda.max_memory_allocated() / 2**20:.1f} MiB", flush=True)
+        del x, w, b, ref
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--out", default="torch.json")
+    ap.add_argument("--vgg", action="store_true",
+                    help="VGG-16's convolution layers, as `lift-bench --only vgg` (also `--only vgg`)")
     ap.add_argument("--spellings", action="store_true",
                     help="the spellings-and-sizes part, as `lift-bench --spellings` (also `--only spellings`)")
     a = ap.parse_args()
@@ -134,6 +156,9 @@ def main():
 
     if a.spellings or a.only == "spellings":
         spellings(a, add, rnd, dev)
+        sel = lambda w: False
+    if a.vgg or a.only == "vgg":
+        vgg(a, add, rnd, dev)
         sel = lambda w: False
     if sel("sum") or sel("asum") or sel("dot"):
         x, y = rnd(vec), rnd(vec)

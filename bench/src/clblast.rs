@@ -83,6 +83,35 @@ type Gemm = unsafe extern "C" fn(
     *mut cl_event,
 ) -> Status;
 
+/// `CLBlastKernelModeConvolution` (the same value in every CLBlast 1.5 release; the
+/// cross-correlation mode's value changed between them, so weights are given flipped).
+const CONVOLUTION: i32 = 152;
+
+type Convgemm = unsafe extern "C" fn(
+    i32,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    cl_mem,
+    usize,
+    cl_mem,
+    usize,
+    cl_mem,
+    usize,
+    *mut cl_command_queue,
+    *mut cl_event,
+) -> Status;
+
 /// A loaded CLBlast.
 pub struct ClBlast {
     lib: Library,
@@ -280,6 +309,62 @@ impl ClBlast {
         c: &Buffer<f32>,
     ) -> Res<Ev> {
         self.gemm_as(ctx, true, n, a, bt, c)
+    }
+
+    /// A 3x3 convolution, stride 1, zero padding 1, batch 1 (`CLBlastSconvgemm`, convolution
+    /// mode): `im` is `c x h x w` (CHW), `kernel` `f x c x 3 x 3` flipped in both spatial
+    /// dimensions, `result` `f x h x w`.
+    pub fn convgemm(
+        &self,
+        ctx: &Context,
+        (c, h, w): (usize, usize, usize),
+        f: usize,
+        im: &Buffer<f32>,
+        kernel: &Buffer<f32>,
+        result: &Buffer<f32>,
+    ) -> Res<Ev> {
+        let hw = elems(h, w)?;
+        fits(
+            ctx,
+            &[
+                ("im", im, elems(c, hw)?),
+                ("kernel", kernel, elems(elems(f, c)?, 9)?),
+                ("result", result, elems(f, hw)?),
+            ],
+        )?;
+        let (im, k, r) = (im.raw().get(), kernel.raw().get(), result.raw().get());
+        // SAFETY: as in `sum`; `fits` checked the three tensors' sizes for these dimensions.
+        self.call(
+            ctx,
+            "CLBlastSconvgemm",
+            b"CLBlastSconvgemm\0",
+            |g: Convgemm, q, e| unsafe {
+                g(
+                    CONVOLUTION,
+                    c,
+                    h,
+                    w,
+                    3,
+                    3,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    f,
+                    1,
+                    im,
+                    0,
+                    k,
+                    0,
+                    r,
+                    0,
+                    q,
+                    e,
+                )
+            },
+        )
     }
 
     fn gemm_as(

@@ -66,6 +66,8 @@ pub struct Sizes {
     pub s2d: usize,
     /// 3-D stencil side.
     pub s3d: usize,
+    /// Quick (POCL) sizes.
+    pub quick: bool,
 }
 
 impl Sizes {
@@ -78,6 +80,7 @@ impl Sizes {
                 gemm: 128,
                 s2d: 256,
                 s3d: 32,
+                quick,
             }
         } else {
             Sizes {
@@ -86,6 +89,7 @@ impl Sizes {
                 gemm: 4096,
                 s2d: 8192,
                 s3d: 512,
+                quick,
             }
         }
     }

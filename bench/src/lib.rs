@@ -27,12 +27,16 @@ pub const WORKLOADS: [&str; 9] = [
 /// suite; see `workloads::spellings`).
 pub const SPELLINGS: &str = "spellings";
 
+/// VGG-16's convolution layers (`--only vgg`; not in the default suite; see
+/// `workloads::vgg`).
+pub const VGG: &str = "vgg";
+
 /// Runs the suite on the device of `Context::new()` (`LIFT_DEVICE`).
 pub fn run_suite(cfg: &Config) -> Res<Suite> {
     if let Some(o) = &cfg.only {
-        if !WORKLOADS.contains(&o.as_str()) && o != SPELLINGS {
+        if !WORKLOADS.contains(&o.as_str()) && o != SPELLINGS && o != VGG {
             return Err(format!(
-                "unknown workload `{o}`; one of {}, {SPELLINGS}",
+                "unknown workload `{o}`; one of {}, {SPELLINGS}, {VGG}",
                 WORKLOADS.join(", ")
             )
             .into());
@@ -107,6 +111,11 @@ pub fn run_suite(cfg: &Config) -> Res<Suite> {
             cfg.only.as_deref() == Some(SPELLINGS),
             Box::new(|| workloads::spellings::run(&ctx, cfg, blas)),
         ),
+        (
+            VGG,
+            cfg.only.as_deref() == Some(VGG),
+            Box::new(|| workloads::vgg::run(&ctx, cfg, blas)),
+        ),
     ];
     for (name, on, step) in steps {
         if !on {
@@ -141,7 +150,9 @@ fn sizes_of(records: &[Record], sizes: &Sizes) -> Vec<(String, String)> {
         .map(|w| (w.to_string(), size_text(w)))
         .collect();
     for r in records {
-        if let Some(t) = workloads::spellings::size_text(&r.workload) {
+        let text = workloads::spellings::size_text(&r.workload)
+            .or_else(|| workloads::vgg::size_text(&r.workload, sizes.quick));
+        if let Some(t) = text {
             if !out.iter().any(|(w, _)| *w == r.workload) {
                 out.push((r.workload.clone(), t));
             }

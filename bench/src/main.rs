@@ -18,7 +18,8 @@ struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only this workload: sum, asum, dot, gemv, gemm, jacobi2d, gauss5, jacobi3d,
-    /// conv17, or `spellings` (the spellings-and-sizes part, not in the default suite).
+    /// conv17, `spellings` (the spellings-and-sizes part) or `vgg` (VGG-16's convolution
+    /// layers); the last two are not in the default suite.
     #[arg(long, value_name = "WORKLOAD", conflicts_with = "spellings")]
     only: Option<String>,
     /// The spellings-and-sizes part (= `--only spellings`).

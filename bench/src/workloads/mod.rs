@@ -4,6 +4,7 @@ pub mod blas;
 pub mod reduce;
 pub mod spellings;
 pub mod stencil;
+pub mod vgg;
 
 use crate::clblast::ClBlast;
 use crate::common::{bench_one, Config, Imp, Record, Reference, Work};

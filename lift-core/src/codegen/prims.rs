@@ -49,6 +49,18 @@ fn reorder(pargs: &[PrimArg], n: &Nat, inverse: bool) -> GResult<ReorderFn> {
     }
 }
 
+/// The literal body of `|x| lit` (the parameter unused): every element of a map of it is
+/// that literal.
+fn constant_body(f: &Expr) -> Option<&Expr> {
+    let ExprKind::Lambda(ps, body) = &f.kind else {
+        return None;
+    };
+    let [crate::ir::Pat::Name(..)] = ps.as_slice() else {
+        return None;
+    };
+    matches!(body.kind, ExprKind::Lit(..)).then_some(&**body)
+}
+
 /// The error for a `filter_seq` result used other than reduced, mapped or returned.
 fn filter_use() -> CodegenError {
     CodegenError::Unsupported(
@@ -271,6 +283,17 @@ impl<'a> Gen<'a> {
                 || ty_of(f)?.has_capped() =>
             {
                 return Err(filter_use());
+            }
+            // Every element the same literal (an array constant `[v; n]`, lowered to
+            // `map(|_| v) $ iota(n)`, such as a constant pad of arrays): a view of `v`,
+            // nothing stored.
+            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll
+                if constant_body(fun_arg(pargs)?).is_some() =>
+            {
+                let body = constant_body(fun_arg(pargs)?)
+                    .ok_or_else(|| CodegenError::Internal("constant map".into()))?;
+                let v = self.value(Arg::Expr(body))?;
+                View::MapIdx(self.fresh("j"), Box::new(v))
             }
             Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
                 let (input, elem, n) = self.array_input(args)?;

@@ -20,6 +20,7 @@
 pub mod mapping;
 pub mod normalise;
 pub mod parallel;
+pub mod products;
 pub mod slides;
 pub mod space;
 pub mod stages;
@@ -89,6 +90,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     let mut out = Vec::new();
     let body = &k.body;
     let mut configs = Vec::new();
+    // A product in disguise (a convolution over windows): blocked as the product it is.
+    let product = products::as_product(prog, kernel);
     for cfg in space::blockings() {
         let key = (cfg.tm, cfg.tn, cfg.tk, cfg.l0, cfg.l1, cfg.v);
         if !configs.contains(&key) {
@@ -97,11 +100,25 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             }
             configs.push(key);
         }
-        let Some(new) = block_map_reduce(cfg).apply(body, &ctx) else {
+        let rule = block_map_reduce(cfg);
+        let Some(new) = rule.apply(body, &ctx).or_else(|| {
+            let p = product.as_ref()?;
+            Some(p.wrap(rule.apply(&p.product, &ctx)?))
+        }) else {
             continue;
         };
         if let Some(c) = lowered(prog, kernel, info, new, "blocked", cfg.params()) {
             out.push(c);
+        }
+    }
+    // A product with an epilogue that reads other data (a convolution's bias): the
+    // product, blocked, and the epilogue as two kernels.
+    let blocked = out.len();
+    if let (0, Some(p)) = (blocked, &product) {
+        let mut q = prog.clone();
+        if let Some(k) = q.kernels.iter_mut().find(|k| k.name == kernel) {
+            k.body = p.wrap(p.product.clone());
+            out.extend(stages::fission(&q, kernel, info).unwrap_or_default());
         }
     }
     for &(s, pad) in &space::strips() {

@@ -48,8 +48,12 @@ pub struct Stage {
     pub result: Type,
 }
 
-/// The most variants of one stage offered to the tuner.
+/// The first candidates of the richest stage offered to the tuner as variants.
 const MAX_VARIANTS: usize = 3;
+
+/// The most variants offered in all: after the first [`MAX_VARIANTS`], further candidates
+/// of the stage that apply at every size (other tilings of a blocked product).
+const MAX_ALL_VARIANTS: usize = 8;
 
 /// The most stages a kernel is split into.
 const MAX_STAGES: usize = 32;
@@ -150,12 +154,18 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
         candidate: c.clone(),
         result: infos[i].result.clone(),
     };
-    // The defaults, and each other candidate (up to the first MAX_VARIANTS) of the stage with
-    // the most: the tuner chooses among them.
+    // The defaults, and other candidates of the stage with the most (its first MAX_VARIANTS,
+    // then those that apply at every size, up to MAX_ALL_VARIANTS): the tuner chooses among
+    // them.
     let (rich, _) = choices.iter().enumerate().max_by_key(|(_, c)| c.len())?;
     let kernels = ("kernels".to_string(), choices.len() as i64);
     let mut out = Vec::new();
-    for (j, c) in choices[rich].iter().enumerate().take(MAX_VARIANTS) {
+    let variants = choices[rich]
+        .iter()
+        .enumerate()
+        .filter(|(j, c)| *j < MAX_VARIANTS || unconditional(c, &infos[rich]))
+        .take(MAX_ALL_VARIANTS);
+    for (j, c) in variants {
         let stages: Vec<Stage> = (0..choices.len())
             .map(|i| {
                 if i == rich {
@@ -175,6 +185,8 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
         if j != defaults[rich] {
             params.push((format!("s{rich}"), j as i64));
         }
+        // The variant's own parameters (a blocked product's tiles), named after its stage.
+        params.extend(c.params.iter().map(|(n, v)| (format!("s{rich}.{n}"), *v)));
         out.push(Candidate {
             strategy: "stages",
             params,
@@ -282,12 +294,18 @@ fn let_in_map(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
 /// other data of the element (`alpha * dot + beta * c`, C given zipped with the rows) as two
 /// stages: the nest of reductions alone, `map(|t0| map(|t1| R) $ Y) $ X` (which the other
 /// strategies then match, a blocked matrix product for GEMM), and the epilogue over
-/// `zip(X, lift_t{first})`.
+/// `zip(X, lift_t{first})`. Under layouts (`split(W) $ nest`, a product reshaped by
+/// [`super::products`]) the epilogue stage keeps them.
 fn nest_epilogue(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
     let ExprKind::Apply(m0, xs) = &body.kind else {
         return None;
     };
     let [x] = xs.as_slice() else { return None };
+    if crate::rewrite::build::is_layout(m0) {
+        let (values, rest) = nest_epilogue(x, first)?;
+        let apply = ExprKind::Apply(Box::new(crate::rewrite::build::untyped(m0)), vec![rest]);
+        return Some((values, Expr::new(apply, body.span)));
+    }
     let (t0, inner) = crate::rewrite::build::lambda1(m0.prim_fun(Prim::Map)?)?;
     let ExprKind::Apply(m1, ys) = &inner.kind else {
         return None;

@@ -183,3 +183,32 @@ fn epilogues_around_the_fold() {
     assert!(blocked(&with(&format!("(|s| s * s) $ {dot}"))));
     assert!(!blocked(&with(&format!("{dot} + r[0]"))));
 }
+
+/// A product in disguise (`products`): a 3x3 convolution over `slide2` windows, its windows
+/// and filters flattened by `join o join` inside the lambdas, gets blocked candidates (the
+/// windows are the rows of `A`, never materialised); with bias and ReLU reading other data,
+/// the product is a blocked stage and the epilogue a second one.
+#[test]
+fn convolutions_are_blocked_products() {
+    let plain = "kernel K<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ c)) $ w) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
+    let c = compile(plain);
+    let blocked: Vec<_> = c
+        .candidates
+        .iter()
+        .filter(|c| c.strategy == "blocked")
+        .collect();
+    assert!(blocked.len() >= 4, "{:?}", names(&c));
+    assert!(blocked.iter().all(|b| b.generated.temporaries.is_empty()));
+    let biased = "kernel K<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
+    let c = compile(biased);
+    let staged: Vec<_> = c
+        .candidates
+        .iter()
+        .filter(|c| c.strategy == "stages" && c.name.contains("s0.tm="))
+        .collect();
+    assert!(staged.len() >= 4, "{:?}", names(&c));
+    assert_eq!(c.candidates[0].strategy, "stages", "{:?}", names(&c));
+    for s in &staged {
+        assert_eq!(s.generated.kernels.len(), 2, "{}", s.name);
+    }
+}

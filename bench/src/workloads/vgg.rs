@@ -1,0 +1,190 @@
+//! VGG-16's convolution layers (issue 12): the nine distinct 3x3 layers (stride 1, zero
+//! padding 1), batch 1, f32. lift-rs runs its one `Conv` kernel (bias and ReLU fused, HWC
+//! input, `[F][3][3][C]` weights) untuned and tuned; CLBlast runs `convgemm` (the same
+//! convolution without bias and ReLU, NCHW, in its single-kernel form). Each is checked
+//! against a CPU reference on a sample of the outputs. PyTorch's `conv2d` (cuDNN) comes from
+//! `torch_ref.py --vgg` and is merged by `--report`.
+
+use super::{Bench, Blas};
+use crate::common::{par_map, random_vec, Config, Imp, Record, Reference, Work};
+use crate::lift_kernels::Conv;
+use crate::timing::{Done, Ev, Gate, Res};
+use lift_runtime::{Buffer, Context};
+
+/// `(side, input channels, filters)` of the nine distinct layers (conv1_1 .. conv5_x).
+pub const LAYERS: [(usize, usize, usize); 9] = [
+    (224, 3, 64),
+    (224, 64, 64),
+    (112, 64, 128),
+    (112, 128, 128),
+    (56, 128, 256),
+    (56, 256, 256),
+    (28, 256, 512),
+    (28, 512, 512),
+    (14, 512, 512),
+];
+
+/// The layers of `--quick` (POCL-sized: side / 14, channels / 8).
+fn layers(quick: bool) -> Vec<(usize, usize, usize)> {
+    LAYERS
+        .iter()
+        .map(|&(n, c, f)| {
+            if quick {
+                ((n / 14).max(2), c.div_ceil(8), f / 8)
+            } else {
+                (n, c, f)
+            }
+        })
+        .collect()
+}
+
+/// The workload name of layer `i`.
+fn name(i: usize) -> &'static str {
+    Box::leak(format!("vgg-{i}").into_boxed_str())
+}
+
+/// The outputs checked: about 4096 spread over the result (every one when it is smaller).
+fn sample(len: usize) -> Vec<usize> {
+    let step = (len / 4096).max(1) | 1;
+    (0..len).step_by(step).collect()
+}
+
+/// The convolution before bias and ReLU at output `(y, x, f)`: HWC input `x`, `[F][3][3][C]`
+/// weights, zero padding 1.
+fn pre(x: &[f32], w: &[f32], (n, c): (usize, usize), (y, xx, f): (usize, usize, usize)) -> f64 {
+    let mut acc = 0.0;
+    for dy in 0..3 {
+        for dx in 0..3 {
+            let (iy, ix) = ((y + dy).wrapping_sub(1), (xx + dx).wrapping_sub(1));
+            if iy >= n || ix >= n {
+                continue;
+            }
+            for ch in 0..c {
+                let a = f64::from(x[(iy * n + ix) * c + ch]);
+                acc += a * f64::from(w[((f * 3 + dy) * 3 + dx) * c + ch]);
+            }
+        }
+    }
+    acc
+}
+
+/// Every layer: lift-rs untuned and tuned, CLBlast `convgemm`.
+pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
+    let cache = cfg.out.join("tune-cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    std::fs::create_dir_all(&cache)?;
+    std::env::set_var(lift_runtime::cache::CACHE_DIR_ENV, &cache);
+    lift_runtime::cache::reload();
+    let conv = Conv::new(ctx);
+    let mut recs = Vec::new();
+    for (i, (n, c, f)) in layers(cfg.quick).into_iter().enumerate() {
+        eprintln!("vgg: layer {i}: {n}x{n}x{c} -> {f}");
+        if let Err(e) = layer(ctx, cfg, blas, &conv, i, (n, c, f), &mut recs) {
+            eprintln!("vgg: layer {i}: skipped: {e}");
+        }
+    }
+    Ok(recs)
+}
+
+fn layer(
+    ctx: &Context,
+    cfg: &Config,
+    blas: Blas<'_>,
+    conv: &Result<Conv, lift_runtime::Error>,
+    i: usize,
+    (n, c, f): (usize, usize, usize),
+    recs: &mut Vec<Record>,
+) -> Res<()> {
+    let xv = random_vec(n * n * c, 30 + i as u64);
+    let wv: Vec<f32> = random_vec(f * 9 * c, 60 + i as u64)
+        .into_iter()
+        .map(|v| v / (9 * c) as f32)
+        .collect();
+    let bv = random_vec(f, 90 + i as u64);
+    let work = Work {
+        name: name(i),
+        size: size_text(name(i), cfg.quick).unwrap_or_default(),
+        flops: 2.0 * (n * n * f * 9 * c) as f64,
+        bytes: 4.0 * (n * n * (c + f) + f * 9 * c) as f64,
+        tol: 1e-4,
+    };
+    // lift-rs: HWF output, bias and ReLU.
+    let idx = sample(n * n * f);
+    let values = par_map(idx.len(), |k| {
+        let p = idx[k];
+        let (y, x, ff) = (p / (n * f), p / f % n, p % f);
+        (pre(&xv, &wv, (n, c), (y, x, ff)) + f64::from(bv[ff])).max(0.0)
+    });
+    let reference = Reference {
+        values,
+        idx: Some(idx),
+    };
+    let (x, w, b) = (ctx.upload(&xv)?, ctx.upload(&wv)?, ctx.upload(&bv)?);
+    let mut out = ctx.alloc::<f32>(n * n * f)?;
+    {
+        let mut bench = Bench::new(ctx, cfg, &work, &reference, &mut out, recs);
+        match conv {
+            Ok(k) => {
+                let scratch = k.scratch(n, n, c, f)?;
+                for tuned in [false, true] {
+                    if tuned {
+                        match k.tune(n, n, c, f, &xv, &wv, &bv) {
+                            Ok(t) => eprintln!("  tuned: {t}"),
+                            Err(e) => eprintln!("  tuning failed: {e}"),
+                        }
+                    }
+                    let chosen = k.candidate_for(n, n, c, f)?;
+                    let label = format!(
+                        "lift-rs {}: {}",
+                        if tuned { "tuned" } else { "untuned" },
+                        Conv::CANDIDATES[chosen]
+                    );
+                    let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
+                    let run = Ok::<_, String>(|o: &Buffer<f32>| {
+                        let e = k.launch(n, n, c, f, &x, &w, &b, o, &scratch)?;
+                        Ok(Done::Last(Ev::Lift(e)))
+                    });
+                    bench.run(imp, run);
+                }
+            }
+            Err(e) => bench.error("lift-rs", "lift", e),
+        }
+    }
+    // CLBlast: NCHW input, `[F][C][3][3]` weights flipped for its convolution mode, NCHW
+    // output, no bias or ReLU.
+    let idx = sample(n * n * f);
+    let values = par_map(idx.len(), |k| {
+        let p = idx[k];
+        let (ff, y, x) = (p / (n * n), p / n % n, p % n);
+        pre(&xv, &wv, (n, c), (y, x, ff))
+    });
+    let reference = Reference {
+        values,
+        idx: Some(idx),
+    };
+    let chw: Vec<f32> = (0..c * n * n)
+        .map(|p| {
+            let (ch, y, x) = (p / (n * n), p / n % n, p % n);
+            xv[(y * n + x) * c + ch]
+        })
+        .collect();
+    let flipped: Vec<f32> = (0..f * c * 9)
+        .map(|p| {
+            let (ff, ch, dy, dx) = (p / (9 * c), p / 9 % c, p / 3 % 3, p % 3);
+            wv[((ff * 3 + (2 - dy)) * 3 + (2 - dx)) * c + ch]
+        })
+        .collect();
+    let (xc, wc) = (ctx.upload(&chw)?, ctx.upload(&flipped)?);
+    let mut bench = Bench::new(ctx, cfg, &work, &reference, &mut out, recs);
+    bench.clblast("CLBlast Sconvgemm (no bias, ReLU)", blas, |bl, o| {
+        bl.convgemm(ctx, (c, n, n), f, &xc, &wc, o)
+    });
+    Ok(())
+}
+
+/// The size text of a `vgg-i` workload (`--quick` sizes when `quick`).
+pub fn size_text(workload: &str, quick: bool) -> Option<String> {
+    let i: usize = workload.strip_prefix("vgg-")?.parse().ok()?;
+    let (n, c, f) = *layers(quick).get(i)?;
+    Some(format!("{n}x{n}x{c}->{f}"))
+}
