@@ -163,3 +163,48 @@ fn the_tuner_checks_and_times_every_candidate() {
         "tuned",
     );
 }
+
+/// A product under a nest of three maps (a batch of row blocks against one matrix of
+/// filters): `products` flattens the nest into one blocked product and splits the result
+/// back; blocked candidates agree with the interpreter at sizes that are and are not
+/// multiples of the tiles.
+#[test]
+fn nested_products_are_blocked_and_agree() {
+    let text = "kernel K<D, H, W, L, F>(x: [[[[f32; L]; W]; H]; D], w: [[f32; L]; F]) -> [[[[f32; F]; W]; H]; D] {
+        map3(|r| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(r, c)) $ w) $ x
+    }";
+    let k = DynKernel::compile(ctx(), text, "K").expect("compiles");
+    let blocked = k
+        .candidates()
+        .iter()
+        .filter(|c| c.starts_with("blocked"))
+        .count();
+    assert!(blocked >= 3, "{:?}", k.candidates());
+    // Two tilings that apply at every size (padded); each `compile_candidate` explores anew.
+    let blocked: Vec<&String> = k
+        .candidates()
+        .iter()
+        .filter(|c| c.starts_with("blocked") && c.ends_with("pad=2)"))
+        .take(2)
+        .collect();
+    for (d, h, w, l, f) in [(3, 5, 7, 9, 11), (2, 4, 16, 16, 32)] {
+        let x = nested(&random_f32(d * h * w * l, 1), &[d, h, w, l]);
+        let ws = nested(&random_f32(l * f, 2), &[f, l]);
+        let args = [x, ws];
+        let sizes = [d, h, w, l, f];
+        let want = f32s(&lift_tests::interpret(text, "K", &sizes, &args));
+        let mut ran = 0;
+        for c in &blocked {
+            let ck = DynKernel::compile_candidate(ctx(), text, "K", Some(c)).expect("compiles");
+            match ck.run(&sizes, &args) {
+                Ok(v) => {
+                    assert_close(&f32s(&v), &want, 1e-5, c);
+                    ran += 1;
+                }
+                Err(lift_runtime::Error::Precondition { .. }) => {}
+                Err(e) => panic!("{c} at {sizes:?}: {e}"),
+            }
+        }
+        assert!(ran >= 1, "no blocked candidate ran at {sizes:?}");
+    }
+}
