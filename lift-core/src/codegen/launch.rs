@@ -62,6 +62,8 @@ struct Found {
     glb: Vec<Option<Nat>>,
     wrg: Vec<Option<Nat>>,
     lcl: Vec<Option<i64>>,
+    /// Dimensions with a `map_lcl` whose trip count is not a constant.
+    symbolic: Vec<bool>,
 }
 
 fn set<T: Clone>(v: &mut Vec<Option<T>>, d: usize, x: T, merge: impl Fn(&T, &T) -> T) {
@@ -74,7 +76,7 @@ fn set<T: Clone>(v: &mut Vec<Option<T>>, d: usize, x: T, merge: impl Fn(&T, &T) 
     });
 }
 
-fn walk(e: &Expr, found: &mut Found, facts: &Facts, lanes: i64) -> GResult<()> {
+fn walk(e: &Expr, found: &mut Found, facts: &Facts) -> GResult<()> {
     match &e.kind {
         ExprKind::Prim(p, args) => {
             let d = PrimArg::dim(args);
@@ -88,16 +90,21 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts, lanes: i64) -> GResult<()> {
             match p {
                 Prim::MapGlb => set(&mut found.glb, d, trip(e)?, merge),
                 Prim::MapWrg => set(&mut found.wrg, d, trip(e)?, merge),
-                Prim::MapLcl => {
-                    let c = trip(e)?.as_cst().unwrap_or(lanes);
-                    set(&mut found.lcl, d, c, |a, b| *a.max(b));
-                }
+                Prim::MapLcl => match trip(e)?.as_cst() {
+                    Some(c) => set(&mut found.lcl, d, c, |a, b| *a.max(b)),
+                    None => {
+                        if found.symbolic.len() <= d {
+                            found.symbolic.resize(d + 1, false);
+                        }
+                        found.symbolic[d] = true;
+                    }
+                },
                 _ => {}
             }
             for a in args {
                 match a {
-                    PrimArg::Fun(f) | PrimArg::Value(f) => walk(f, found, facts, lanes)?,
-                    PrimArg::Boundary(Boundary::Constant(f), _) => walk(f, found, facts, lanes)?,
+                    PrimArg::Fun(f) | PrimArg::Value(f) => walk(f, found, facts)?,
+                    PrimArg::Boundary(Boundary::Constant(f), _) => walk(f, found, facts)?,
                     _ => {}
                 }
             }
@@ -106,23 +113,23 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts, lanes: i64) -> GResult<()> {
         ExprKind::Lambda(_, b)
         | ExprKind::Proj(b, _)
         | ExprKind::Index(b, _)
-        | ExprKind::Unary(_, b) => walk(b, found, facts, lanes),
-        ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => walk(b, found, facts, lanes),
+        | ExprKind::Unary(_, b) => walk(b, found, facts),
+        ExprKind::Cast(b, _) | ExprKind::Point(_, _, b) => walk(b, found, facts),
         ExprKind::Compose(es) | ExprKind::Tuple(es) => {
-            es.iter().try_for_each(|x| walk(x, found, facts, lanes))
+            es.iter().try_for_each(|x| walk(x, found, facts))
         }
         ExprKind::Apply(f, es) => {
-            walk(f, found, facts, lanes)?;
-            es.iter().try_for_each(|x| walk(x, found, facts, lanes))
+            walk(f, found, facts)?;
+            es.iter().try_for_each(|x| walk(x, found, facts))
         }
         ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
-            walk(a, found, facts, lanes)?;
-            walk(b, found, facts, lanes)
+            walk(a, found, facts)?;
+            walk(b, found, facts)
         }
         ExprKind::If(c, a, b) => {
-            walk(c, found, facts, lanes)?;
-            walk(a, found, facts, lanes)?;
-            walk(b, found, facts, lanes)
+            walk(c, found, facts)?;
+            walk(a, found, facts)?;
+            walk(b, found, facts)
         }
         ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Ok(()),
     }
@@ -131,14 +138,18 @@ fn walk(e: &Expr, found: &mut Found, facts: &Facts, lanes: i64) -> GResult<()> {
 /// Computes the launch configuration of a lowered, type-checked kernel body.
 pub(crate) fn configure(body: &Expr, facts: &Facts, lanes: i64) -> GResult<Launch> {
     let mut found = Found::default();
-    walk(body, &mut found, facts, lanes)?;
+    walk(body, &mut found, facts)?;
     let one = || Nat::cst(1);
     let global = found
         .glb
         .into_iter()
         .map(|g| g.unwrap_or_else(one))
         .collect();
-    let dims = found.wrg.len().max(found.lcl.len());
+    let dims = found
+        .wrg
+        .len()
+        .max(found.lcl.len())
+        .max(found.symbolic.len());
     let mut groups: Vec<Nat> = found
         .wrg
         .into_iter()
@@ -147,6 +158,19 @@ pub(crate) fn configure(body: &Expr, facts: &Facts, lanes: i64) -> GResult<Launc
     groups.resize(dims, one());
     let mut local: Vec<i64> = found.lcl.into_iter().map(|l| l.unwrap_or(1)).collect();
     local.resize(dims, 1);
+    // The dimensions whose trip counts are size variables share `lanes` work-items: each
+    // takes the largest power of two whose k-th power fits (k such dimensions), so that a
+    // group of two of them is 16 x 16 for 256 lanes, not 256 x 256.
+    let k = found.symbolic.iter().filter(|&&s| s).count();
+    if k > 0 {
+        let mut per = 1i64;
+        while (per * 2).checked_pow(k as u32).is_some_and(|p| p <= lanes) {
+            per *= 2;
+        }
+        for (d, _) in found.symbolic.iter().enumerate().filter(|(_, &s)| s) {
+            local[d] = local[d].max(per);
+        }
+    }
     Ok(Launch {
         global,
         groups,

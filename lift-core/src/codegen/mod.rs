@@ -179,9 +179,11 @@ pub type GResult<T> = Result<T, CodegenError>;
 /// candidate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// The local size of a dimension whose `map_lcl`s have trip counts that are not
-    /// compile-time constants (LIFT's launch parameter): such maps become loops strided by
-    /// it. Dimensions with constant trip counts take the largest of them.
+    /// The work-group size shared by the dimensions whose `map_lcl`s have trip counts that
+    /// are not compile-time constants (LIFT's launch parameter): each of `k` such dimensions
+    /// takes the largest power of two whose `k`-th power is at most `lanes`, and their maps
+    /// become loops strided by it. Dimensions with constant trip counts take the largest of
+    /// them.
     pub lanes: i64,
 }
 

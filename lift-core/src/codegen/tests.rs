@@ -312,3 +312,24 @@ fn sibling_local_stagings_share_a_barrier() {
           $ (to_local(map_lcl(0, id)) $ t.0, to_local(map_lcl(0, id)) $ t.1)) $ zip(split(64) $ x, split(64) $ y) }");
     assert_eq!(g.source.matches("barrier(").count(), 1, "{}", g.source);
 }
+
+/// `map_lcl`s over size variables in two dimensions share the `lanes` work-items: 8 x 8 for
+/// 64 and 16 x 16 for 256 (a group of `lanes x lanes` exceeds every device); in one dimension
+/// they take all of them.
+#[test]
+fn symbolic_local_sizes_share_the_lanes() {
+    let two = "kernel K<N, M, A, B>(x: [[f32; M]; N]) -> [[f32; M]; N] { \
+        join o map_wrg(1, |rows| map(join) o transpose o map_wrg(0, |blk| map_lcl(1, map_lcl(0, |v| v + 1.0)) $ blk) o transpose o map(split(B)) $ rows) o split(A) $ x }";
+    let mut p = parse_program_str(two).expect("parses");
+    let infos = check_program(&mut p).expect("checks");
+    for (lanes, side) in [(64, 8), (256, 16), (1024, 32), (100, 8)] {
+        let g = generate_with(&p, "K", &infos[0], &Options { lanes }).expect("generates");
+        let local = g.kernels[0].local.clone().expect("a fixed group");
+        assert_eq!(local, vec![Nat::cst(side), Nat::cst(side)], "lanes {lanes}");
+    }
+    let one = "kernel K<N, A>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, map_lcl(0, |v| v + 1.0)) o split(A) $ x }";
+    let mut p = parse_program_str(one).expect("parses");
+    let infos = check_program(&mut p).expect("checks");
+    let g = generate_with(&p, "K", &infos[0], &Options { lanes: 256 }).expect("generates");
+    assert_eq!(g.kernels[0].local, Some(vec![Nat::cst(256)]));
+}
