@@ -16,7 +16,7 @@
 
 use crate::ir::{Boundary, Expr, ExprKind, FunBody, Pat, PrimArg, Program, UserFun};
 use crate::prim::Prim;
-use crate::rewrite::build::{self, bind, call, compose, ident, is_bare, prim, with_fun};
+use crate::rewrite::build::{self, bind, call, chain, compose, ident, is_bare, prim, with_fun};
 use crate::rewrite::strategy::{left_choice, repeat, rule, Strategy};
 use crate::rewrite::walk::{child_ctx, children, children_mut, replace_child};
 use crate::rewrite::{
@@ -811,14 +811,6 @@ pub fn zip_nd_producer() -> Rule {
     )
 }
 
-/// A function's composition chain, outermost first.
-fn chain(f: &Expr) -> Vec<Expr> {
-    match &f.kind {
-        ExprKind::Compose(fs) => build::flatten(fs),
-        _ => vec![f.clone()],
-    }
-}
-
 /// `(.. o map(f)) $ ((map(g) o ..) $ x) ⇒ (.. o map(f o g) o ..) $ x`: map fusion across an
 /// application (other applications keep their shape, which later stages match).
 pub fn apply_map_fusion() -> Rule {
@@ -826,14 +818,8 @@ pub fn apply_map_fusion() -> Rule {
         "apply_map_fusion",
         "(.. o map(f)) $ ((map(g) o ..) $ x) ⇒ (.. o map(f o g) o ..) $ x",
         |e, _| {
-            let ExprKind::Apply(f, xs) = &e.kind else {
-                return None;
-            };
-            let [inner] = xs.as_slice() else { return None };
-            let ExprKind::Apply(g, ys) = &inner.kind else {
-                return None;
-            };
-            let [x] = ys.as_slice() else { return None };
+            let (f, g, ys) = build::apply_of_apply(e)?;
+            let [x] = ys else { return None };
             let (mut fs, gs) = (chain(f), chain(g));
             let ff = fs.pop()?.prim_fun(Prim::Map)?.clone();
             let gf = gs.first()?.prim_fun(Prim::Map)?;
@@ -928,20 +914,14 @@ pub fn apply_reduce_map() -> Rule {
         "apply_reduce_map",
         "reduce(op, z) $ (map(g) $ x) ⇒ (reduce(op, z) o map(g)) $ x",
         |e, _| {
-            let ExprKind::Apply(f, xs) = &e.kind else {
-                return None;
-            };
-            let [inner] = xs.as_slice() else { return None };
-            let ExprKind::Apply(g, ys) = &inner.kind else {
-                return None;
-            };
-            let [x] = ys.as_slice() else { return None };
-            if !matches!(f.as_prim(), Some((Prim::Reduce, _))) || g.prim_fun(Prim::Map).is_none() {
+            let (f, g, ys) = build::apply_of_apply(e)?;
+            if ys.len() != 1
+                || !matches!(f.as_prim(), Some((Prim::Reduce, _)))
+                || g.prim_fun(Prim::Map).is_none()
+            {
                 return None;
             }
-            let s = e.span;
-            let fg = compose(vec![(**f).clone(), (**g).clone()], s);
-            Some(Expr::new(ExprKind::Apply(Box::new(fg), vec![x.clone()]), s))
+            Some(build::apply_composed(f, g, ys, e))
         },
     )
 }

@@ -163,23 +163,14 @@ pub fn map_join_reorder() -> Rule {
 /// `f $ (g $ x) ⇒ (f o g) $ x`, so that chain rules see the pair.
 pub fn apply_to_compose() -> Rule {
     Rule::new("apply_to_compose", "f $ (g $ x) ⇒ (f o g) $ x", |e, _| {
-        let ExprKind::Apply(f, xs) = &e.kind else {
-            return None;
-        };
-        let [inner] = xs.as_slice() else {
-            return None;
-        };
-        let ExprKind::Apply(g, ys) = &inner.kind else {
-            return None;
-        };
+        let (f, g, ys) = build::apply_of_apply(e)?;
         if ys.len() != 1
             || matches!(g.kind, ExprKind::Ident(_))
             || matches!(f.kind, ExprKind::Ident(_))
         {
             return None;
         }
-        let fg = compose(vec![(**f).clone(), (**g).clone()], e.span);
-        Some(Expr::new(ExprKind::Apply(Box::new(fg), ys.clone()), e.span))
+        Some(build::apply_composed(f, g, ys, e))
     })
 }
 

@@ -298,3 +298,29 @@ pub(crate) fn binds(p: &Pat, name: &str) -> bool {
         Pat::Tuple(ps, _) => ps.iter().any(|q| binds(q, name)),
     }
 }
+
+/// `f $ (g $ ys)` (one argument outside): `f`, `g` and `ys`.
+pub(crate) fn apply_of_apply(e: &Expr) -> Option<(&Expr, &Expr, &[Expr])> {
+    let ExprKind::Apply(f, xs) = &e.kind else {
+        return None;
+    };
+    let [inner] = xs.as_slice() else { return None };
+    let ExprKind::Apply(g, ys) = &inner.kind else {
+        return None;
+    };
+    Some((f, g, ys))
+}
+
+/// `(f o g) $ ys`, spanned like `e`.
+pub(crate) fn apply_composed(f: &Expr, g: &Expr, ys: &[Expr], e: &Expr) -> Expr {
+    let fg = compose(vec![f.clone(), g.clone()], e.span);
+    Expr::new(ExprKind::Apply(Box::new(fg), ys.to_vec()), e.span)
+}
+
+/// A function's composition chain, outermost first.
+pub(crate) fn chain(f: &Expr) -> Vec<Expr> {
+    match &f.kind {
+        ExprKind::Compose(fs) => flatten(fs),
+        _ => vec![f.clone()],
+    }
+}

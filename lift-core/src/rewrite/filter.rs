@@ -74,21 +74,9 @@ pub fn apply_filter() -> Rule {
         "apply_filter",
         "F $ (filter_seq(p) o G $ x) ⇒ (F o filter_seq(p) o G) $ x",
         |e, _| {
-            let ExprKind::Apply(f, xs) = &e.kind else {
-                return None;
-            };
-            let [inner] = xs.as_slice() else { return None };
-            let ExprKind::Apply(g, ys) = &inner.kind else {
-                return None;
-            };
-            let first = match &g.kind {
-                ExprKind::Compose(gs) => build::flatten(gs).into_iter().next()?,
-                _ => (**g).clone(),
-            };
-            first.prim_fun(Prim::FilterSeq)?;
-            let s = e.span;
-            let fg = compose(vec![(**f).clone(), (**g).clone()], s);
-            Some(Expr::new(ExprKind::Apply(Box::new(fg), ys.clone()), s))
+            let (f, g, ys) = build::apply_of_apply(e)?;
+            build::chain(g).first()?.prim_fun(Prim::FilterSeq)?;
+            Some(build::apply_composed(f, g, ys, e))
         },
     )
 }
