@@ -13,6 +13,10 @@ pub struct Config {
     pub only: Option<String>,
     /// The spellings part: only these workloads (`gemm`, `jacobi`, `jacobi3d`, `gemv`, `zip`).
     pub spelling_workloads: Option<Vec<String>>,
+    /// The VGG part: only these layers (indices into `vgg::LAYERS`).
+    pub vgg_layers: Option<Vec<usize>>,
+    /// The VGG part: also time every candidate that applies, with its temporaries' memory.
+    pub vgg_pareto: bool,
     /// Output directory.
     pub out: PathBuf,
     /// Path of `libclblast.so.1` (else the loader's search path).
@@ -37,6 +41,8 @@ impl Config {
             quick,
             only: None,
             spelling_workloads: None,
+            vgg_layers: None,
+            vgg_pareto: false,
             out: PathBuf::from("bench-out"),
             clblast: None,
             torch: None,

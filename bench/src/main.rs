@@ -33,6 +33,12 @@ struct Args {
         requires = "spellings"
     )]
     workloads: Option<Vec<String>>,
+    /// With `--only vgg`: only these layers (0..=8).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    layers: Option<Vec<usize>>,
+    /// With `--only vgg`: also time every candidate that applies (time against memory).
+    #[arg(long)]
+    pareto: bool,
     /// Output directory (table, CSV, JSON, plots).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -67,6 +73,8 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         false => args.only,
     };
     cfg.spelling_workloads = args.workloads;
+    cfg.vgg_layers = args.layers;
+    cfg.vgg_pareto = args.pareto;
     if let Some(out) = args.out {
         cfg.out = out;
     }

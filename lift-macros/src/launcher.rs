@@ -379,7 +379,7 @@ pub fn kernel_item(
             let b = eval(&t.bytes);
             quote! {
                 let __lift_need = ::lift_runtime::__private::to_usize(#b)?;
-                let __lift_have = scratch.bufs.get(#ci).and_then(|b| b.get(#ti)).map_or(0, |b| b.len());
+                let __lift_have = scratch.bufs.get(#ti).map_or(0, |b| b.len());
                 if __lift_have < __lift_need {
                     return Err(::lift_runtime::Error::ArgLength {
                         arg: format!("scratch (temporary {} of candidate `{}`, in bytes; make it with `scratch` at these sizes)", #ti, Self::CANDIDATES[#ci]),
@@ -393,9 +393,20 @@ pub fn kernel_item(
     });
     let scratch_check =
         has_scratch.then(|| quote!(match candidate { #(#scratch_checks)* _ => {} }));
-    let scratch_allocs = cands.iter().map(|c| {
-        let sizes = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
-        quote!(vec![#(self.ctx.alloc::<u8>(::lift_runtime::__private::to_usize(#sizes)?)?),*])
+    // Candidates run one at a time: they share the buffers, temporary `i` of the scratch as
+    // large as the largest temporary `i` of the candidates that apply at these sizes.
+    let n_temps = cands
+        .iter()
+        .map(|c| c.generated.temporaries.len())
+        .max()
+        .unwrap_or(0);
+    let scratch_needs = cands.iter().map(|c| {
+        let applies = c.conditions.iter().map(cond_holds);
+        let needs = c.generated.temporaries.iter().enumerate().map(|(ti, t)| {
+            let b = eval(&t.bytes);
+            quote!(__lift_need[#ti] = __lift_need[#ti].max(::lift_runtime::__private::to_usize(#b)?);)
+        });
+        quote!(if true #(&& #applies)* { #(#needs)* })
     });
 
     // Per candidate: whether it applies, what it needs of the device, and its enqueue block.
@@ -413,10 +424,25 @@ pub fn kernel_item(
             None => quote!(None),
         };
         let lmem = g.iter().map(|k| eval(&k.local_mem_bytes));
+        // The work-groups of the first kernel with a fixed work-group size.
+        let groups = match g.iter().find(|k| k.local.is_some()) {
+            Some(k) => {
+                let per = k.global.iter().zip(k.local.iter().flatten()).map(|(gl, l)| {
+                    let (gl, l) = (eval(gl), eval(l));
+                    quote!(::lift_runtime::__private::to_usize(#gl)?.div_ceil(::lift_runtime::__private::to_usize(#l)?.max(1)))
+                });
+                quote!((|| -> ::core::result::Result<::core::option::Option<usize>, ::lift_runtime::Error> {
+                    let __lift_dims: ::std::vec::Vec<usize> = vec![#(#per),*];
+                    Ok(__lift_dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)))
+                })().ok().flatten())
+            }
+            None => quote!(None),
+        };
         quote! {
             ::lift_runtime::select::CandidateFacts {
                 applies: true #(&& #applies)*,
                 group: #group,
+                groups: #groups,
                 local_bytes: [#((|| -> ::core::result::Result<i64, ::lift_runtime::Error> { let __lift_b: i64 = #lmem; Ok(__lift_b) })().unwrap_or(i64::MAX)),*]
                     .into_iter().max().unwrap_or(0).max(0) as usize,
             }
@@ -433,7 +459,7 @@ pub fn kernel_item(
         quote!(#ci => true #(&& #applies)*,)
     });
     let arms = cands.iter().enumerate().map(|(ci, c)| {
-        let block = enqueue_block(&c.generated.kernels, ci, &params);
+        let block = enqueue_block(&c.generated.kernels, &params);
         quote!(#ci => { #block })
     });
     let cand_kernels = cands.iter().map(|c| {
@@ -442,6 +468,10 @@ pub fn kernel_item(
     });
     let unused_sizes = quote!(#(let _ = #size_locals;)*);
 
+    let temp_bytes = cands.iter().enumerate().map(|(ci, c)| {
+        let b = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
+        quote!(#ci => 0usize #(+ ::lift_runtime::__private::to_usize(#b)?)*,)
+    });
     let scratch_item = has_scratch.then(|| {
         let doc = format!(
             "Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.",
@@ -450,18 +480,41 @@ pub fn kernel_item(
         quote! {
             #[doc = #doc]
             #vis struct #scratch_name {
-                bufs: ::std::vec::Vec<::std::vec::Vec<::lift_runtime::Buffer<u8>>>,
+                bufs: ::std::vec::Vec<::lift_runtime::Buffer<u8>>,
+            }
+
+            impl #scratch_name {
+                /// Device memory held, in bytes.
+                pub fn bytes(&self) -> usize {
+                    self.bufs.iter().map(|b| b.len()).sum()
+                }
             }
         }
     });
     let scratch_fn = has_scratch.then(|| {
         quote! {
-            /// Allocates the global temporaries `launch` needs for these sizes (those of every
-            /// candidate).
+            /// Allocates the global temporaries `launch` needs for these sizes (shared by the
+            /// candidates that apply to them: each buffer as large as the largest need).
             pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
-                Ok(#scratch_name { bufs: vec![#(#scratch_allocs),*] })
+                let mut __lift_need = [0usize; #n_temps];
+                #(#scratch_needs)*
+                let bufs = __lift_need
+                    .iter()
+                    .map(|&b| self.ctx.alloc::<u8>(b.max(1)))
+                    .collect::<::core::result::Result<_, _>>()?;
+                Ok(#scratch_name { bufs })
+            }
+
+            /// The bytes of global temporaries candidate `candidate` uses at these sizes.
+            pub fn temporary_bytes(&self, candidate: usize, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
+                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+                #unused_sizes
+                Ok(match candidate {
+                    #(#temp_bytes)*
+                    _ => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),
+                })
             }
         }
     });
@@ -714,12 +767,10 @@ pub fn kernel_item(
     })
 }
 
-/// Argument setting and one enqueue per kernel of `kernels` (candidate `cand`, whose handles
-/// are `__lift_handles`); the block's
-/// value is the last kernel's event.
+/// Argument setting and one enqueue per kernel of `kernels` (a candidate's, whose handles
+/// are `__lift_handles`); the block's value is the last kernel's event.
 fn enqueue_block(
     kernels: &[lift_core::codegen::GeneratedKernel],
-    cand: usize,
     params: &[(proc_macro2::Ident, HostType)],
 ) -> TokenStream {
     let last = kernels.len().saturating_sub(1);
@@ -733,7 +784,7 @@ fn enqueue_block(
                 }
                 KernelArg::Output => quote!(__lift_k.set_buffer(#ai, out)?;),
                 KernelArg::Count => quote!(__lift_k.set_buffer(#ai, count)?;),
-                KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#cand][#t])?;),
+                KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#t])?;),
                 KernelArg::Size(s) => {
                     let l = size_local(s);
                     quote!(if __lift_wide { __lift_k.set_scalar(#ai, #l)?; } else { __lift_k.set_scalar(#ai, #l as i32)?; })

@@ -55,6 +55,45 @@ pub struct DynKernel {
     wide: std::sync::OnceLock<Vec<KernelHandle>>,
 }
 
+/// The explored and generated candidates of kernel `kernel` of `prog` (parsed from `text`).
+/// The last few are kept: compiling one candidate after another of the same program (the
+/// differential tests, the tuner of `lift run`) explores it once.
+fn compiled(
+    prog: &lift_core::ir::Program,
+    text: &str,
+    kernel: &str,
+) -> Result<lift_core::driver::Compiled> {
+    type Entry = ((String, String, String), lift_core::driver::Compiled);
+    thread_local! {
+        // Per thread: compiled programs hold spans, which stay on their thread.
+        static RECENT: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    const KEEP: usize = 4;
+    // Tracing (`compile_traced`) changes the generated code: it is part of the key.
+    let opts = format!("{:?}", lift_core::codegen::trace::options());
+    let key = (text.to_string(), kernel.to_string(), opts);
+    let hit = RECENT.with(|r| {
+        r.borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, c)| c.clone())
+    });
+    if let Some(c) = hit {
+        return Ok(c);
+    }
+    let c = lift_core::driver::compile_kernel(prog, kernel).map_err(|e| Error::Compile {
+        message: format!("kernel `{kernel}`: code generation: {e}"),
+    })?;
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() == KEEP {
+            r.remove(0);
+        }
+        r.push((key, c.clone()));
+    });
+    Ok(c)
+}
+
 /// What [`DynKernel`] keeps of every candidate to choose among them at given sizes.
 #[derive(Clone, Debug)]
 struct Summary {
@@ -62,6 +101,8 @@ struct Summary {
     conditions: Vec<Precondition>,
     /// The first fixed work-group size of its kernels.
     local: Option<Vec<Nat>>,
+    /// The global size of that kernel.
+    global: Vec<Nat>,
     /// The static local memory of each of its kernels.
     local_mem: Vec<Nat>,
 }
@@ -253,10 +294,7 @@ impl DynKernel {
                 message: "`include!` is only supported inside `lift!`".into(),
             });
         }
-        let compiled =
-            lift_core::driver::compile_kernel(&prog, kernel).map_err(|e| Error::Compile {
-                message: format!("kernel `{kernel}`: code generation: {e}"),
-            })?;
+        let compiled = compiled(&prog, program_text, kernel)?;
         // The default configuration: the first candidate that applies to every size.
         let mut preconditions = compiled.preconditions;
         let names: Vec<String> = compiled.candidates.iter().map(|c| c.name.clone()).collect();
@@ -282,6 +320,13 @@ impl DynKernel {
                 params: c.params.clone(),
                 conditions: c.conditions.clone(),
                 local: c.generated.kernels.iter().find_map(|k| k.local.clone()),
+                global: c
+                    .generated
+                    .kernels
+                    .iter()
+                    .find(|k| k.local.is_some())
+                    .map(|k| k.global.clone())
+                    .unwrap_or_default(),
                 local_mem: c
                     .generated
                     .kernels
@@ -454,6 +499,12 @@ impl DynKernel {
             .iter()
             .map(|s| CandidateFacts {
                 applies: s.conditions.iter().all(|p| holds(&p.cond, &lookup)),
+                groups: s.local.as_ref().and_then(|l| {
+                    let n = |x: &Nat| eval(x, &lookup).ok().and_then(|v| usize::try_from(v).ok());
+                    s.global.iter().zip(l).try_fold(1usize, |acc, (g, l)| {
+                        acc.checked_mul(n(g)?.div_ceil(n(l)?.max(1)))
+                    })
+                }),
                 group: s.local.as_ref().map(|l| {
                     l.iter()
                         .map(|x| {

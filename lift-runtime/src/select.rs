@@ -1,7 +1,9 @@
 //! Choosing a candidate without timing (SPEC section 5): the first candidate, in the
 //! explorer's order of preference, whose conditions hold for the sizes at hand and whose
 //! launch fits the device's own limits (work-group size per dimension and in total, local
-//! memory). No table of devices, no measurement: the limits are read from the device.
+//! memory); where that one launches fewer work-groups than the device has compute units
+//! (a short product), the first that occupies the most of them. No table of devices, no
+//! measurement: the limits are read from the device.
 
 use crate::Context;
 
@@ -14,6 +16,8 @@ pub struct CandidateFacts {
     pub group: Option<Vec<usize>>,
     /// The local memory it allocates statically, in bytes.
     pub local_bytes: usize,
+    /// The work-groups its first kernel with a fixed work-group size launches, if known.
+    pub groups: Option<usize>,
 }
 
 impl CandidateFacts {
@@ -79,9 +83,23 @@ impl CandidateFacts {
     }
 }
 
-/// The first candidate that applies and fits the device, if any.
+/// The first candidate that applies and fits the device, if any; where that one launches
+/// fewer work-groups than the device has compute units, the first that occupies the most of
+/// them (a product split over its shared dimension where the unsplit one leaves units idle).
 pub fn default_choice(ctx: &Context, cands: &[CandidateFacts]) -> Option<usize> {
-    cands.iter().position(|c| c.applies && c.fits(ctx))
+    let fit: Vec<usize> = (0..cands.len())
+        .filter(|&i| cands[i].applies && cands[i].fits(ctx))
+        .collect();
+    let first = *fit.first()?;
+    let units = ctx.device_info().compute_units as usize;
+    let occupied = |i: usize| cands[i].groups.map_or(0, |g| g.min(units));
+    match cands[first].groups {
+        Some(g) if g < units => {
+            let most = fit.iter().map(|&i| occupied(i)).max()?;
+            fit.into_iter().find(|&i| occupied(i) == most)
+        }
+        _ => Some(first),
+    }
 }
 
 /// The error when no candidate can run: why each was refused, on which device.

@@ -99,3 +99,35 @@ fn public_types_are_thread_safe_where_they_should_be() {
     send::<lift_runtime::KernelHandle>();
     error::<Error>();
 }
+
+/// Without timing, the first candidate that applies and fits; where it launches fewer
+/// work-groups than the device has compute units, the first that occupies the most of them.
+#[test]
+fn the_default_choice_fills_the_compute_units() {
+    use lift_runtime::select::{default_choice, CandidateFacts};
+    let ctx = Context::with_selector("").unwrap();
+    let units = ctx.device_info().compute_units as usize;
+    let facts = |applies: bool, groups: Option<usize>| CandidateFacts {
+        applies,
+        group: Some(vec![1]),
+        local_bytes: 0,
+        groups,
+    };
+    // The first fills the device: it is the choice.
+    let full = [facts(true, Some(units)), facts(true, Some(4 * units))];
+    assert_eq!(default_choice(&ctx, &full), Some(0));
+    // It does not: the first of those that occupy the most units.
+    let few = [
+        facts(true, Some(1)),
+        facts(false, Some(8 * units)),
+        facts(true, None),
+        facts(true, Some(units + 1)),
+        facts(true, Some(2 * units)),
+    ];
+    let want = if units > 1 { 3 } else { 0 };
+    assert_eq!(default_choice(&ctx, &few), Some(want));
+    // Unknown work-group counts keep the first.
+    let unknown = [facts(true, None), facts(true, Some(4 * units))];
+    assert_eq!(default_choice(&ctx, &unknown), Some(0));
+    assert_eq!(default_choice(&ctx, &[facts(false, Some(1))]), None);
+}

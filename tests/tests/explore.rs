@@ -256,8 +256,9 @@ fn epilogues_keep_the_parallel_candidates() {
             &[s(), matrix(&a, n), matrix(&b, kk)],
         ));
         let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
+        let sc = GemmEpi::new(ctx()).unwrap().scratch(n, kk, m).unwrap();
         let ran = each_candidate!(GemmEpi, [n, kk, m], &want, |k: &GemmEpi, c, out| k
-            .launch_candidate(c, n, kk, m, alpha, &da, &db, out));
+            .launch_candidate(c, n, kk, m, alpha, &da, &db, out, &sc));
         assert!(
             ran.iter().any(|c| c.starts_with("blocked")),
             "{n}x{kk}x{m}: {ran:?}"
@@ -529,6 +530,12 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
 
 /// Runs every candidate of a two-input kernel struct.
 macro_rules! each_candidate_2 {
+    ($k:ident, [$($s:expr),*], $a:expr, $b:expr, $want:expr, scratch) => {{
+        let (a, b) = (ctx().upload($a).unwrap(), ctx().upload($b).unwrap());
+        let sc = $k::new(ctx()).unwrap().scratch($($s),*).unwrap();
+        each_candidate!($k, [$($s),*], $want, |k: &$k, c, out| k
+            .launch_candidate(c, $($s,)* &a, &b, out, &sc))
+    }};
     ($k:ident, [$($s:expr),*], $a:expr, $b:expr, $want:expr) => {{
         let (a, b) = (ctx().upload($a).unwrap(), ctx().upload($b).unwrap());
         each_candidate!($k, [$($s),*], $want, |k: &$k, c, out| k
@@ -585,6 +592,7 @@ fn every_gemm_candidate_matches_the_interpreter() {
         (9, 17, 33),
         (30, 45, 7),
         (3, 1, 5),
+        (5, 300, 7),
     ] {
         let (a, b) = (random_f32(n * kk, 1), random_f32(kk * m, 2));
         let want = f32s(&interpret(
@@ -593,10 +601,17 @@ fn every_gemm_candidate_matches_the_interpreter() {
             &[n, kk, m],
             &[matrix(&a, n), matrix(&b, kk)],
         ));
-        let ran = each_candidate_2!(Gemm, [n, kk, m], &a, &b, &want);
+        let ran = each_candidate_2!(Gemm, [n, kk, m], &a, &b, &want, scratch);
         assert!(
             ran.iter().any(|c| c.starts_with("blocked")),
             "{n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
+        );
+        // Partial products (split-K) apply where they are smaller than the operands.
+        let splits = ran.iter().filter(|c| c.contains(",split=")).count();
+        assert_eq!(
+            splits > 0,
+            2 * n * m < kk * (n + m),
+            "{n}x{kk}x{m}: {ran:?}"
         );
         let want = f32s(&interpret(
             GemmFold::LIFT,
@@ -628,7 +643,7 @@ fn every_gemm_candidate_matches_the_interpreter() {
             &[n, kk, m],
             &[matrix(&at, kk), matrix(&b, kk)],
         ));
-        let ran = each_candidate_2!(GemmTn, [n, kk, m], &at, &b, &want);
+        let ran = each_candidate_2!(GemmTn, [n, kk, m], &at, &b, &want, scratch);
         assert!(
             ran.iter().any(|c| c.starts_with("blocked")),
             "TN {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"

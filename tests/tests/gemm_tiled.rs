@@ -97,7 +97,8 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
         let (a, b) = (random_f32(n * k, 15), random_f32(k * m, 16));
         let (da, db) = (g_upload(&a), g_upload(&b));
         let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
-        g.launch_candidate(c, n, k, m, &da, &db, &out)
+        let scratch = g.scratch(n, k, m).unwrap();
+        g.launch_candidate(c, n, k, m, &da, &db, &out, &scratch)
             .unwrap()
             .wait()
             .unwrap();

@@ -72,7 +72,8 @@ fn launchers_with_64_bit_indices() {
         for c in 0..MatMul::CANDIDATES.len() {
             let (ab, bb) = (ctx.upload(&a).unwrap(), ctx.upload(&b).unwrap());
             let out = ctx.alloc::<f32>(n * m).unwrap();
-            match k.launch_candidate(c, n, kk, m, &ab, &bb, &out) {
+            let scratch = k.scratch(n, kk, m).unwrap();
+            match k.launch_candidate(c, n, kk, m, &ab, &bb, &out, &scratch) {
                 Ok(ev) => {
                     ev.wait().unwrap();
                     let what = format!("MatMul {n}x{kk}x{m} candidate {}", MatMul::CANDIDATES[c]);

@@ -295,8 +295,9 @@ fn stale_entries_are_ignored() {
     // A candidate that exists but does not apply to these sizes (edited by hand).
     let (ab, bb) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
     let out = ctx().alloc::<f32>(n * m).unwrap();
+    let scratch = g.scratch(n, k, m).unwrap();
     let refused = (0..Gemm::CANDIDATES.len()).find(|&c| {
-        matches!(g.launch_candidate(c, n, k, m, &ab, &bb, &out),
+        matches!(g.launch_candidate(c, n, k, m, &ab, &bb, &out, &scratch),
             Err(Error::Launch { reason }) if reason.contains("does not apply"))
     });
     let c = refused.expect("a GEMM candidate that does not apply at 7x16x9");
@@ -449,7 +450,11 @@ fn tuned_results_match_the_interpreter_at_odd_sizes() {
         assert_close(&g.run(n, k, m, &a, &b).unwrap(), &want, 1e-4, &what);
         let (ab, bb) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
         let out = ctx().alloc::<f32>(n * m).unwrap();
-        g.launch(n, k, m, &ab, &bb, &out).unwrap().wait().unwrap();
+        let scratch = g.scratch(n, k, m).unwrap();
+        g.launch(n, k, m, &ab, &bb, &out, &scratch)
+            .unwrap()
+            .wait()
+            .unwrap();
         assert_close(
             &out.download().unwrap(),
             &want,

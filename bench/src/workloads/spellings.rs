@@ -275,6 +275,39 @@ fn spelling<K>(
 /// `spelling` for kernel struct `$k` at sizes `[$s...]`, launched on device buffers
 /// `($dev...)`, tuned on the host slices `($host...)`.
 macro_rules! spell {
+    ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*), scratch) => {{
+        let scratch = $k::new($ctx).and_then(|k| k.scratch($($s),*));
+        match &scratch {
+            Ok(scratch) => spelling(
+                $b,
+                $g,
+                $label,
+                Meta {
+                    names: $k::CANDIDATES,
+                    params: $k::CANDIDATE_PARAMS,
+                    sources: $k::CANDIDATE_SOURCES,
+                },
+                $k::new($ctx),
+                |k| k.candidate_for($($s),*),
+                |k| k.tune($($s,)* $($host),*),
+                |k, o| k.launch($($s,)* $($dev,)* o, scratch),
+            ),
+            Err(e) => spelling::<$k>(
+                $b,
+                $g,
+                $label,
+                Meta {
+                    names: $k::CANDIDATES,
+                    params: $k::CANDIDATE_PARAMS,
+                    sources: $k::CANDIDATE_SOURCES,
+                },
+                Err(e.clone()),
+                |_| Err(e.clone()),
+                |_| Err(e.clone()),
+                |_, _| Err(e.clone()),
+            ),
+        }
+    }};
     ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*)) => {
         spelling(
             $b,
@@ -356,7 +389,8 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bm),
-        (av, bv)
+        (av, bv),
+        scratch
     );
     spell!(
         b,
@@ -366,7 +400,8 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bm),
-        (av, bv)
+        (av, bv),
+        scratch
     );
     spell!(
         b,
@@ -376,7 +411,8 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bm),
-        (av, bv)
+        (av, bv),
+        scratch
     );
     spell!(
         b,
@@ -386,7 +422,8 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bt),
-        (av, btv)
+        (av, btv),
+        scratch
     );
     spell!(
         b,
@@ -396,7 +433,8 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (at, bm),
-        (&atv[..], bv)
+        (&atv[..], bv),
+        scratch
     );
     let cv = random_vec(n * n, 7);
     let c = &ctx.upload(&cv)?;

@@ -78,6 +78,9 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     let conv = Conv::new(ctx);
     let mut recs = Vec::new();
     for (i, (n, c, f)) in layers(cfg.quick).into_iter().enumerate() {
+        if cfg.vgg_layers.as_ref().is_some_and(|l| !l.contains(&i)) {
+            continue;
+        }
         eprintln!("vgg: layer {i}: {n}x{n}x{c} -> {f}");
         if let Err(e) = layer(ctx, cfg, blas, &conv, i, (n, c, f), &mut recs) {
             eprintln!("vgg: layer {i}: skipped: {e}");
@@ -134,14 +137,33 @@ fn layer(
                         }
                     }
                     let chosen = k.candidate_for(n, n, c, f)?;
+                    let temps = k.temporary_bytes(chosen, n, n, c, f)?;
                     let label = format!(
-                        "lift-rs {}: {}",
+                        "lift-rs {}: {} ({:.2} MiB of temporaries)",
                         if tuned { "tuned" } else { "untuned" },
-                        Conv::CANDIDATES[chosen]
+                        Conv::CANDIDATES[chosen],
+                        temps as f64 / f64::from(1 << 20)
                     );
                     let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
                     let run = Ok::<_, String>(|o: &Buffer<f32>| {
                         let e = k.launch(n, n, c, f, &x, &w, &b, o, &scratch)?;
+                        Ok(Done::Last(Ev::Lift(e)))
+                    });
+                    bench.run(imp, run);
+                }
+                // Time against memory: every candidate that applies, with its temporaries.
+                for ci in (0..Conv::CANDIDATES.len()).filter(|_| cfg.vgg_pareto) {
+                    let Ok(temps) = k.temporary_bytes(ci, n, n, c, f) else {
+                        continue;
+                    };
+                    let label = format!(
+                        "lift-rs candidate: {} ({:.2} MiB of temporaries)",
+                        Conv::CANDIDATES[ci],
+                        temps as f64 / f64::from(1 << 20)
+                    );
+                    let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
+                    let run = Ok::<_, String>(|o: &Buffer<f32>| {
+                        let e = k.launch_candidate(ci, n, n, c, f, &x, &w, &b, o, &scratch)?;
                         Ok(Done::Last(Ev::Lift(e)))
                     });
                     bench.run(imp, run);

@@ -377,11 +377,13 @@ pub(crate) fn nested_map(f: &Expr) -> Option<&Expr> {
     }
 }
 
-/// The one computing function of a chain, if it is a map and the rest are layouts.
+/// The one computing function of a chain, if the rest are layouts and it is a map or a lambda
+/// `|x| layout o map(g) o layout $ pure` (its map then).
 fn single_map(fs: &[Expr]) -> Option<&Expr> {
     let mut computing = fs.iter().filter(|x| !is_layout(x));
     match (computing.next(), computing.next()) {
         (Some(m), None) if is_prim(m, &[Prim::Map]) => Some(m),
+        (Some(m), None) if matches!(m.kind, ExprKind::Lambda(..)) => nested_map(m),
         _ => None,
     }
 }
@@ -408,7 +410,12 @@ fn nested_map_mut(f: &mut Expr) -> Option<&mut Expr> {
         }
         _ => return None,
     };
-    fs.iter_mut().find(|x| !is_layout(x))
+    let x = fs.iter_mut().find(|x| !is_layout(x))?;
+    if is_prim(x, &[Prim::Map]) {
+        Some(x)
+    } else {
+        nested_map_mut(x)
+    }
 }
 
 /// Makes `m` and the maps nested in it (see [`nested_map`]) `map_glb`, the innermost in

@@ -44,7 +44,7 @@ pub fn traced<T>(opts: Options, f: impl FnOnce() -> T) -> T {
 }
 
 /// The options in force.
-pub(crate) fn options() -> Options {
+pub fn options() -> Options {
     OPTIONS.with(Cell::get)
 }
 

@@ -26,11 +26,14 @@ pub mod space;
 pub mod stages;
 pub mod strips;
 
+use crate::arith::Nat;
 use crate::codegen::ReductionShape;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::rewrite::blocking::block_map_reduce;
 use crate::rewrite::RewriteCtx;
+use crate::rewrite::{build, partial};
 use crate::typeck::{check_program, KernelInfo};
+use crate::typeck::{Cond, Precondition};
 
 /// How a candidate reaches OpenCL C.
 #[derive(Clone, Debug)]
@@ -121,6 +124,19 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             out.extend(stages::fission(&q, kernel, info).unwrap_or_default());
         }
     }
+    // Partial products (split-K) of a product: more work-groups where its result has few
+    // blocks and its shared dimension is long; after the unsplit ones.
+    let target = if blocked > 0 {
+        Some((body.clone(), None))
+    } else {
+        product.as_ref().map(|p| (p.product.clone(), Some(p)))
+    };
+    if let Some((e, wrap)) = target {
+        let q = space::blockings().iter().map(|b| b.tk).max().unwrap_or(1);
+        for s in space::splits() {
+            out.extend(split_candidates(prog, kernel, info, &e, wrap, s, q, &ctx));
+        }
+    }
     for &(s, pad) in &space::strips() {
         let Some(new) = strips::strip_mine(body, s, pad, &ctx) else {
             continue;
@@ -186,6 +202,71 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     out.extend(mappings);
     out
 }
+
+/// The partial-products candidates of the product `e` (the body, or the body's product
+/// reshaped by [`products`], `wrap` then giving the body's shape back) with `s` slices of a
+/// multiple of `q`: the rule of [`crate::rewrite::partial`], then kernel fission into the
+/// batch of partial products (blocked) and the sums with the epilogue; the first
+/// [`SPLIT_VARIANTS`] of them that apply wherever the kernel does, each with the parameter
+/// `split`.
+#[allow(clippy::too_many_arguments)]
+fn split_candidates(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    e: &Expr,
+    wrap: Option<&products::Product>,
+    s: i64,
+    q: i64,
+    ctx: &RewriteCtx,
+) -> Vec<Candidate> {
+    let (Some((new, k)), Some((row, n))) =
+        (partial::split(e, s, q, ctx), build::array(e.ty.as_ref()))
+    else {
+        return Vec::new();
+    };
+    let Some((_, m)) = row.as_array() else {
+        return Vec::new();
+    };
+    // Where it may pay: the partial results take less memory than the operands
+    // (`s N M < K (N + M)`: a short product with a long shared dimension).
+    let pays = Precondition {
+        cond: Cond::Le(&(&(&Nat::cst(s) * n) * m) + &Nat::cst(1), &k * &(n + m)),
+        origin: "split_shared".to_string(),
+        reason: "partial products pay where their results are smaller than the operands"
+            .to_string(),
+        span: e.span,
+    };
+    // `wrap(let parts = v; b)` as `let parts = v; wrap(b)`.
+    let body = match (new.kind, wrap) {
+        (ExprKind::Let(p, v, b), Some(w)) => {
+            Expr::new(ExprKind::Let(p, v, Box::new(w.wrap(*b))), new.span)
+        }
+        (kind, _) => Expr::new(kind, new.span),
+    };
+    let mut q = prog.clone();
+    let Some(k) = q.kernels.iter_mut().find(|k| k.name == kernel) else {
+        return Vec::new();
+    };
+    k.body = body;
+    if check_program(&mut q).is_err() {
+        return Vec::new();
+    }
+    let mut cands: Vec<Candidate> = stages::fission(&q, kernel, info)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| stages::unconditional(c, info))
+        .take(SPLIT_VARIANTS)
+        .collect();
+    for c in &mut cands {
+        c.params.insert(1, ("split".to_string(), s));
+        c.info.preconditions.push(pays.clone());
+    }
+    cands
+}
+
+/// The candidates kept per slice count of partial products (the first tilings of the batch).
+const SPLIT_VARIANTS: usize = 3;
 
 /// Is `body` a map over a view whose outermost layout primitive is `transpose` (its rows are
 /// columns of memory)?

@@ -57,7 +57,7 @@ pub fn as_product(prog: &Program, kernel: &str) -> Option<Product> {
     let (inner, y) = map_app(b)?;
     let (col, col_layout) = lambda_then_layout(inner)?;
     if (depth == 1 && row_layout.is_empty() && col_layout.is_empty())
-        || !is_data(&y)
+        || !build::is_data(&y)
         || build::mentions(&y, r)
     {
         return None;
@@ -194,15 +194,5 @@ fn replace_through(e: &mut Expr, x: &str) {
     }
     for c in crate::rewrite::walk::children_mut(e) {
         replace_through(c, x);
-    }
-}
-
-/// Data read without computing: a view, or a `zip` of such.
-fn is_data(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Apply(f, xs) if matches!(f.as_prim(), Some((Prim::Zip, _))) => {
-            xs.iter().all(is_data)
-        }
-        _ => build::is_view(e),
     }
 }

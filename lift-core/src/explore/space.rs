@@ -122,6 +122,12 @@ pub fn slides() -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// Slice counts of partial products (split-K, [`crate::rewrite::partial`]): each multiplies
+/// a product's work-groups by itself and adds a pass over `s` times its result.
+pub fn splits() -> Vec<i64> {
+    vec![2, 4, 8, 16]
+}
+
 /// Rows per work-group of row reductions (`reduction(cols=c)`): powers of two up to the
 /// work-group size's quarter, with one row per group first.
 pub fn row_groups() -> Vec<i64> {

@@ -435,7 +435,7 @@ pub fn iterates_over_the_grid(body: &Expr) -> bool {
 }
 
 /// Does candidate `c` apply wherever its kernel (checked as `info`) does?
-fn unconditional(c: &Candidate, info: &KernelInfo) -> bool {
+pub(crate) fn unconditional(c: &Candidate, info: &KernelInfo) -> bool {
     c.info
         .preconditions
         .iter()

@@ -212,3 +212,57 @@ fn convolutions_are_blocked_products() {
         assert_eq!(s.generated.kernels.len(), 2, "{}", s.name);
     }
 }
+
+/// Products get partial-product candidates (split-K): two kernels, the batch of slice products
+/// blocked over `map_wrg(2, ..)` and the sums, each with the condition that its partial results
+/// are smaller than the operands; a convolution with bias and ReLU too (the epilogue in the
+/// sums' kernel); a fold that is not a sum from zero does not.
+#[test]
+fn products_get_partial_product_candidates() {
+    let gemm = "kernel K<N, M, K>(a: [[f32; K]; N], b: [[f32; K]; M]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(r, c)) $ b) $ a }";
+    let conv = "kernel K<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
+    for src in [gemm, conv] {
+        let c = compile(src);
+        let split: Vec<_> = c
+            .candidates
+            .iter()
+            .filter(|c| c.name.contains(",split="))
+            .collect();
+        for s in [2, 4, 8, 16] {
+            let n = split
+                .iter()
+                .filter(|c| c.name.contains(&format!(",split={s},")))
+                .count();
+            assert_eq!(n, 3, "split={s}: {:?}", names(&c));
+        }
+        for cand in &split {
+            assert_eq!(cand.generated.kernels.len(), 2, "{}", cand.name);
+            assert_eq!(cand.generated.temporaries.len(), 1, "{}", cand.name);
+            assert!(
+                cand.generated.lowered.starts_with("2 kernels: map_wrg(2, "),
+                "{}",
+                cand.generated.lowered
+            );
+            assert!(
+                cand.conditions.iter().any(|p| p.origin == "split_shared"),
+                "{}: {:?}",
+                cand.name,
+                cand.conditions
+            );
+        }
+        // After every unsplit blocked candidate.
+        let first_split = c.candidates.iter().position(|c| c.name.contains(",split="));
+        let last_blocked = c
+            .candidates
+            .iter()
+            .rposition(|c| c.name.contains("tm=") && !c.name.contains(",split="));
+        assert!(first_split > last_blocked, "{:?}", names(&c));
+    }
+    let max_plus = "kernel K<N, M, K>(a: [[f32; K]; N], b: [[f32; K]; M]) -> [[f32; M]; N] { map(|r| map(|c| reduce(max, -1000.0) o map(|q| q.0 + q.1) $ zip(r, c)) $ b) $ a }";
+    let c = compile(max_plus);
+    assert!(
+        !names(&c).iter().any(|n| n.contains("split=")),
+        "{:?}",
+        names(&c)
+    );
+}

@@ -16,7 +16,7 @@ mod tests;
 mod tests_lang;
 mod value;
 
-pub use value::{Scalar, Value};
+pub use value::{scalar_count, Scalar, Value};
 
 use crate::arith::Nat;
 use crate::ir::{Param, Program};

@@ -196,7 +196,8 @@ impl Value {
     }
 }
 
-fn scalar_count(ty: &Type, sizes: &dyn Fn(&str) -> Option<i64>) -> Result<usize, InterpError> {
+/// The number of scalars in a value of type `ty` (`sizes` binds its size variables).
+pub fn scalar_count(ty: &Type, sizes: &dyn Fn(&str) -> Option<i64>) -> Result<usize, InterpError> {
     Ok(match ty {
         Type::Scalar(_) => 1,
         Type::Vector(_, w) => *w as usize,

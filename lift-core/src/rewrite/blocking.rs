@@ -147,6 +147,9 @@ struct Matched {
     swapped: bool,
     /// The epilogue applied to each result (`alpha * dot`), if any.
     post: Option<Expr>,
+    /// For a batch of products, `map(|p| product) $ data`: `p` and `data` (`a` and `c` are
+    /// then views of projections of `p`).
+    batch: Option<(String, Expr)>,
 }
 
 /// The blocking rule for configuration `cfg` (see the module docs). Matches an f32 nested
@@ -157,8 +160,45 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
         "block_map_reduce",
         "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ (work-group blocks, \
          local staging, private accumulators; see rewrite::blocking)   if f32, tm, tn, tk consistent",
-        move |e, ctx| instantiate(&matched(e)?, &cfg, e.span, ctx),
+        move |e, ctx| {
+            let m = matched(e, None).or_else(|| batched(e))?;
+            let rhs = instantiate(&m, &cfg, e.span, ctx)?;
+            let Some((p, data)) = m.batch else {
+                return Some(rhs);
+            };
+            // map_wrg(2, |p| rhs) $ data: one product per group index in dimension 2.
+            let s = e.span;
+            let lam = Expr::new(
+                ExprKind::Lambda(vec![crate::ir::Pat::Name(p, s)], Box::new(rhs)),
+                s,
+            );
+            let args = vec![PrimArg::Nat(Nat::cst(2), s), PrimArg::Fun(lam)];
+            let f = prim(Prim::MapWrg, args, s);
+            Some(Expr::new(ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]), s))
+        },
     )
+}
+
+/// A batch of products, `map(|p| map(|r| map(|c| ..) $ C) $ A) $ data`, where `A` and `C` are
+/// views of projections of `p` (the partial products of [`super::partial`]).
+fn batched(e: &Expr) -> Option<Matched> {
+    let (outer, data) = map_app(e)?;
+    let (p, body) = lambda1(outer)?;
+    if !build::is_data(&data) {
+        return None;
+    }
+    matched(body, Some((p.to_string(), data)))
+}
+
+/// Is `e` a view of projections of the batch element `p` (`layout $ p.0`)?
+fn is_batch_view(e: &Expr, p: &str) -> bool {
+    match &e.kind {
+        ExprKind::Proj(x, _) => is_ident(x, p),
+        ExprKind::Apply(f, xs) if !xs.is_empty() => {
+            build::is_layout(f) && xs.iter().all(|x| is_batch_view(x, p))
+        }
+        _ => false,
+    }
 }
 
 /// `(λ, x)` for `map(λ) $ x`, or for `(map(λ) o layout...) $ y` with `x = layout... $ y`
@@ -185,8 +225,8 @@ pub(crate) fn map_app(e: &Expr) -> Option<(&Expr, Expr)> {
     Some((l, data))
 }
 
-/// Matches the left-hand side.
-fn matched(e: &Expr) -> Option<Matched> {
+/// Matches the left-hand side (in a batch of products if `batch` is given).
+fn matched(e: &Expr, batch: Option<(String, Expr)>) -> Option<Matched> {
     let f32_matrix = |t: &Option<Type>| {
         t.as_ref()
             .is_some_and(|t| t.dims().len() == 2 && t.base() == &Type::Scalar(ScalarType::F32))
@@ -198,7 +238,9 @@ fn matched(e: &Expr) -> Option<Matched> {
     let (r, row) = lambda1(outer)?;
     let (inner, c) = map_app(row)?;
     let (col, body) = lambda1(inner)?;
-    if !build::is_view(&a) || !build::is_view(&c) || build::mentions(&c, r) {
+    let view =
+        |x: &Expr| build::is_view(x) || batch.as_ref().is_some_and(|(p, _)| is_batch_view(x, p));
+    if !view(&a) || !view(&c) || build::mentions(&c, r) {
         return None;
     }
     let touches = |e: &Expr| epilogue::mentions_any(e, &[r, col]);
@@ -212,13 +254,26 @@ fn matched(e: &Expr) -> Option<Matched> {
         g,
         swapped,
         post: split.post,
+        batch,
     })
 }
 
-/// `(op, z, g, swapped)` of the fold over the pairs of row `r` and column `col`:
-/// `reduce(op, z) o map(g) $ zip(..)`, `reduce(op, z) $ map(g) $ zip(..)`, or one sequential
-/// fold over the pairs, `reduce_seq(|acc, p| .., z) $ zip(..)`.
-fn fold_of(dot: &Expr, r: &str, col: &str) -> Option<(Expr, Expr, Option<Expr>, bool)> {
+/// A fold over the pairs of two arrays: `reduce(op, z) o map(g) $ zip(x, y)`,
+/// `reduce(op, z) $ map(g) $ zip(x, y)`, or one sequential fold over the pairs,
+/// `reduce_seq(|acc, p| .., z) $ zip(x, y)` (`g` then `None`).
+pub(crate) struct Fold {
+    /// The operator (after `g`), or the sequential fold function.
+    pub op: Expr,
+    /// The initial value.
+    pub z: Expr,
+    /// The function of each pair, if any.
+    pub g: Option<Expr>,
+    /// The two zipped arrays `x`, `y`.
+    pub pair: [Expr; 2],
+}
+
+/// The parts of `dot` if it is a fold over the pairs of two arrays (see [`Fold`]).
+pub(crate) fn fold_parts(dot: &Expr) -> Option<Fold> {
     let ExprKind::Apply(f, xs) = &dot.kind else {
         return None;
     };
@@ -246,44 +301,114 @@ fn fold_of(dot: &Expr, r: &str, col: &str) -> Option<(Expr, Expr, Option<Expr>, 
     if !matches!(&zf.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) {
         return None;
     }
-    let swapped = match zs.as_slice() {
+    let [x, y] = zs.as_slice() else { return None };
+    Some(Fold {
+        op,
+        z,
+        g: g.cloned(),
+        pair: [x.clone(), y.clone()],
+    })
+}
+
+/// `(op, z, g, swapped)` of the fold over the pairs of row `r` and column `col`
+/// (see [`fold_parts`]).
+fn fold_of(dot: &Expr, r: &str, col: &str) -> Option<(Expr, Expr, Option<Expr>, bool)> {
+    let Fold { op, z, g, pair } = fold_parts(dot)?;
+    let swapped = match &pair {
         [x, y] if is_ident(x, r) && is_ident(y, col) => false,
         [x, y] if is_ident(x, col) && is_ident(y, r) => true,
         _ => return None,
     };
     let free = |e: &Expr| !build::mentions(e, r) && !build::mentions(e, col);
-    (free(&op) && free(&z) && g.is_none_or(free)).then(|| (op, z, g.cloned(), swapped))
+    (free(&op) && free(&z) && g.as_ref().is_none_or(free)).then_some((op, z, g, swapped))
 }
 
 /// Whether the rows of the matrix view `e` (its inner dimension) are contiguous in memory:
 /// a parameter's rows are, `transpose` swaps, row-wise and outer pads and takes keep
-/// it; `None` for views this does not follow.
-fn rows_contiguous(e: &Expr) -> Option<bool> {
+/// it; `None` for views this does not follow. In a batch (`p`, `data`), `p.i` is an element of
+/// the `i`-th array zipped in `data`.
+fn rows_contiguous(e: &Expr, batch: Option<&(String, Expr)>) -> Option<bool> {
     match &e.kind {
         ExprKind::Ident(_) => Some(true),
-        ExprKind::Point(_, _, inner) => rows_contiguous(inner),
+        ExprKind::Point(_, _, inner) => rows_contiguous(inner, batch),
+        ExprKind::Proj(x, i) => {
+            let (p, data) = batch?;
+            if !is_ident(x, p) {
+                return None;
+            }
+            let ExprKind::Apply(_, xs) = &data.kind else {
+                return None;
+            };
+            slices_rows_contiguous(xs.get(*i)?)
+        }
         ExprKind::Apply(f, xs) => {
             let [x] = xs.as_slice() else { return None };
             let fs = match &f.kind {
                 ExprKind::Compose(fs) => fs.as_slice(),
                 _ => std::slice::from_ref(&**f),
             };
-            fs.iter().rev().try_fold(rows_contiguous(x)?, |c, g| {
-                let row_wise = |g: &Expr| {
-                    g.prim_fun(Prim::Map)
-                        .and_then(Expr::as_prim)
-                        .is_some_and(|(p, _)| matches!(p, Prim::Pad | Prim::Take))
-                };
-                match g.as_prim().map(|(p, _)| p) {
-                    Some(Prim::Transpose) => Some(!c),
-                    Some(Prim::Pad | Prim::Take | Prim::Id) => Some(c),
-                    _ if row_wise(g) => Some(c),
-                    _ => None,
-                }
-            })
+            fs.iter()
+                .rev()
+                .try_fold(rows_contiguous(x, batch)?, |c, g| {
+                    match g.as_prim().map(|(p, _)| p) {
+                        Some(Prim::Transpose) => Some(!c),
+                        Some(Prim::Pad | Prim::Take | Prim::Id) => Some(c),
+                        _ if maps_rows_with(g, &[Prim::Pad, Prim::Take, Prim::Join]) => Some(c),
+                        _ => None,
+                    }
+                })
         }
         _ => None,
     }
+}
+
+/// Is `g` `map(f)` with `f` one of `prims` or a composition of them (a function of each row
+/// that keeps a row contiguous in memory contiguous)?
+fn maps_rows_with(g: &Expr, prims: &[Prim]) -> bool {
+    g.prim_fun(Prim::Map).is_some_and(|f| {
+        let fs = match &f.kind {
+            ExprKind::Compose(fs) => build::flatten(fs),
+            _ => vec![f.clone()],
+        };
+        fs.iter()
+            .all(|f| f.as_prim().is_some_and(|(p, _)| prims.contains(&p)))
+    })
+}
+
+/// For the slices of the shared dimension, `transpose o map(split(k) o pad(..)) o L $ x`
+/// (each element the `k`-slice of every row of `L $ x`, see [`super::partial`]): whether
+/// their rows are contiguous, as those of `L $ x` are.
+fn slices_rows_contiguous(e: &Expr) -> Option<bool> {
+    let ExprKind::Apply(f, xs) = &e.kind else {
+        return None;
+    };
+    let ([x], ExprKind::Compose(fs)) = (xs.as_slice(), &f.kind) else {
+        return None;
+    };
+    let fs = build::flatten(fs);
+    let (t, rest) = fs.split_first()?;
+    if !matches!(t.as_prim(), Some((Prim::Transpose, _))) {
+        return None;
+    }
+    let skip = rest
+        .iter()
+        .take_while(|g| maps_rows_with(g, &[Prim::Split, Prim::Pad]))
+        .count();
+    if skip == 0 {
+        return None;
+    }
+    let rest = &rest[skip..];
+    if rest.is_empty() {
+        return rows_contiguous(x, None);
+    }
+    let inner = Expr::new(
+        ExprKind::Apply(
+            Box::new(build::compose(rest.to_vec(), e.span)),
+            vec![x.clone()],
+        ),
+        e.span,
+    );
+    rows_contiguous(&inner, None)
 }
 
 /// Is `e` `zip(..)` applied to data?
@@ -344,9 +469,9 @@ fn pad_k_if(cfg: &Blocking, x: Expr, k: &Nat, s: Span) -> Expr {
 /// Whether a pair of zeros adds nothing to the fold: `op` is `+` and `g((0, 0))` folds to
 /// the literal `0` (a product, a sum of products, ...), so zero-padding the shared dimension
 /// leaves every result as it was.
-fn zero_pairs_add_nothing(m: &Matched, s: Span) -> bool {
-    let Some(g) = &m.g else { return false };
-    if build::section_of(&m.op) != Some(crate::ir::Section::Add) {
+pub(crate) fn zero_pairs_add_nothing(op: &Expr, g: Option<&Expr>, s: Span) -> bool {
+    let Some(g) = g else { return false };
+    if build::section_of(op) != Some(crate::ir::Section::Add) {
         return false;
     }
     let zero = || Expr::new(ExprKind::Lit(crate::ir::LitValue::Float(0.0), None), s);
@@ -382,7 +507,7 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     };
     if cfg.pad_k
         && (!cfg.pad
-            || !zero_pairs_add_nothing(m, s)
+            || !zero_pairs_add_nothing(&m.op, m.g.as_ref(), s)
             || ctx.facts.divisible(&kk, &Nat::cst(cfg.tk)) == Some(true))
     {
         return None;
@@ -418,8 +543,9 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     subst(&mut rhs, "__z", &build::untyped(&m.z));
     // Local layouts are fixed by the compute (`A`'s slice `tm x tk`, `C`'s `tk x tn`); the
     // lanes of each copy run along the dimension that is contiguous in memory.
-    let a_along_k = rows_contiguous(&m.a).unwrap_or(true) || cfg.tm % cfg.l0 != 0;
-    let c_along_k = rows_contiguous(&m.c).unwrap_or(false) && cfg.tn % cfg.l1 == 0;
+    let a_along_k = rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0;
+    let c_along_k =
+        rows_contiguous(&m.c, m.batch.as_ref()).unwrap_or(false) && cfg.tn % cfg.l1 == 0;
     let load_a = if a_along_k {
         LANES_ALONG_K.to_string()
     } else {

@@ -205,6 +205,16 @@ pub(crate) fn is_view(e: &Expr) -> bool {
     }
 }
 
+/// Data read without computing: a view, or a `zip` of such.
+pub(crate) fn is_data(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Apply(f, xs) if matches!(f.as_prim(), Some((Prim::Zip, _))) => {
+            xs.iter().all(is_data)
+        }
+        _ => is_view(e),
+    }
+}
+
 /// `|x| body` with a single named parameter.
 pub(crate) fn lambda1(e: &Expr) -> Option<(&str, &Expr)> {
     match &e.kind {

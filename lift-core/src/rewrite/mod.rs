@@ -20,6 +20,7 @@ pub mod filter;
 pub mod interchange;
 pub mod iterate;
 pub mod lowering;
+pub mod partial;
 pub mod points;
 pub mod reduction;
 pub mod reorder;

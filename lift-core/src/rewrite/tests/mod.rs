@@ -2,6 +2,7 @@
 
 mod gen;
 mod normal;
+mod partial;
 mod points;
 mod rules;
 mod strategy;
