@@ -2,7 +2,8 @@
 //! explorer's order of preference, whose conditions hold for the sizes at hand and whose
 //! launch fits the device's own limits (work-group size per dimension and in total, local
 //! memory); where that one launches fewer work-groups than the device has compute units
-//! (a short product), the first that occupies the most of them. No table of devices, no
+//! (a short product), the first of the candidates with its work-group shape that occupies the
+//! most of them, where that is at least twice as many. No table of devices, no
 //! measurement: the limits are read from the device.
 
 use crate::Context;
@@ -84,22 +85,38 @@ impl CandidateFacts {
 }
 
 /// The first candidate that applies and fits the device, if any; where that one launches
-/// fewer work-groups than the device has compute units, the first that occupies the most of
-/// them (a product split over its shared dimension where the unsplit one leaves units idle).
+/// fewer work-groups than the device has compute units, the first of the candidates with its
+/// work-group shape (as much work per group) that occupies the most of them, if that is at
+/// least twice as many (a product split over its shared dimension where the unsplit one
+/// leaves most units idle).
 pub fn default_choice(ctx: &Context, cands: &[CandidateFacts]) -> Option<usize> {
     let fit: Vec<usize> = (0..cands.len())
         .filter(|&i| cands[i].applies && cands[i].fits(ctx))
         .collect();
     let first = *fit.first()?;
     let units = ctx.device_info().compute_units as usize;
+    let f = &cands[first];
+    let alike = |c: &CandidateFacts| shape(c.group.as_deref()) == shape(f.group.as_deref());
     let occupied = |i: usize| cands[i].groups.map_or(0, |g| g.min(units));
-    match cands[first].groups {
+    match f.groups {
         Some(g) if g < units => {
-            let most = fit.iter().map(|&i| occupied(i)).max()?;
-            fit.into_iter().find(|&i| occupied(i) == most)
+            let alike: Vec<usize> = fit.into_iter().filter(|&i| alike(&cands[i])).collect();
+            let most = alike.iter().map(|&i| occupied(i)).max()?;
+            // Only for at least twice the occupied units: a split adds a pass.
+            if most < 2 * g {
+                return Some(first);
+            }
+            alike.into_iter().find(|&i| occupied(i) == most)
         }
         _ => Some(first),
     }
+}
+
+/// A work-group size without its trailing dimensions of one (`16 x 16 x 1` is `16 x 16`).
+fn shape(g: Option<&[usize]>) -> Option<&[usize]> {
+    let g = g?;
+    let n = g.iter().rposition(|&x| x != 1).map_or(0, |i| i + 1);
+    Some(&g[..n])
 }
 
 /// The error when no candidate can run: why each was refused, on which device.

@@ -101,33 +101,50 @@ fn public_types_are_thread_safe_where_they_should_be() {
 }
 
 /// Without timing, the first candidate that applies and fits; where it launches fewer
-/// work-groups than the device has compute units, the first that occupies the most of them.
+/// work-groups than the device has compute units, the first of those with its work-group
+/// shape that occupies the most of them, if at least twice as many.
 #[test]
 fn the_default_choice_fills_the_compute_units() {
     use lift_runtime::select::{default_choice, CandidateFacts};
     let ctx = Context::with_selector("").unwrap();
     let units = ctx.device_info().compute_units as usize;
-    let facts = |applies: bool, groups: Option<usize>| CandidateFacts {
+    let facts = |applies: bool, group: Vec<usize>, groups: Option<usize>| CandidateFacts {
         applies,
-        group: Some(vec![1]),
-        local_bytes: 0,
+        group: Some(group),
+        local_bytes: 64,
         groups,
     };
     // The first fills the device: it is the choice.
-    let full = [facts(true, Some(units)), facts(true, Some(4 * units))];
-    assert_eq!(default_choice(&ctx, &full), Some(0));
-    // It does not: the first of those that occupy the most units.
-    let few = [
-        facts(true, Some(1)),
-        facts(false, Some(8 * units)),
-        facts(true, None),
-        facts(true, Some(units + 1)),
-        facts(true, Some(2 * units)),
+    let full = [
+        facts(true, vec![2, 2], Some(units)),
+        facts(true, vec![2, 2], Some(4 * units)),
     ];
-    let want = if units > 1 { 3 } else { 0 };
+    assert_eq!(default_choice(&ctx, &full), Some(0));
+    // It does not: the first of those with its tiles that occupy the most units.
+    let few = [
+        facts(true, vec![2, 2], Some(1)),
+        facts(false, vec![2, 2], Some(8 * units)),
+        facts(true, vec![1, 2], Some(8 * units)),
+        facts(true, vec![2, 2, 1], None),
+        facts(true, vec![2, 2, 1], Some(units + 1)),
+        facts(true, vec![2, 2], Some(2 * units)),
+    ];
+    let want = if units > 1 { 4 } else { 0 };
     assert_eq!(default_choice(&ctx, &few), Some(want));
+    // Less than twice the occupied units keeps the first.
+    let half = [
+        facts(true, vec![2, 2], Some(units - units / 3)),
+        facts(true, vec![2, 2], Some(4 * units)),
+    ];
+    assert_eq!(default_choice(&ctx, &half), Some(0));
     // Unknown work-group counts keep the first.
-    let unknown = [facts(true, None), facts(true, Some(4 * units))];
+    let unknown = [
+        facts(true, vec![2, 2], None),
+        facts(true, vec![2, 2], Some(4 * units)),
+    ];
     assert_eq!(default_choice(&ctx, &unknown), Some(0));
-    assert_eq!(default_choice(&ctx, &[facts(false, Some(1))]), None);
+    assert_eq!(
+        default_choice(&ctx, &[facts(false, vec![2, 2], Some(1))]),
+        None
+    );
 }
