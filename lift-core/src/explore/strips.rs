@@ -156,17 +156,24 @@ pub(super) fn innermost(m: &Expr, depth: usize) -> Option<&Expr> {
     (0..depth).try_fold(m, |e, _| e.prim_fun(Prim::Map))
 }
 
-/// Does the view contain a `slide` whose windows span more than one row (plane) of the
-/// outer dimension: `slide2`/`slide3` with more than one row, or a `slide` of the outer
-/// dimension with a window of more than one?
+/// Does the view contain a `slide` whose consecutive windows share rows (planes) of the outer
+/// dimension: `slide2`/`slide3`, or a `slide` of the outer dimension, with a window of more
+/// rows than its step (`slide2(2, 2)`, a pooling, shares none)?
 fn shares_rows(x: &Expr) -> bool {
     match &x.kind {
         ExprKind::Apply(f, xs) => shares_rows(f) || xs.iter().any(shares_rows),
         ExprKind::Compose(fs) => fs.iter().any(shares_rows),
-        ExprKind::Prim(p @ (Prim::Slide | Prim::Slide2 | Prim::Slide3), _) => x
-            .prim_nats(*p)
-            .and_then(|n| n.first().and_then(Nat::as_cst))
-            .is_some_and(|rows| rows > 1),
+        ExprKind::Prim(p @ (Prim::Slide | Prim::Slide2 | Prim::Slide3), _) => {
+            let ns = x.prim_nats(*p).unwrap_or_default();
+            match (
+                ns.first().and_then(Nat::as_cst),
+                ns.get(1).and_then(Nat::as_cst),
+            ) {
+                (Some(rows), Some(step)) => rows > step,
+                (Some(rows), None) => rows > 1,
+                _ => false,
+            }
+        }
         _ => false,
     }
 }

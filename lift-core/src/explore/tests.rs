@@ -266,3 +266,26 @@ fn products_get_partial_product_candidates() {
         names(&c)
     );
 }
+
+/// Windows that share no rows (a 2x2 pooling, `slide2(2, 2)`) get no strips (consecutive
+/// outputs would share no loads): the default mapping, parallel over the channels too, comes
+/// first.
+#[test]
+fn non_overlapping_windows_get_no_strips() {
+    let pool = "kernel P<H, W, C>(x: [[[f32; C]; W]; H]) -> [[[f32; C]; (W - 2) / 2 + 1]; (H - 2) / 2 + 1] { map2(|win| map(|ch| reduce(max, -1.0e30) $ ch) o transpose o join $ win) o slide2(2, 2) $ x }";
+    let c = compile(pool);
+    assert!(
+        !names(&c).iter().any(|n| n.starts_with("strips")),
+        "{:?}",
+        names(&c)
+    );
+    assert!(
+        c.candidates[0].generated.lowered.contains("map_glb(2"),
+        "{}",
+        c.candidates[0].generated.lowered
+    );
+    // Overlapping windows keep them.
+    assert!(names(&compile(JACOBI))
+        .iter()
+        .any(|n| n.starts_with("strips")));
+}
