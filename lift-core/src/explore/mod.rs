@@ -132,9 +132,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         product.as_ref().map(|p| (p.product.clone(), Some(p)))
     };
     if let Some((e, wrap)) = target {
-        let q = space::blockings().iter().map(|b| b.tk).max().unwrap_or(1);
         for s in space::splits() {
-            out.extend(split_candidates(prog, kernel, info, &e, wrap, s, q, &ctx));
+            out.extend(split_candidates(prog, kernel, info, &e, wrap, s, &ctx));
         }
     }
     for &(s, pad) in &space::strips() {
@@ -204,12 +203,11 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
 }
 
 /// The partial-products candidates of the product `e` (the body, or the body's product
-/// reshaped by [`products`], `wrap` then giving the body's shape back) with `s` slices of a
-/// multiple of `q`: the rule of [`crate::rewrite::partial`], then kernel fission into the
-/// batch of partial products (blocked) and the sums with the epilogue; the first
-/// [`SPLIT_VARIANTS`] of them that apply wherever the kernel does, each with the parameter
-/// `split`.
-#[allow(clippy::too_many_arguments)]
+/// reshaped by [`products`], `wrap` then giving the body's shape back) with `s` slices (of a
+/// multiple of the largest step of the blocked strategy): the rule of
+/// [`crate::rewrite::partial`], then kernel fission into the batch of partial products
+/// (blocked) and the sums with the epilogue; the first [`SPLIT_VARIANTS`] of them that apply
+/// wherever the kernel does, each with the parameter `split`.
 fn split_candidates(
     prog: &Program,
     kernel: &str,
@@ -217,9 +215,9 @@ fn split_candidates(
     e: &Expr,
     wrap: Option<&products::Product>,
     s: i64,
-    q: i64,
     ctx: &RewriteCtx,
 ) -> Vec<Candidate> {
+    let q = space::blockings().iter().map(|b| b.tk).max().unwrap_or(1);
     let (Some((new, k)), Some((row, n))) =
         (partial::split(e, s, q, ctx), build::array(e.ty.as_ref()))
     else {
