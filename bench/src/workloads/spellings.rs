@@ -275,49 +275,32 @@ fn spelling<K>(
 /// `spelling` for kernel struct `$k` at sizes `[$s...]`, launched on device buffers
 /// `($dev...)`, tuned on the host slices `($host...)`.
 macro_rules! spell {
-    ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*), scratch) => {{
-        let scratch = $k::new($ctx).and_then(|k| k.scratch($($s),*));
-        match &scratch {
-            Ok(scratch) => spelling(
-                $b,
-                $g,
-                $label,
-                Meta {
-                    names: $k::CANDIDATES,
-                    params: $k::CANDIDATE_PARAMS,
-                    sources: $k::CANDIDATE_SOURCES,
-                },
-                $k::new($ctx),
-                |k| k.candidate_for($($s),*),
-                |k| k.tune($($s,)* $($host),*),
-                |k, o| k.launch($($s,)* $($dev,)* o, scratch),
-            ),
-            Err(e) => spelling::<$k>(
-                $b,
-                $g,
-                $label,
-                Meta {
-                    names: $k::CANDIDATES,
-                    params: $k::CANDIDATE_PARAMS,
-                    sources: $k::CANDIDATE_SOURCES,
-                },
-                Err(e.clone()),
-                |_| Err(e.clone()),
-                |_| Err(e.clone()),
-                |_, _| Err(e.clone()),
-            ),
+    (@meta $k:ident) => {
+        Meta {
+            names: $k::CANDIDATES,
+            params: $k::CANDIDATE_PARAMS,
+            sources: $k::CANDIDATE_SOURCES,
         }
-    }};
+    };
+    // A kernel whose `launch` takes a scratch: the kernel with its scratch for these sizes.
+    ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*), scratch) => {
+        spelling(
+            $b,
+            $g,
+            $label,
+            spell!(@meta $k),
+            $k::new($ctx).and_then(|k| Ok((k.scratch($($s),*)?, k))),
+            |(_, k)| k.candidate_for($($s),*),
+            |(_, k)| k.tune($($s,)* $($host),*),
+            |(scratch, k), o| k.launch($($s,)* $($dev,)* o, scratch),
+        )
+    };
     ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*)) => {
         spelling(
             $b,
             $g,
             $label,
-            Meta {
-                names: $k::CANDIDATES,
-                params: $k::CANDIDATE_PARAMS,
-                sources: $k::CANDIDATE_SOURCES,
-            },
+            spell!(@meta $k),
             $k::new($ctx),
             |k| k.candidate_for($($s),*),
             |k| k.tune($($s,)* $($host),*),

@@ -325,16 +325,9 @@ fn nest_epilogue(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
         return None;
     }
     let sp = body.span;
-    let map_of = |pat: Pat, e: Expr, data: Expr| {
-        let lam = Expr::new(ExprKind::Lambda(vec![pat], Box::new(e)), sp);
-        let f = crate::rewrite::build::with_fun(Prim::Map, &lam, sp);
-        Expr::new(ExprKind::Apply(Box::new(f), vec![data]), sp)
-    };
+    let map_of = |pat: Pat, e: Expr, data: Expr| crate::rewrite::build::map_over(pat, e, data, sp);
     let name = |n: &str| Pat::Name(n.to_string(), sp);
-    let zip = |a: Expr, b: Expr| {
-        let z = crate::rewrite::build::prim(Prim::Zip, Vec::new(), sp);
-        Expr::new(ExprKind::Apply(Box::new(z), vec![a, b]), sp)
-    };
+    let zip = |a: Expr, b: Expr| crate::rewrite::build::zip2(a, b, sp);
     let values = map_of(
         name(t0),
         map_of(name(t1), split.core.clone(), y.clone()),

@@ -449,21 +449,8 @@ fn pad_k_if(cfg: &Blocking, x: Expr, k: &Nat, s: Span) -> Expr {
     }
     let t = Nat::cst(cfg.tk);
     let extra = (k + &(&t - &Nat::cst(1))) / &t * &t - k;
-    let zero = Expr::new(
-        ExprKind::Lit(crate::ir::LitValue::Float(0.0), Some(ScalarType::F32)),
-        s,
-    );
-    let pad = prim(
-        Prim::Pad,
-        vec![
-            PrimArg::Nat(Nat::cst(0), s),
-            PrimArg::Nat(extra, s),
-            PrimArg::Boundary(crate::ir::Boundary::Constant(Box::new(zero)), s),
-        ],
-        s,
-    );
-    let rows = build::with_fun(Prim::Map, &pad, s);
-    Expr::new(ExprKind::Apply(Box::new(rows), vec![x]), s)
+    let rows = build::with_fun(Prim::Map, &build::zero_pad(&extra, s), s);
+    build::apply1(rows, x, s)
 }
 
 /// Whether a pair of zeros adds nothing to the fold: `op` is `+` and `g((0, 0))` folds to

@@ -215,6 +215,42 @@ pub(crate) fn is_data(e: &Expr) -> bool {
     }
 }
 
+/// `pad(0, extra, constant(0.0f32))`: `extra` zeros after the elements.
+pub(crate) fn zero_pad(extra: &Nat, s: Span) -> Expr {
+    let zero = Expr::new(
+        ExprKind::Lit(LitValue::Float(0.0), Some(crate::types::ScalarType::F32)),
+        s,
+    );
+    prim(
+        Prim::Pad,
+        vec![
+            PrimArg::Nat(Nat::cst(0), s),
+            PrimArg::Nat(extra.clone(), s),
+            PrimArg::Boundary(crate::ir::Boundary::Constant(Box::new(zero)), s),
+        ],
+        s,
+    )
+}
+
+/// `f $ x`.
+pub(crate) fn apply1(f: Expr, x: Expr, s: Span) -> Expr {
+    Expr::new(ExprKind::Apply(Box::new(f), vec![x]), s)
+}
+
+/// `zip(a, b)`.
+pub(crate) fn zip2(a: Expr, b: Expr, s: Span) -> Expr {
+    Expr::new(
+        ExprKind::Apply(Box::new(prim(Prim::Zip, Vec::new(), s)), vec![a, b]),
+        s,
+    )
+}
+
+/// `map(|pat| body) $ data`.
+pub(crate) fn map_over(pat: Pat, body: Expr, data: Expr, s: Span) -> Expr {
+    let lam = Expr::new(ExprKind::Lambda(vec![pat], Box::new(body)), s);
+    apply1(with_fun(Prim::Map, &lam, s), data, s)
+}
+
 /// `|x| body` with a single named parameter.
 pub(crate) fn lambda1(e: &Expr) -> Option<(&str, &Expr)> {
     match &e.kind {

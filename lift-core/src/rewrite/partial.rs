@@ -28,7 +28,7 @@ use super::blocking::{fold_parts, map_app, zero_pairs_add_nothing, Fold};
 use super::build::{self, call, compose, ident, lambda1, prim, with_fun};
 use super::{epilogue, RewriteCtx, Rule};
 use crate::arith::Nat;
-use crate::ir::{Boundary, Expr, ExprKind, LitValue, Pat, PrimArg, Section};
+use crate::ir::{Expr, ExprKind, Pat, PrimArg, Section};
 use crate::prim::Prim;
 use crate::types::ScalarType;
 use proc_macro2::Span;
@@ -113,7 +113,7 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
     let slices = |m: Expr| {
         let mut row = vec![prim(Prim::Split, vec![build::nat(&ks, sp)], sp)];
         if let Some(extra) = &pad {
-            row.push(zero_pad(extra, sp));
+            row.push(build::zero_pad(extra, sp));
         }
         let f = compose(
             vec![
@@ -122,15 +122,16 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
             ],
             sp,
         );
-        apply(f, m, sp)
+        build::apply1(f, m, sp)
     };
     let [p, r2, c2, pr, ps] =
         ["p", "r", "c", "pr", "ps"].map(|n| ctx.fresh(&format!("lift_{n}"), &[e]));
+    let map_over = |pat: Pat, body: Expr, data: Expr| build::map_over(pat, body, data, sp);
     // The batch of partial products.
     let zipped = if swapped {
-        zip2(ident(&c2, sp), ident(&r2, sp), sp)
+        build::zip2(ident(&c2, sp), ident(&r2, sp), sp)
     } else {
-        zip2(ident(&r2, sp), ident(&c2, sp), sp)
+        build::zip2(ident(&r2, sp), ident(&c2, sp), sp)
     };
     let fold = compose(
         vec![
@@ -139,7 +140,7 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
         ],
         sp,
     );
-    let dot = apply(fold, zipped, sp);
+    let dot = build::apply1(fold, zipped, sp);
     let proj = |i: usize| Expr::new(ExprKind::Proj(Box::new(ident(&p, sp)), i), sp);
     let product = map_over(
         Pat::Name(r2.clone(), sp),
@@ -149,10 +150,10 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
     let batch = map_over(
         Pat::Name(p.clone(), sp),
         product,
-        zip2(slices(a), slices(cm), sp),
+        build::zip2(slices(a), slices(cm), sp),
     );
     // The sums with the epilogue.
-    let sum = apply(
+    let sum = build::apply1(
         build::untyped(&with_args(Prim::Reduce, &op, &z, sp)),
         ident(&ps, sp),
         sp,
@@ -166,16 +167,16 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
     let per_row = |b: Expr| {
         let t = prim(Prim::Transpose, Vec::new(), sp);
         let f = compose(vec![with_fun(Prim::Map, &t, sp), t.clone()], sp);
-        apply(f, b, sp)
+        build::apply1(f, b, sp)
     };
     let rest = map_over(
         pair(r, &pr),
         map_over(
             pair(c, &ps),
             value,
-            zip2(build::untyped(&y), ident(&pr, sp), sp),
+            build::zip2(build::untyped(&y), ident(&pr, sp), sp),
         ),
-        zip2(build::untyped(&x), per_row(ident(PARTS, sp)), sp),
+        build::zip2(build::untyped(&x), per_row(ident(PARTS, sp)), sp),
     );
     let new = Expr::new(
         ExprKind::Let(Pat::Name(PARTS.into(), sp), Box::new(batch), Box::new(rest)),
@@ -215,7 +216,11 @@ fn operand(v: &Expr, x: &str, data: &Expr, s: Span) -> Option<Expr> {
         ExprKind::Apply(f, xs) => {
             let [inner] = xs.as_slice() else { return None };
             let d = operand(inner, x, data, s)?;
-            Some(apply(with_fun(Prim::Map, &build::untyped(f), s), d, s))
+            Some(build::apply1(
+                with_fun(Prim::Map, &build::untyped(f), s),
+                d,
+                s,
+            ))
         }
         _ => None,
     }
@@ -231,41 +236,4 @@ fn with_args(p: Prim, op: &Expr, z: &Expr, s: Span) -> Expr {
         ],
         s,
     )
-}
-
-/// `pad(0, extra, constant(0.0))`.
-fn zero_pad(extra: &Nat, s: Span) -> Expr {
-    let zero = Expr::new(
-        ExprKind::Lit(LitValue::Float(0.0), Some(ScalarType::F32)),
-        s,
-    );
-    prim(
-        Prim::Pad,
-        vec![
-            PrimArg::Nat(Nat::cst(0), s),
-            PrimArg::Nat(extra.clone(), s),
-            PrimArg::Boundary(Boundary::Constant(Box::new(zero)), s),
-        ],
-        s,
-    )
-}
-
-/// `f $ x`.
-fn apply(f: Expr, x: Expr, s: Span) -> Expr {
-    Expr::new(ExprKind::Apply(Box::new(f), vec![x]), s)
-}
-
-/// `zip(a, b)`.
-fn zip2(a: Expr, b: Expr, s: Span) -> Expr {
-    Expr::new(
-        ExprKind::Apply(Box::new(prim(Prim::Zip, Vec::new(), s)), vec![a, b]),
-        s,
-    )
-}
-
-/// `map(|pat| body) $ data`.
-fn map_over(pat: Pat, body: Expr, data: Expr) -> Expr {
-    let s = body.span;
-    let lam = Expr::new(ExprKind::Lambda(vec![pat], Box::new(body)), s);
-    apply(with_fun(Prim::Map, &lam, s), data, s)
 }
