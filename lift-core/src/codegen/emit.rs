@@ -8,6 +8,7 @@ use super::banks::LocalAccess;
 use super::barriers::{is_marker, Mag};
 use super::ctypes::CTypes;
 use super::launch::{self, Launch};
+use super::loops::Unroll;
 use super::memory::{Buffer, Space};
 use super::view::{self, View};
 use super::{CodegenError, GResult, GeneratedKernel, KernelArg, Temporary};
@@ -358,7 +359,7 @@ impl<'a> Gen<'a> {
                 let e = (**e).clone();
                 let from = self.indentation();
                 let (lines, ()) = self.capture(|g| {
-                    g.seq_loop(n, g.unroll_copies, &mut |g, i| {
+                    g.seq_loop(n, Unroll::copies_if(g.unroll_copies), &mut |g, i| {
                         g.copy(&src.at(i.clone()), &dst.at(i), &e)
                     })
                 })?;

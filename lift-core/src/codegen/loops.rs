@@ -19,6 +19,32 @@ pub(crate) enum LoopKind {
 /// Most iterations unrolled by `map_seq_unroll` / `reduce_seq_unroll`.
 const MAX_UNROLL: i64 = 64;
 
+/// How a sequential loop with a constant trip count is emitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unroll {
+    /// A loop.
+    No,
+    /// One copy of the body per iteration: the index is a constant in each, as indices into
+    /// private arrays and vector lanes must be.
+    Copies,
+    /// A loop under `#pragma unroll`: the device compiler unrolls it (a body that indexes
+    /// only local or global memory with the loop index; the compiler then schedules the
+    /// copies itself, where copies written out let it hoist every load to the top and run
+    /// out of registers).
+    Pragma,
+}
+
+impl Unroll {
+    /// [`Unroll::Copies`] if `copies`, else [`Unroll::No`].
+    pub(crate) fn copies_if(copies: bool) -> Unroll {
+        if copies {
+            Unroll::Copies
+        } else {
+            Unroll::No
+        }
+    }
+}
+
 /// A loop body: the generator and the index of the iteration.
 pub(crate) type Body<'b, 'a> = dyn FnMut(&mut Gen<'a>, Nat) -> GResult<()> + 'b;
 
@@ -32,8 +58,8 @@ impl<'a> Gen<'a> {
     ) -> GResult<()> {
         match kind {
             LoopKind::Par(par, d) => self.par_loop(par, d, n, body),
-            LoopKind::Seq => self.seq_loop(n, false, body),
-            LoopKind::SeqUnroll => self.seq_loop(n, true, body),
+            LoopKind::Seq => self.seq_loop(n, Unroll::No, body),
+            LoopKind::SeqUnroll => self.seq_loop(n, Unroll::Copies, body),
         }
     }
 
@@ -110,12 +136,12 @@ impl<'a> Gen<'a> {
     pub(crate) fn seq_loop(
         &mut self,
         n: &Nat,
-        unroll: bool,
+        unroll: Unroll,
         body: &mut Body<'_, 'a>,
     ) -> GResult<()> {
         match n.as_cst() {
             Some(c) if c <= 0 => Ok(()),
-            Some(c) if c == 1 || (unroll && c <= MAX_UNROLL) => {
+            Some(c) if c == 1 || (unroll == Unroll::Copies && c <= MAX_UNROLL) => {
                 for k in 0..c {
                     self.open("{");
                     let r = body(self, Nat::cst(k));
@@ -130,6 +156,9 @@ impl<'a> Gen<'a> {
                 let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
                 self.mag_slot();
                 self.mag_open(LoopTag::Seq, &name, n, true);
+                if unroll == Unroll::Pragma && n.as_cst().is_some_and(|c| c <= MAX_UNROLL) {
+                    self.line("#pragma unroll");
+                }
                 self.open(format!(
                     "for (lift_idx {name} = 0; {name} < {}; {name} += 1) {{",
                     n.c()

@@ -3,7 +3,7 @@
 
 use super::emit::{array_of, ty_of, Arg, Gen, Par};
 use super::launch;
-use super::loops::LoopKind;
+use super::loops::{LoopKind, Unroll};
 use super::memory::Space;
 use super::view::{PadKind, ReorderFn, View};
 use super::{CodegenError, GResult};
@@ -46,6 +46,17 @@ fn reorder(pargs: &[PrimArg], n: &Nat, inverse: bool) -> GResult<ReorderFn> {
             n: n.clone(),
         }),
         None => Err(CodegenError::Internal("missing index function".into())),
+    }
+}
+
+/// How the loop of a sequential reduction is emitted: `reduce_seq_unroll` over private data
+/// as copies of the body (its elements are private array entries or vector lanes, which need
+/// constant indices), over local or global memory as a loop the device compiler unrolls.
+fn reduce_unroll(p: Prim, input: &View) -> Unroll {
+    match p {
+        Prim::ReduceSeqUnroll if input.in_private() => Unroll::Copies,
+        Prim::ReduceSeqUnroll => Unroll::Pragma,
+        _ => Unroll::No,
     }
 }
 
@@ -382,7 +393,7 @@ impl<'a> Gen<'a> {
         let acc_ty = ty_of(f)?;
         let (input, elem, n) = self.array_input(args)?;
         let acc = self.private_acc(pargs, &acc_ty)?;
-        self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
+        self.seq_loop(&n, reduce_unroll(p, &input), &mut |g, i| {
             g.fold_step(op, &acc, &acc_ty, input.at(i), &elem)
         })?;
         Ok(acc)
@@ -463,7 +474,7 @@ impl<'a> Gen<'a> {
         let j = self.fresh("kept");
         let at = Nat::index_var(&j, Nat::cst(0), n.clone());
         self.line(format!("lift_idx {j} = 0;"));
-        self.seq_loop(&n, false, &mut |g, i| {
+        self.seq_loop(&n, Unroll::No, &mut |g, i| {
             let x = input.at(i);
             let x = g.share(x, &elem, "x")?;
             let keep = g.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
@@ -500,7 +511,7 @@ impl<'a> Gen<'a> {
         }
         let (input, elem, n) = self.array_input(args)?;
         let acc = self.private_acc(pargs, &acc_ty)?;
-        self.seq_loop(&n, false, &mut |g, i| {
+        self.seq_loop(&n, Unroll::No, &mut |g, i| {
             g.fold_step(op, &acc, &acc_ty, input.at(i.clone()), &elem)?;
             g.copy(&acc, &out.at(i), &acc_ty)
         })
@@ -539,7 +550,7 @@ impl<'a> Gen<'a> {
             })
         };
         let r = fill(self, &Nat::cst(0), 0, keep).and_then(|()| {
-            self.seq_loop(&count, false, &mut |gen, i| {
+            self.seq_loop(&count, Unroll::No, &mut |gen, i| {
                 fill(gen, &(&i * &step), keep, k)?;
                 gen.call_acc(g, vec![Arg::View(win.clone(), win_ty.clone())], &out.at(i))?;
                 (0..keep).try_for_each(|j| {
@@ -583,7 +594,7 @@ impl<'a> Gen<'a> {
         let acc_ty = ty_of(f)?;
         let (input, elem, n) = self.array_input(args)?;
         self.acc(Arg::Expr(value_arg(pargs)?), out)?;
-        self.seq_loop(&n, p == Prim::ReduceSeqUnroll, &mut |g, i| {
+        self.seq_loop(&n, reduce_unroll(p, &input), &mut |g, i| {
             let args = vec![
                 Arg::View(out.clone(), acc_ty.clone()),
                 Arg::View(input.at(i), elem.clone()),
@@ -801,7 +812,7 @@ impl<'a> Gen<'a> {
         let b = buffer(self)?;
         once(self, input, &a)?;
         let middle = k - 2;
-        self.seq_loop(&Nat::cst(middle / 2), false, &mut |s, _| {
+        self.seq_loop(&Nat::cst(middle / 2), Unroll::No, &mut |s, _| {
             once(s, Arg::View(a.clone(), ty.clone()), &b)?;
             once(s, Arg::View(b.clone(), ty.clone()), &a)
         })?;

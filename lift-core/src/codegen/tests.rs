@@ -119,7 +119,7 @@ fn local_staging_gets_a_barrier_and_a_guard() {
             join o map_wrg(0, map_lcl(0, reduce_seq(+, 0.0f32)) o split(2)
               o to_local(map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32))) o split(2)) o split(128) $ zip(x, y) }",
     );
-    assert_has(&g, "local float tmp_l_1[64];");
+    assert_has(&g, "local float tmp_l_1[64] __attribute__((aligned(16)));");
     assert_has(&g, "tmp_l_1[l0] = acc_2;");
     assert_has(&g, "barrier(CLK_LOCAL_MEM_FENCE);");
     assert_has(&g, "if (get_local_id(0) < 32) {");
@@ -215,11 +215,17 @@ fn constant_border_producer_gets_its_own_kernel() {
 
 #[test]
 fn vectors_through_as_vector() {
+    // Vectors at multiples of their width in global memory go through vector pointers.
     let g = gen("kernel K<N>(x: [f32; N]) -> [f32; N] { as_scalar o map_glb(0, vectorize(4, |v| v * 2.0)) o as_vector(4) $ x }");
     assert_has(
         &g,
-        "vstore4((vload4(0, x + 4 * gid0) * 2.0f), 0, out + 4 * gid0);",
+        "((global float4*)out)[gid0] = (((const global float4*)x)[gid0] * 2.0f);",
     );
+    // Rows of 6 floats: a row's first vector is not at a multiple of 4, so `vload4` (which
+    // needs no alignment) reads it.
+    let g = gen("kernel K<N>(x: [[f32; 6]; N]) -> [[f32; 4]; N] {
+        map_glb(0, |r| as_scalar o map_seq(vectorize(4, |v| v * 2.0)) o as_vector(4) o take(4) $ r) $ x }");
+    assert_has(&g, "vload4(0, x + 6 * gid0)");
 }
 
 #[test]
@@ -286,7 +292,7 @@ fn map_of_layout_primitives_is_a_view() {
     assert_has(&g, "out[");
 }
 
-/// A transpose of outer dimensions keeps `vload4` (the vector index stays innermost), and
+/// A transpose of outer dimensions keeps vector loads (the vector index stays innermost), and
 /// `as_scalar` of private vectors reads lanes by name.
 #[test]
 fn vectors_through_outer_transposes_and_private_lanes() {
@@ -294,7 +300,7 @@ fn vectors_through_outer_transposes_and_private_lanes() {
         map_glb(0, |p| map_seq_unroll(id) o as_scalar o to_private(map_seq_unroll(id)) o join $ p)
           o transpose o map(map(as_vector(4))) $ x }");
     assert_has(&g, "float4 tmp_p_");
-    assert_has(&g, "= vload4(0, x + 4 * N + 4 * gid0);");
+    assert_has(&g, "= ((const global float4*)x)[N + gid0];");
     assert_has(&g, "[1].s3;");
     // The vector's own index may not be reordered.
     let e = try_gen(
@@ -332,4 +338,19 @@ fn symbolic_local_sizes_share_the_lanes() {
     let infos = check_program(&mut p).expect("checks");
     let g = generate_with(&p, "K", &infos[0], &Options { lanes: 256 }).expect("generates");
     assert_eq!(g.kernels[0].local, Some(vec![Nat::cst(256)]));
+}
+
+/// `reduce_seq_unroll` over global or local memory is a loop the device compiler unrolls
+/// (`#pragma unroll`); over private memory, one copy of the body per element (constant
+/// indices keep the elements in registers).
+#[test]
+fn unrolled_reductions_copy_only_over_private_data() {
+    let g = gen("kernel K<N>(x: [[f32; 4]; N]) -> [f32; N] {
+        map_glb(0, |r| reduce_seq_unroll(|a, v| a + v, 0.0) $ r) $ x }");
+    assert_has(&g, "#pragma unroll");
+    assert_has(&g, "i_2 < 4; i_2 += 1) {");
+    let g = gen("kernel K<N>(x: [[f32; 4]; N]) -> [f32; N] {
+        map_glb(0, |r| reduce_seq_unroll(|a, v| a + v, 0.0) o to_private(map_seq_unroll(id)) $ r) $ x }");
+    assert!(!g.source.contains("#pragma unroll"), "{}", g.source);
+    assert_has(&g, "[3]);");
 }

@@ -5,7 +5,7 @@
 //! The same views serve reads and writes: writing `join $ x` into `out` writes `x` into
 //! `split(m)` of `out`.
 
-use super::ctypes::CTypes;
+use super::ctypes::{self, CTypes};
 use super::memory::{Buffer, Space};
 use super::{CodegenError, GResult};
 use crate::arith::{CmpOp, Facts, Nat};
@@ -86,6 +86,39 @@ pub(crate) enum View {
 }
 
 impl View {
+    /// Whether reading the view can touch private memory (a private buffer or value), where
+    /// an index must be a constant to stay in registers.
+    pub(crate) fn in_private(&self) -> bool {
+        /// `fields`: the tuple fields selected above, innermost last.
+        fn go(v: &View, fields: &mut Vec<usize>) -> bool {
+            match v {
+                View::Mem(buf, _) => buf.space == Space::Private,
+                View::Value(_) => true,
+                View::Iota => false,
+                View::Get(v, k) => {
+                    fields.push(*k);
+                    go(v, fields)
+                }
+                View::Tuple(vs) => match fields.pop() {
+                    Some(k) => vs.get(k).is_some_and(|v| go(v, fields)),
+                    None => vs.iter().any(|v| go(v, &mut Vec::new())),
+                },
+                View::Access(v, _)
+                | View::Split(v, _)
+                | View::Join(v, _)
+                | View::Transpose(v)
+                | View::Slide(v, _)
+                | View::Pad(v, _, _)
+                | View::Reorder(v, _)
+                | View::AsVector(v, _)
+                | View::AsScalar(v, _)
+                | View::Guard(v, _)
+                | View::MapIdx(_, v) => go(v, fields),
+            }
+        }
+        go(self, &mut Vec::new())
+    }
+
     /// Element `i`.
     pub(crate) fn at(&self, i: Nat) -> View {
         View::Access(Box::new(self.clone()), i)
@@ -167,6 +200,9 @@ pub(crate) enum Loc {
         fields: Vec<usize>,
         /// A vector of this width loaded from scalar memory at `idx`.
         vec: Option<u32>,
+        /// The vector is at a multiple of its width in a buffer aligned for it: accessed
+        /// through a vector pointer.
+        aligned: bool,
         /// One lane of a vector element: `(lane, width)`.
         lane: Option<(Nat, u32)>,
         /// Local buffers only: the index and extent of each dimension (for
@@ -462,11 +498,18 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 ));
             }
             p.fields.reverse();
+            let idx = flat.simplify_with(facts);
+            let aligned = p.vec.is_some_and(|w| {
+                let bytes = ctypes::storage_bytes(&buf.elem).unwrap_or(i64::MAX);
+                bytes.saturating_mul(i64::from(w)) <= buf.align
+                    && facts.divisible(&idx, &Nat::cst(i64::from(w))) == Some(true)
+            });
             Ok(Loc::Mem {
                 buf: buf.clone(),
-                idx: flat.simplify_with(facts),
+                idx,
                 fields: p.fields,
                 vec: p.vec,
+                aligned,
                 lane: p.lane,
                 at,
             })
@@ -540,6 +583,9 @@ fn scalar_cast(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
 enum Access {
     /// `vload{suffix}(offset, ptr)`, `vstore{suffix}(value, offset, ptr)`: suffix, offset, ptr.
     Call(String, String, String),
+    /// An aligned vector through a vector pointer, `((space T*)buf)[idx]`: the pointer type
+    /// (without `const`), the buffer and the vector index.
+    Vector(String, String, String),
     /// An lvalue, read as itself and assigned to.
     Lvalue(String),
 }
@@ -553,11 +599,21 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             idx,
             fields: fs,
             vec,
+            aligned,
             lane,
             ..
         } => {
             let name = &buf.name;
             match (vec, lane) {
+                (Some(w), _) if *aligned => {
+                    let Type::Scalar(s) = buf.elem else {
+                        return Err(CodegenError::Internal("as_vector of vector memory".into()));
+                    };
+                    let vt = ct.compute(&Type::Vector(s, *w))?;
+                    let i = (idx / &Nat::cst(i64::from(*w))).c().to_string();
+                    let ptr = format!("{} {vt}*", buf.space.qualifier());
+                    Access::Vector(ptr, name.clone(), i)
+                }
                 (Some(w), _) if buf.half => call(
                     format!("_half{w}"),
                     "0".into(),
@@ -606,6 +662,7 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
     match loc {
         Loc::Mem { .. } | Loc::Value { .. } => Ok(match access(loc, ct)? {
             Access::Call(suffix, offset, ptr) => format!("vload{suffix}({offset}, {ptr})"),
+            Access::Vector(ptr, buf, i) => format!("((const {ptr}){buf})[{i}]"),
             Access::Lvalue(l) => l,
         }),
         Loc::Tuple(locs) => {
@@ -642,6 +699,7 @@ pub(crate) fn write(
             Access::Call(suffix, offset, ptr) => {
                 format!("vstore{suffix}({value}, {offset}, {ptr});")
             }
+            Access::Vector(ptr, buf, i) => format!("(({ptr}){buf})[{i}] = {value};"),
             Access::Lvalue(l) => format!("{l} = {value};"),
         }],
         Loc::Tuple(locs) => {

@@ -79,7 +79,7 @@ impl Candidate {
 
 /// The most configurations of one strategy explored (each gives up to three candidates:
 /// unpadded and padded variants; each is compiled at build time and timed by the tuner).
-pub const MAX_CONFIGS: usize = 6;
+pub const MAX_CONFIGS: usize = 8;
 
 /// The candidates of kernel `kernel` of the checked, normalised program `prog` (`info` its
 /// checker output), in order of preference; the default mapping (`map`), which always exists

@@ -76,11 +76,19 @@ fn all_blockings() -> Vec<Blocking> {
 }
 
 /// The valid blockings, most work per work-item first (larger register blocks amortise the
-/// local-memory reads; the tuner decides among them), each unpadded, padded in the result's
-/// dimensions, and padded in the shared dimension too (where the fold allows it).
+/// local-memory reads; the tuner decides among them), then larger work-groups (more
+/// work-items to hide latency with), then squarer blocks; each unpadded, padded in the
+/// result's dimensions, and padded in the shared dimension too (where the fold allows it).
 pub fn blockings() -> Vec<Blocking> {
     let mut valid: Vec<Blocking> = all_blockings().into_iter().filter(blocking_valid).collect();
-    valid.sort_by_key(|b| (-b.accumulators(), (b.tm - b.tn).abs(), -(b.tm * b.tn)));
+    valid.sort_by_key(|b| {
+        (
+            -b.accumulators(),
+            -(b.l0 * b.l1),
+            (b.tm - b.tn).abs(),
+            -(b.tm * b.tn),
+        )
+    });
     valid
         .into_iter()
         .flat_map(|b| {

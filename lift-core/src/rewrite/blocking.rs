@@ -107,7 +107,7 @@ const RHS: &str = "join o map_wrg(1, |ra|
         o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post)))) o
         reduce_seq(|acc, t| (|(al, bl)|
             map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
-                reduce_seq(|bq, q| (|(ap, bs)|
+                reduce_seq_unroll(|bq, q| (|(ap, bs)|
                     reduce_seq_unroll(|bk, ks| (|(bp, av)|
                         map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| __step) $ zip(brow, av)) $ zip(bk, bp)
                     ) $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
