@@ -79,21 +79,42 @@ fn blocked_gemm_matches_interpreter_and_cpu() {
     }
 }
 
-/// The 128x128-block, 16x16-group candidate of the high-level matrix product
-/// (`lift_core::rewrite::blocking`) reads its tiles from local memory as aligned `float4`s (one
-/// vector access each), and the two tiles of a K-step share one barrier.
+/// The 128x128-block, 16x16-group candidates of the high-level matrix product
+/// (`lift_core::rewrite::blocking`) read their tiles from local memory with `vload4`, the two
+/// tiles of a K-step sharing one barrier; with `u=1` the loop over a slice's vector steps is
+/// left to the device compiler to unroll, over local arrays declared aligned for the
+/// unrolled `vload4`s, with `u=0` it is a plain loop over naturally aligned arrays.
 #[test]
 fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
     let g = Gemm::new(lift_tests::ctx()).unwrap();
-    let c = Gemm::CANDIDATES
-        .iter()
-        .position(|c| *c == "blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,pad=0)")
-        .expect("the 128x128 blocking");
-    let src = Gemm::CANDIDATE_SOURCES[c];
-    assert!(src.contains("float4 "), "{src}");
-    assert!(src.contains("= ((const local float4*)tmp_l_"), "{src}");
-    assert_eq!(src.matches("barrier(").count(), 2, "{src}");
-    for (n, m, k) in [(128, 128, 32), (384, 128, 48), (128, 640, 16)] {
+    let source = |u: u32| {
+        let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad=0)");
+        let c = Gemm::CANDIDATES
+            .iter()
+            .position(|c| *c == name)
+            .expect("the 128x128 blocking");
+        (c, Gemm::CANDIDATE_SOURCES[c])
+    };
+    let (looped, src) = source(0);
+    assert!(
+        !src.contains("#pragma unroll") && !src.contains("aligned("),
+        "{src}"
+    );
+    let (c, src) = source(1);
+    assert!(src.contains("#pragma unroll"), "{src}");
+    assert!(
+        src.contains("[2048] __attribute__((aligned(16)));"),
+        "{src}"
+    );
+    for src in [src, Gemm::CANDIDATE_SOURCES[looped]] {
+        assert!(src.contains("float4 "), "{src}");
+        assert!(src.contains("= vload4(0, tmp_l_"), "{src}");
+        assert_eq!(src.matches("barrier(").count(), 2, "{src}");
+    }
+    for (c, (n, m, k)) in [looped, c]
+        .into_iter()
+        .flat_map(|c| [(128, 128, 32), (384, 128, 48), (128, 640, 16)].map(|s| (c, s)))
+    {
         let (a, b) = (random_f32(n * k, 15), random_f32(k * m, 16));
         let (da, db) = (g_upload(&a), g_upload(&b));
         let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
@@ -106,7 +127,7 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
             &out.download().unwrap(),
             &cpu_gemm(&a, &b, n, m, k),
             1e-4,
-            &format!("blocked Gemm {n}x{m}x{k}"),
+            &format!("blocked Gemm {} {n}x{m}x{k}", Gemm::CANDIDATES[c]),
         );
     }
 }

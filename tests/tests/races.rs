@@ -103,7 +103,7 @@ fn a_removed_barrier_is_caught() {
     let (n, kk, m) = (64, 16, 64);
     let (a, b) = (random_f32(n * kk, 1), random_f32(kk * m, 2));
     let args = [matrix(&a, n), matrix(&b, kk)];
-    let name = "blocked(tm=64,tn=64,tk=8,l0=8,l1=8,v=4,pad=0)";
+    let name = "blocked(tm=64,tn=64,tk=8,l0=8,l1=8,v=4,u=1,pad=0)";
     for (kernel, cand, sizes, args) in [
         ("Gemm", Some(name), vec![n, kk, m], &args[..]),
         (

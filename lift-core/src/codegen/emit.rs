@@ -66,6 +66,12 @@ pub(crate) struct Gen<'a> {
     pub divergent: bool,
     /// Array copies are unrolled (indices into private windows must be constants).
     pub unroll_copies: bool,
+    /// A loop over local or global memory was left to the device compiler to unroll
+    /// ([`super::loops::Unroll::Pragma`]): the kernel's local arrays are declared 16-byte
+    /// aligned, so that the unrolled copies' `vload4`s at multiples of 4 become single wide
+    /// loads. (Without such a loop they keep their natural alignment: the wide loads need
+    /// registers in groups of four, which can cost a work-group per multiprocessor.)
+    pub pragma_unrolled: bool,
     /// The memory-access graph barriers are placed from ([`super::barriers`]).
     pub mag: Mag,
     pub lcl_loops: usize,
@@ -146,6 +152,7 @@ impl<'a> Gen<'a> {
             vector_width: None,
             divergent: false,
             unroll_copies: false,
+            pragma_unrolled: false,
             mag: Mag::default(),
             lcl_loops: 0,
             grid_loops: 0,
@@ -688,8 +695,13 @@ fn compile_padded(
         ));
     }
     src.push_str(&format!("kernel void {name}({}) {{\n", params.join(", ")));
+    let align = if g.pragma_unrolled {
+        " __attribute__((aligned(16)))"
+    } else {
+        ""
+    };
     for d in &g.local_decls {
-        src.push_str(&format!("  {d}\n"));
+        src.push_str(&format!("  {d}{align};\n"));
     }
     src.push_str(&g.text());
     src.push_str("}\n");

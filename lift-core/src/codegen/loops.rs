@@ -158,6 +158,7 @@ impl<'a> Gen<'a> {
                 self.mag_open(LoopTag::Seq, &name, n, true);
                 if unroll == Unroll::Pragma && n.as_cst().is_some_and(|c| c <= MAX_UNROLL) {
                     self.line("#pragma unroll");
+                    self.pragma_unrolled = true;
                 }
                 self.open(format!(
                     "for (lift_idx {name} = 0; {name} < {}; {name} += 1) {{",

@@ -52,7 +52,10 @@ pub(crate) struct Buffer {
     /// Bytes the start of the buffer is known to be aligned to: a vector of at most this
     /// size at a multiple of its width is read and written through a vector pointer (one
     /// wide access) instead of `vloadN`, which compilers must split where they cannot prove
-    /// the alignment.
+    /// the alignment. Global buffers only: local arrays are read with `vload4`, which the
+    /// device compiler widens where it proves the alignment (a kernel with a loop left to it
+    /// to unroll declares them aligned, `Gen::pragma_unrolled`); vector pointers into local
+    /// memory cost NVIDIA's compiler registers in every loop form (docs/LOWERING.md).
     pub align: i64,
 }
 
@@ -84,10 +87,6 @@ impl Buffer {
 /// The alignment of every global buffer: the size of the largest built-in type (`long16`),
 /// the least `CL_DEVICE_MEM_BASE_ADDR_ALIGN` of a full-profile device.
 const GLOBAL_ALIGN: i64 = 128;
-
-/// The alignment of the local arrays a kernel declares (`__attribute__((aligned))`): enough
-/// for a `float4`, the widest vector the generated kernels stage through local memory.
-const LOCAL_ALIGN: i64 = 16;
 
 /// Bytes of one element as it is stored in `space` (`f16` computes as `float` outside
 /// global memory).
@@ -196,10 +195,6 @@ impl Gen<'_> {
             .simplify_with(&self.facts);
         let mut buf = Buffer::new(name.clone(), space, elem.clone());
         buf.per_item = per_item;
-        let declared_local = space == Space::Local && count.as_cst().is_some();
-        if declared_local {
-            buf.align = LOCAL_ALIGN;
-        }
         let buf = Rc::new(buf);
         let decl = elem_decl(&buf, &mut self.ct)?;
         let bytes = elem_bytes(&elem, space)?;
@@ -215,9 +210,7 @@ impl Gen<'_> {
             // A size known only at launch: a `__local` pointer parameter (LIFT's way).
             Space::Local => match count.as_cst() {
                 Some(c) => {
-                    self.local_decls.push(format!(
-                        "local {decl} {name}[{c}] __attribute__((aligned({LOCAL_ALIGN})));"
-                    ));
+                    self.local_decls.push(format!("local {decl} {name}[{c}]"));
                     self.local_bytes += c * bytes;
                 }
                 None => self

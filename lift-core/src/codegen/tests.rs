@@ -119,7 +119,7 @@ fn local_staging_gets_a_barrier_and_a_guard() {
             join o map_wrg(0, map_lcl(0, reduce_seq(+, 0.0f32)) o split(2)
               o to_local(map_lcl(0, reduce_seq(|acc, p| acc + p.0 * p.1, 0.0f32))) o split(2)) o split(128) $ zip(x, y) }",
     );
-    assert_has(&g, "local float tmp_l_1[64] __attribute__((aligned(16)));");
+    assert_has(&g, "local float tmp_l_1[64];");
     assert_has(&g, "tmp_l_1[l0] = acc_2;");
     assert_has(&g, "barrier(CLK_LOCAL_MEM_FENCE);");
     assert_has(&g, "if (get_local_id(0) < 32) {");

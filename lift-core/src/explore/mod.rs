@@ -78,8 +78,9 @@ impl Candidate {
 }
 
 /// The most configurations of one strategy explored (each gives up to three candidates:
-/// unpadded and padded variants; each is compiled at build time and timed by the tuner).
-pub const MAX_CONFIGS: usize = 8;
+/// unpadded and padded variants; each is compiled at build time and timed by the tuner). For
+/// the blocked strategy, eight tilings with their slice steps looped and unrolled.
+pub const MAX_CONFIGS: usize = 16;
 
 /// The candidates of kernel `kernel` of the checked, normalised program `prog` (`info` its
 /// checker output), in order of preference; the default mapping (`map`), which always exists
@@ -96,7 +97,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     // A product in disguise (a convolution over windows): blocked as the product it is.
     let product = products::as_product(prog, kernel);
     for cfg in space::blockings() {
-        let key = (cfg.tm, cfg.tn, cfg.tk, cfg.l0, cfg.l1, cfg.v);
+        let key = (cfg.tm, cfg.tn, cfg.tk, cfg.l0, cfg.l1, cfg.v, cfg.unroll);
         if !configs.contains(&key) {
             if configs.len() == MAX_CONFIGS {
                 break;

@@ -65,6 +65,7 @@ fn all_blockings() -> Vec<Blocking> {
                                 v,
                                 pad: false,
                                 pad_k: false,
+                                unroll: false,
                             });
                         }
                     }
@@ -77,8 +78,9 @@ fn all_blockings() -> Vec<Blocking> {
 
 /// The valid blockings, most work per work-item first (larger register blocks amortise the
 /// local-memory reads; the tuner decides among them), then larger work-groups (more
-/// work-items to hide latency with), then squarer blocks; each unpadded, padded in the
-/// result's dimensions, and padded in the shared dimension too (where the fold allows it).
+/// work-items to hide latency with), then squarer blocks; each with its slice steps looped
+/// and then unrolled (`unroll`), each of those unpadded, padded in the result's dimensions,
+/// and padded in the shared dimension too (where the fold allows it).
 pub fn blockings() -> Vec<Blocking> {
     let mut valid: Vec<Blocking> = all_blockings().into_iter().filter(blocking_valid).collect();
     valid.sort_by_key(|b| {
@@ -91,6 +93,7 @@ pub fn blockings() -> Vec<Blocking> {
     });
     valid
         .into_iter()
+        .flat_map(|b| [b, Blocking { unroll: true, ..b }])
         .flat_map(|b| {
             let padded = Blocking { pad: true, ..b };
             [

@@ -120,9 +120,11 @@ fn blocked_matrix_products() {
         .filter(|c| c.strategy == "blocked")
         .collect();
     assert!(blocked.len() >= 4, "{:?}", names(&c));
-    assert!(blocked
-        .iter()
-        .any(|c| c.name == "blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,pad=0)"));
+    // Each tiling with its slice steps looped (u=0) and unrolled (u=1).
+    for u in [0, 1] {
+        let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad=0)");
+        assert!(blocked.iter().any(|c| c.name == name), "{name}");
+    }
     for b in &blocked {
         let pad = b.params.iter().find(|(n, _)| n == "pad").map_or(0, |p| p.1);
         let want = [3, 1, 0][pad as usize];

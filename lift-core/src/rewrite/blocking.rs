@@ -62,6 +62,11 @@ pub struct Blocking {
     /// Also pad the shared dimension up to a multiple of `tk` with zeros (only where a zero
     /// pair adds nothing to the fold: `op` is `+` and `g(0, 0)` is `0`).
     pub pad_k: bool,
+    /// Fold the `tk / v` vector steps of a staged slice with `reduce_seq_unroll` (a loop the
+    /// device compiler unrolls, its local arrays declared aligned so the unrolled `vload`s
+    /// become single wide loads) instead of `reduce_seq` (a loop). Which is faster depends on
+    /// the registers the device compiler then needs: a tuning parameter.
+    pub unroll: bool,
 }
 
 impl Blocking {
@@ -92,6 +97,7 @@ impl Blocking {
             ("l0", self.l0),
             ("l1", self.l1),
             ("v", self.v),
+            ("u", i64::from(self.unroll)),
             ("pad", i64::from(self.pad) + i64::from(self.pad_k)),
         ]
         .iter()
@@ -107,7 +113,7 @@ const RHS: &str = "join o map_wrg(1, |ra|
         o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post)))) o
         reduce_seq(|acc, t| (|(al, bl)|
             map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
-                reduce_seq_unroll(|bq, q| (|(ap, bs)|
+                __steps(|bq, q| (|(ap, bs)|
                     reduce_seq_unroll(|bk, ks| (|(bp, av)|
                         map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| __step) $ zip(brow, av)) $ zip(bk, bp)
                     ) $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
@@ -505,7 +511,12 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     {
         return None;
     }
-    let mut rhs = crate::parse::parse_expr_str(RHS, &SIZES).ok()?;
+    let steps = if cfg.unroll {
+        "reduce_seq_unroll"
+    } else {
+        "reduce_seq"
+    };
+    let mut rhs = crate::parse::parse_expr_str(&RHS.replace("__steps", steps), &SIZES).ok()?;
     let sizes = [
         ("TM", cfg.tm),
         ("TN", cfg.tn),
