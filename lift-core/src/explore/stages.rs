@@ -52,8 +52,10 @@ pub struct Stage {
 const MAX_VARIANTS: usize = 3;
 
 /// The most variants offered in all: after the first [`MAX_VARIANTS`], further candidates
-/// of the stage that apply at every size (other tilings of a blocked product).
-const MAX_ALL_VARIANTS: usize = 8;
+/// of the stage that apply at every size (other tilings of a blocked product: with 16, every
+/// tiling of eight but the last, looped and unrolled, so that a product with 64 columns, the
+/// first layers of VGG, meets the 128 x 64 blocks that fit it).
+const MAX_ALL_VARIANTS: usize = 16;
 
 /// The most stages a kernel is split into.
 const MAX_STAGES: usize = 32;
