@@ -17,6 +17,11 @@ fn names(c: &Compiled) -> Vec<&str> {
     c.candidates.iter().map(|c| c.name.as_str()).collect()
 }
 
+/// Asserts that no candidate's name satisfies `unwanted`.
+fn assert_no_candidate(c: &Compiled, unwanted: impl Fn(&str) -> bool) {
+    assert!(!names(c).into_iter().any(unwanted), "{:?}", names(c));
+}
+
 const JACOBI: &str = "kernel J<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x }";
 
 /// 2-D stencils with a window of several rows get strips of `s` rows per work-item: unpadded
@@ -261,12 +266,7 @@ fn products_get_partial_product_candidates() {
         assert!(first_split > last_blocked, "{:?}", names(&c));
     }
     let max_plus = "kernel K<N, M, K>(a: [[f32; K]; N], b: [[f32; K]; M]) -> [[f32; M]; N] { map(|r| map(|c| reduce(max, -1000.0) o map(|q| q.0 + q.1) $ zip(r, c)) $ b) $ a }";
-    let c = compile(max_plus);
-    assert!(
-        !names(&c).iter().any(|n| n.contains("split=")),
-        "{:?}",
-        names(&c)
-    );
+    assert_no_candidate(&compile(max_plus), |n| n.contains("split="));
 }
 
 /// Windows that share no rows (a 2x2 pooling, `slide2(2, 2)`) get no strips (consecutive
@@ -276,11 +276,7 @@ fn products_get_partial_product_candidates() {
 fn non_overlapping_windows_get_no_strips() {
     let pool = "kernel P<H, W, C>(x: [[[f32; C]; W]; H]) -> [[[f32; C]; (W - 2) / 2 + 1]; (H - 2) / 2 + 1] { map2(|win| map(|ch| reduce(max, -1.0e30) $ ch) o transpose o join $ win) o slide2(2, 2) $ x }";
     let c = compile(pool);
-    assert!(
-        !names(&c).iter().any(|n| n.starts_with("strips")),
-        "{:?}",
-        names(&c)
-    );
+    assert_no_candidate(&c, |n| n.starts_with("strips"));
     assert!(
         c.candidates[0].generated.lowered.contains("map_glb(2"),
         "{}",
