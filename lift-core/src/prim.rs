@@ -55,6 +55,8 @@ pub enum Prim {
     Iota,
     Filter,
     FilterSeq,
+    SplitCover,
+    JoinCover,
 }
 
 /// High-level (algorithmic) or low-level (OpenCL-specific).
@@ -189,6 +191,8 @@ prims! {
     Iota "iota" High [[Nat]] Exactly(0) "[i32; n]: 0, 1, ..., n - 1" rules::iota;
     Filter "filter" High [[]] Exactly(2) "[a; n], [i32; m] -> [a; m]: x[ids[i]]" rules::filter;
     FilterSeq "filter_seq" High [[Fun]] Exactly(1) "[a; n] -> [a; <= n], p: a -> bool" rules::filter_seq;
+    SplitCover "split_cover" High [[Nat]] Exactly(1) "[a; n] -> [[a; t]; (n + t - 1) / t], t <= n" rules::split_cover;
+    JoinCover "join_cover" High [[Nat]] Exactly(1) "[[a; t]; (n + t - 1) / t] -> [a; n], t <= n" rules::join_cover;
 }
 
 impl Prim {
@@ -234,6 +238,6 @@ mod tests {
             assert_eq!(d.prim as usize, i, "{} out of order", d.name);
             assert_eq!(Prim::from_name(d.name), Some(d.prim));
         }
-        assert_eq!(PRIMS.len(), Prim::FilterSeq as usize + 1);
+        assert_eq!(PRIMS.len(), Prim::JoinCover as usize + 1);
     }
 }

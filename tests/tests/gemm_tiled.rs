@@ -132,6 +132,55 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
     }
 }
 
+/// Covered blockings (`split_cover`/`join_cover`, `pad=3`; with the shared dimension
+/// zero-padded, `pad=4`) at sizes the 128 x 128 blocks do not divide: the last block of rows
+/// and of columns is shifted back to end at the edge and computes rows of the block before
+/// it again; every launch that applies matches the CPU, and each applies only where it is
+/// meant to (from 128 rows and columns on, `K % 16 == 0` or not).
+#[test]
+fn covered_blocks_match_cpu_at_uneven_sizes() {
+    let g = Gemm::new(lift_tests::ctx()).unwrap();
+    let find = |u: u32, pad: u32| {
+        let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad={pad})");
+        Gemm::CANDIDATES
+            .iter()
+            .position(|c| *c == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    for (n, m, k) in [
+        (130, 200, 32),
+        (300, 129, 48),
+        (130, 200, 33),
+        (257, 140, 19),
+        (100, 200, 32),
+    ] {
+        let (a, b) = (random_f32(n * k, 17), random_f32(k * m, 18));
+        let want = cpu_gemm(&a, &b, n, m, k);
+        let (da, db) = (g_upload(&a), g_upload(&b));
+        let scratch = g.scratch(n, k, m).unwrap();
+        for (u, pad) in [(0, 3), (1, 3), (0, 4), (1, 4)] {
+            let c = find(u, pad);
+            let applies = n >= 128 && m >= 128 && (k % 16 == 0) == (pad == 3);
+            let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
+            let what = format!("{} {n}x{m}x{k}", Gemm::CANDIDATES[c]);
+            match g.launch_candidate(c, n, k, m, &da, &db, &out, &scratch) {
+                Ok(ev) => {
+                    assert!(applies, "{what} ran");
+                    ev.wait().unwrap();
+                    assert_close(&out.download().unwrap(), &want, 1e-4, &what);
+                }
+                Err(Error::Launch { reason }) => {
+                    assert!(
+                        !applies && reason.contains("does not apply"),
+                        "{what}: {reason}"
+                    )
+                }
+                Err(e) => panic!("{what}: {e}"),
+            }
+        }
+    }
+}
+
 fn g_upload(x: &[f32]) -> lift_runtime::Buffer<f32> {
     lift_tests::ctx().upload(x).unwrap()
 }

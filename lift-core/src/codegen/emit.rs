@@ -317,6 +317,7 @@ impl<'a> Gen<'a> {
             idx,
             vec,
             lane,
+            covered,
             ..
         } = leaf
         else {
@@ -345,8 +346,9 @@ impl<'a> Gen<'a> {
             ),
         };
         // A write outside every parallel loop is replicated: every work-item runs it,
-        // writing the same value (see `trace::races`).
-        let kind = match (write, self.par.is_empty()) {
+        // writing the same value (see `trace::races`); so is a write through `join_cover`,
+        // whose overlapping blocks write the same values.
+        let kind = match (write, self.par.is_empty() || *covered) {
             (false, _) => 0,
             (true, false) => 1,
             (true, true) => 2,

@@ -265,6 +265,8 @@ pub(crate) fn uses_parallel(e: &Expr) -> bool {
 const LAYOUT: &[Prim] = &[
     Prim::Split,
     Prim::Join,
+    Prim::SplitCover,
+    Prim::JoinCover,
     Prim::Take,
     Prim::Slide,
     Prim::Slide2,

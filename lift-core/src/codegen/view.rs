@@ -75,6 +75,14 @@ pub(crate) enum View {
     AsVector(Box<View>, u32),
     /// `as_scalar` of vector values.
     AsScalar(Box<View>, u32),
+    /// `split_cover(t)` of the inner view of `n` elements (`(t, n)`): element `i` of block `b`
+    /// is element `min(b t, n - t) + i`. Also the write side of `join_cover(n)`, where the
+    /// blocks that overlap write the same elements (with the same values).
+    Cover(Box<View>, Nat, Nat),
+    /// `join_cover(n)` of the inner view's blocks of `t` (`(t, n)`): element `j` is element
+    /// `j - min(b t, n - t)` of block `b = min(j / t, (n + t - 1) / t - 1)`. Also the write
+    /// side of `split_cover(t)`.
+    Uncover(Box<View>, Nat, Nat),
     /// The write side of `take(n)`: element `i` is element `i` of the inner view, written
     /// only if `i < n` (the elements past `n` are dropped).
     Guard(Box<View>, Nat),
@@ -113,6 +121,8 @@ impl View {
                 | View::AsVector(v, _)
                 | View::AsScalar(v, _)
                 | View::Guard(v, _)
+                | View::Cover(v, _, _)
+                | View::Uncover(v, _, _)
                 | View::MapIdx(_, v) => go(v, fields),
             }
         }
@@ -145,6 +155,8 @@ impl View {
             View::Join(v, m) => View::Join(b(v), s(m)),
             View::Transpose(v) => View::Transpose(b(v)),
             View::Guard(v, n) => View::Guard(b(v), s(n)),
+            View::Cover(v, t, n) => View::Cover(b(v), s(t), s(n)),
+            View::Uncover(v, t, n) => View::Uncover(b(v), s(t), s(n)),
             View::Slide(v, steps) => View::Slide(b(v), steps.iter().map(s).collect()),
             View::Pad(v, dims, k) => View::Pad(
                 b(v),
@@ -178,6 +190,8 @@ struct Path {
     fields: Vec<usize>,
     vec: Option<u32>,
     lane: Option<(Nat, u32)>,
+    /// Met a [`View::Cover`]: written elements may be written by other work-items too.
+    covered: bool,
 }
 
 impl Path {
@@ -208,6 +222,9 @@ pub(crate) enum Loc {
         /// Local buffers only: the index and extent of each dimension (for
         /// [`super::banks`]).
         at: Vec<(Nat, Nat)>,
+        /// Reached through `join_cover` on the write side: overlapping blocks write this
+        /// element too, with the same value (the race checker's "replicated" writes).
+        covered: bool,
     },
     /// A private value with field and lane selections.
     Value {
@@ -287,6 +304,16 @@ pub(crate) fn local_access(leaf: &Loc) -> Option<super::banks::LocalAccess> {
     })
 }
 
+/// The first element of block `b` of `split_cover(t)` over `n` elements: `min(b t, n - t)`
+/// (`b t` where `t` divides `n`).
+fn cover_start(b: &Nat, t: &Nat, n: &Nat, facts: &Facts) -> Nat {
+    if facts.divisible(n, t) == Some(true) {
+        b * t
+    } else {
+        Nat::min(&(b * t), &(n - t))
+    }
+}
+
 /// Resolves an access to a non-array element of `v`.
 pub(crate) fn resolve(v: &View, facts: &Facts) -> GResult<Loc> {
     walk(v, Path::default(), facts)
@@ -336,6 +363,28 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             let i = p.pop("join")?;
             p.idx.push(&i % m);
             p.idx.push(&i / m);
+            walk(inner, p, facts)
+        }
+        View::Cover(inner, t, n) => {
+            contiguous(&p, 2, "split_cover")?;
+            let b = p.pop("split_cover")?;
+            let i = p.pop("split_cover")?;
+            p.idx.push(cover_start(&b, t, n, facts) + i);
+            p.covered = true;
+            walk(inner, p, facts)
+        }
+        View::Uncover(inner, t, n) => {
+            contiguous(&p, 1, "join_cover")?;
+            let j = p.pop("join_cover")?;
+            let last = crate::typeck::rules::cover_blocks(n, t) - 1;
+            let b = if facts.divisible(n, t) == Some(true) {
+                &j / t
+            } else {
+                Nat::min(&(&j / t), &last)
+            };
+            let start = cover_start(&b, t, n, facts);
+            p.idx.push((&j - &start).simplify_with(facts));
+            p.idx.push(b.simplify_with(facts));
             walk(inner, p, facts)
         }
         View::Guard(inner, n) => {
@@ -512,6 +561,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 aligned,
                 lane: p.lane,
                 at,
+                covered: p.covered,
             })
         }
         View::Iota => {

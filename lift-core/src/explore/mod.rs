@@ -29,7 +29,7 @@ pub mod strips;
 use crate::arith::Nat;
 use crate::codegen::ReductionShape;
 use crate::ir::{Expr, ExprKind, Program};
-use crate::rewrite::blocking::block_map_reduce;
+use crate::rewrite::blocking::{self, block_map_reduce, Blocking, Edge};
 use crate::rewrite::RewriteCtx;
 use crate::rewrite::{build, partial};
 use crate::typeck::{check_program, KernelInfo};
@@ -104,14 +104,31 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             }
             configs.push(key);
         }
-        let rule = block_map_reduce(cfg);
-        let Some(new) = rule.apply(body, &ctx).or_else(|| {
-            let p = product.as_ref()?;
-            Some(p.wrap(rule.apply(&p.product, &ctx)?))
-        }) else {
+        // The padded blocking pads the shared dimension where the fold allows it and its
+        // length is not known to be a multiple of `tk`; else it pads the rows only.
+        let fallback = (cfg.edge == Edge::Pad).then_some(Blocking {
+            pad_k: false,
+            ..cfg
+        });
+        let Some((cfg, new, matched)) =
+            [Some(cfg), fallback].into_iter().flatten().find_map(|cfg| {
+                let rule = block_map_reduce(cfg);
+                rule.apply(body, &ctx).map(|n| (cfg, n, body)).or_else(|| {
+                    let p = product.as_ref()?;
+                    Some((cfg, p.wrap(rule.apply(&p.product, &ctx)?), &p.product))
+                })
+            })
+        else {
             continue;
         };
-        if let Some(c) = lowered(prog, kernel, info, new, "blocked", cfg.params()) {
+        let worth = blocking::worth_running(&cfg, matched);
+        if let Some(Cond::Le(a, b)) = worth.as_ref().map(|p| &p.cond) {
+            if ctx.facts.le(a, b) == Some(false) {
+                continue;
+            }
+        }
+        if let Some(mut c) = lowered(prog, kernel, info, new, "blocked", cfg.params()) {
+            c.info.preconditions.extend(worth);
             out.push(c);
         }
     }
@@ -254,7 +271,7 @@ fn split_candidates(
     let mut cands: Vec<Candidate> = stages::fission(&q, kernel, info)
         .unwrap_or_default()
         .into_iter()
-        .filter(|c| stages::unconditional(c, info))
+        .filter(|c| stages::applies_widely(c, info))
         .take(SPLIT_VARIANTS)
         .collect();
     for c in &mut cands {
@@ -264,8 +281,9 @@ fn split_candidates(
     cands
 }
 
-/// The candidates kept per slice count of partial products (the first tilings of the batch).
-const SPLIT_VARIANTS: usize = 3;
+/// The candidates kept per slice count of partial products (the first tiling of the batch,
+/// looped and unrolled, covered and padded).
+const SPLIT_VARIANTS: usize = 4;
 
 /// Is `body` a map over a view whose outermost layout primitive is `transpose` (its rows are
 /// columns of memory)?

@@ -678,7 +678,7 @@ fn under_maps(e: &Expr, k: usize) -> Option<&Expr> {
 /// L o map(f) ⇒ map(f) o L            L = gather(r), scatter(r), take(n), pad(l, r, β)
 /// split(n) o map(f) ⇒ map(map(f)) o split(n)       join o map(map(f)) ⇒ map(f) o join
 /// transpose o map(map(f)) ⇒ map(map(f)) o transpose
-/// slide(n, s) o map(f) ⇒ map(map(f)) o slide(n, s)  (f recomputed per window)
+/// slide(n, s) o map(f) ⇒ map(map(f)) o slide(n, s)  (f recomputed per window; also split_cover)
 /// pad2(.., β) o map(map(f)) ⇒ map(map(f)) o pad2(.., β)
 /// slide2(..) o map(map(f)) ⇒ map(map(map(map(f)))) o slide2(..)
 /// ```
@@ -695,8 +695,8 @@ pub fn map_past_layout() -> Rule {
             let (depth_in, depth_out) = match p {
                 Prim::Gather | Prim::Scatter | Prim::Take => (1, 1),
                 Prim::Pad if index_border() => (1, 1),
-                Prim::Split | Prim::Slide => (1, 2),
-                Prim::Join => (2, 1),
+                Prim::Split | Prim::SplitCover | Prim::Slide => (1, 2),
+                Prim::Join | Prim::JoinCover => (2, 1),
                 Prim::Transpose => (2, 2),
                 Prim::Pad2 if index_border() => (2, 2),
                 Prim::Slide2 => (2, 4),

@@ -10,7 +10,7 @@
 //! among configurations drawn uniformly from the ranges (the thesis found 1 in 49,000 for its
 //! matrix multiplication).
 
-use crate::rewrite::blocking::Blocking;
+use crate::rewrite::blocking::{Blocking, Edge};
 
 /// Ranges of the blocking parameters (`tm`, `tn`, `tk`, `l0`, `l1`, `v`).
 pub const BLOCKING_RANGES: [&[i64]; 6] = [
@@ -63,7 +63,7 @@ fn all_blockings() -> Vec<Blocking> {
                                 l0,
                                 l1,
                                 v,
-                                pad: false,
+                                edge: Edge::Exact,
                                 pad_k: false,
                                 unroll: false,
                             });
@@ -79,8 +79,10 @@ fn all_blockings() -> Vec<Blocking> {
 /// The valid blockings, most work per work-item first (larger register blocks amortise the
 /// local-memory reads; the tuner decides among them), then larger work-groups (more
 /// work-items to hide latency with), then squarer blocks; each with its slice steps looped
-/// and then unrolled (`unroll`), each of those unpadded, padded in the result's dimensions,
-/// and padded in the shared dimension too (where the fold allows it).
+/// and then unrolled (`unroll`), each of those exact, covered (the last blocks shifted back,
+/// for lengths the blocks do not divide), covered with the shared dimension zero-padded
+/// (where the fold allows it), and padded in every dimension (any size: lengths shorter
+/// than a block too).
 pub fn blockings() -> Vec<Blocking> {
     let mut valid: Vec<Blocking> = all_blockings().into_iter().filter(blocking_valid).collect();
     valid.sort_by_key(|b| {
@@ -95,13 +97,21 @@ pub fn blockings() -> Vec<Blocking> {
         .into_iter()
         .flat_map(|b| [b, Blocking { unroll: true, ..b }])
         .flat_map(|b| {
-            let padded = Blocking { pad: true, ..b };
+            let covered = Blocking {
+                edge: Edge::Cover,
+                ..b
+            };
             [
                 b,
-                padded,
+                covered,
                 Blocking {
                     pad_k: true,
-                    ..padded
+                    ..covered
+                },
+                Blocking {
+                    edge: Edge::Pad,
+                    pad_k: true,
+                    ..b
                 },
             ]
         })

@@ -32,9 +32,10 @@ use crate::arith::Nat;
 use crate::codegen::lower::{is_layout, is_pure};
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
 use crate::prim::Prim;
+use crate::rewrite::blocking::Edge;
 use crate::rewrite::build::{compose, ident};
 use crate::rewrite::epilogue;
-use crate::typeck::{check_program, KernelInfo};
+use crate::typeck::{check_program, Cond, KernelInfo};
 use crate::types::Type;
 
 /// One stage of a fissioned kernel.
@@ -52,10 +53,11 @@ pub struct Stage {
 const MAX_VARIANTS: usize = 3;
 
 /// The most variants offered in all: after the first [`MAX_VARIANTS`], further candidates
-/// of the stage that apply at every size (other tilings of a blocked product: with 16, every
-/// tiling of eight but the last, looped and unrolled, so that a product with 64 columns, the
-/// first layers of VGG, meets the 128 x 64 blocks that fit it).
-const MAX_ALL_VARIANTS: usize = 16;
+/// of the stage that [`offered`] admits: for a blocked product, with 32, the covered blockings
+/// of the first seven tilings (with and without the shared dimension zero-padded, of which
+/// one applies at a size), looped and unrolled, so that a product with 64 columns, the first
+/// layers of VGG, meets the 128 x 64 blocks that fit it.
+const MAX_ALL_VARIANTS: usize = 32;
 
 /// The most stages a kernel is split into.
 const MAX_STAGES: usize = 32;
@@ -157,7 +159,7 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
         result: infos[i].result.clone(),
     };
     // The defaults, and other candidates of the stage with the most (its first MAX_VARIANTS,
-    // then those that apply at every size, up to MAX_ALL_VARIANTS): the tuner chooses among
+    // its default, then those `offered`, up to MAX_ALL_VARIANTS): the tuner chooses among
     // them.
     let (rich, _) = choices.iter().enumerate().max_by_key(|(_, c)| c.len())?;
     let kernels = ("kernels".to_string(), choices.len() as i64);
@@ -165,7 +167,7 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
     let variants = choices[rich]
         .iter()
         .enumerate()
-        .filter(|(j, c)| *j < MAX_VARIANTS || unconditional(c, &infos[rich]))
+        .filter(|(j, c)| *j < MAX_VARIANTS || *j == defaults[rich] || offered(c, &infos[rich]))
         .take(MAX_ALL_VARIANTS);
     for (j, c) in variants {
         let stages: Vec<Stage> = (0..choices.len())
@@ -426,6 +428,29 @@ pub fn iterates_over_the_grid(body: &Expr) -> bool {
         matches!(&e.kind, ExprKind::Prim(Prim::Iterate, args)
             if args.iter().find_map(|a| a.as_nat()?.as_cst()) != Some(1)
                 && args.iter().filter_map(PrimArg::as_fun).any(grid_step))
+    })
+}
+
+/// Whether a candidate of a stage beyond its first [`MAX_VARIANTS`] is offered to the tuner: a
+/// blocked product whose blocks cover the rows (it applies from a minimum size on; the exact
+/// blocking of the same tiling applies at fewer sizes and is no faster, the padded one is
+/// slower wherever the covered one applies, and the defaults include one); any other that
+/// applies wherever its kernel does.
+fn offered(c: &Candidate, info: &KernelInfo) -> bool {
+    match Edge::of_params(&c.params) {
+        Some(edge) if c.strategy == "blocked" => edge == Edge::Cover,
+        _ => unconditional(c, info),
+    }
+}
+
+/// Does candidate `c` apply wherever its kernel (checked as `info`) does, but for lower
+/// bounds on its sizes (`128 <= N`: blocks that cover the rows, see
+/// [`crate::rewrite::blocking::Edge::Cover`]) and conditions that only say where it is worth
+/// running?
+pub(crate) fn applies_widely(c: &Candidate, info: &KernelInfo) -> bool {
+    c.info.preconditions.iter().all(|p| {
+        matches!(&p.cond, Cond::Le(a, _) if a.as_cst().is_some())
+            || info.preconditions.iter().any(|q| q.cond == p.cond)
     })
 }
 

@@ -113,9 +113,10 @@ fn stencil_strips_3d() {
 
 const GEMM: &str = "kernel G<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) o transpose $ b) $ a }";
 
-/// Nested map-reduce over views gets 2-D blocked candidates, unpadded (conditions on `N`, `M`
-/// and `K`), padded in the result's dimensions (a condition on `K` only) and padded in `K`
-/// too (no condition).
+/// Nested map-reduce over views gets 2-D blocked candidates: exact (conditions on `N`, `M`
+/// and `K`), covered (`pad=3`: minimum `N` and `M`, `K` a multiple of `tk`), covered with `K`
+/// zero-padded (`pad=4`: minimum `N` and `M`, `K` not a multiple of `tk`) and padded in every
+/// dimension (`pad=2`: no condition).
 #[test]
 fn blocked_matrix_products() {
     let c = compile(GEMM);
@@ -125,14 +126,28 @@ fn blocked_matrix_products() {
         .filter(|c| c.strategy == "blocked")
         .collect();
     assert!(blocked.len() >= 4, "{:?}", names(&c));
-    // Each tiling with its slice steps looped (u=0) and unrolled (u=1).
+    // Each tiling with its slice steps looped (u=0) and unrolled (u=1), each edge handling.
     for u in [0, 1] {
-        let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad=0)");
-        assert!(blocked.iter().any(|c| c.name == name), "{name}");
+        for pad in [0, 2, 3, 4] {
+            let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad={pad})");
+            assert!(blocked.iter().any(|c| c.name == name), "{name}");
+        }
     }
+    // Covered blocks index rows as block start plus offset: no clamp per row, no guard per
+    // write.
+    let covered = blocked
+        .iter()
+        .find(|c| c.name.ends_with("u=1,pad=3)"))
+        .unwrap();
+    let src = &covered.generated.source;
+    assert!(src.contains("lift_min(N - 128, 128 * wg1)"), "{src}");
+    assert!(
+        !src.contains("lift_min(N - 1,") && !src.contains("if ("),
+        "{src}"
+    );
     for b in &blocked {
         let pad = b.params.iter().find(|(n, _)| n == "pad").map_or(0, |p| p.1);
-        let want = [3, 1, 0][pad as usize];
+        let want = [3, 1, 0, 3, 3][pad as usize];
         assert_eq!(b.conditions.len(), want, "{}: {:?}", b.name, b.conditions);
         assert_eq!(b.generated.kernels.len(), 1);
         assert!(b.generated.temporaries.is_empty());
@@ -240,7 +255,7 @@ fn products_get_partial_product_candidates() {
                 .iter()
                 .filter(|c| c.name.contains(&format!(",split={s},")))
                 .count();
-            assert_eq!(n, 3, "split={s}: {:?}", names(&c));
+            assert_eq!(n, 4, "split={s}: {:?}", names(&c));
         }
         for cand in &split {
             assert_eq!(cand.generated.kernels.len(), 2, "{}", cand.name);

@@ -167,6 +167,56 @@ pub(super) fn take(n: usize, x: Value) -> Result<Value> {
     Ok(Value::Array(xs))
 }
 
+/// The first element of block `b` of `split_cover(t)` over `n` elements.
+fn cover_start(b: usize, t: usize, n: usize) -> usize {
+    (b * t).min(n - t)
+}
+
+/// `split_cover(t)`: `(n + t - 1) / t` blocks of `t`, block `b` starting at
+/// `min(b t, n - t)`; requires `1 <= t <= n`.
+pub(super) fn split_cover(t: usize, x: Value) -> Result<Value> {
+    let xs = into_array(x, "split_cover")?;
+    let n = xs.len();
+    if t == 0 || t > n {
+        return Err(precondition(
+            "split_cover",
+            format!("blocks of {t} over an array of {n}"),
+        ));
+    }
+    Ok(Value::Array(
+        (0..n.div_ceil(t))
+            .map(|b| {
+                let s = cover_start(b, t, n);
+                Value::Array(xs[s..s + t].to_vec())
+            })
+            .collect(),
+    ))
+}
+
+/// `join_cover(n)`: the inverse of `split_cover(t)` over `n` elements; element `j` is read
+/// from block `min(j / t, blocks - 1)`.
+pub(super) fn join_cover(n: usize, x: Value) -> Result<Value> {
+    let blocks = into_array(x, "join_cover")?
+        .into_iter()
+        .map(|b| into_array(b, "join_cover"))
+        .collect::<Result<Vec<_>>>()?;
+    let t = blocks.first().map_or(0, Vec::len);
+    if t == 0 || t > n || blocks.len() != n.div_ceil(t) || blocks.iter().any(|b| b.len() != t) {
+        return Err(precondition(
+            "join_cover",
+            format!("{} blocks of {t} do not cover {n} elements", blocks.len()),
+        ));
+    }
+    Ok(Value::Array(
+        (0..n)
+            .map(|j| {
+                let b = (j / t).min(blocks.len() - 1);
+                blocks[b][j - cover_start(b, t, n)].clone()
+            })
+            .collect(),
+    ))
+}
+
 /// `head`: the first element, as an array of one.
 pub(super) fn head(x: Value) -> Result<Value> {
     let xs = into_array(x, "head")?;

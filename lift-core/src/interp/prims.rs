@@ -218,6 +218,8 @@ impl<'p> Interp<'p> {
             Split => layout::split(a.nat(0)?, x()?),
             Join => layout::join(x()?),
             Take => layout::take(a.nat(0)?, x()?),
+            SplitCover => layout::split_cover(a.nat(0)?, x()?),
+            JoinCover => layout::join_cover(a.nat(0)?, x()?),
             Head => layout::head(x()?),
             Tail => layout::tail(x()?),
             Untile2 => layout::untile2(x()?),

@@ -178,6 +178,29 @@ fn split_and_join() {
     );
 }
 
+/// `split_cover(t)`: blocks of `t`, the last shifted back to end at `n`; `join_cover(n)`
+/// undoes it at every length from `t` on (a multiple of `t` or not).
+#[test]
+fn split_cover_and_join_cover() {
+    let x = Value::from_f32s(&seq(7));
+    let src = "kernel K(x: [f32; 7]) -> [[f32; 3]; 3] { split_cover(3) $ x }";
+    let blocks = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 6.0, 7.0];
+    assert_eq!(run(src, &[], &[x]).unwrap(), rows(&blocks, 3));
+    let src = "kernel K<N>(x: [f32; N]) -> [f32; N] { join_cover(N) o map(map(|v| v * 2.0)) o split_cover(4) $ x }";
+    for n in [4, 5, 8, 11] {
+        let want: Vec<f32> = seq(n).iter().map(|v| v * 2.0).collect();
+        assert_eq!(
+            run_f32(src, &[n as i64], &[Value::from_f32s(&seq(n))]),
+            want
+        );
+    }
+    let err = run(src, &[3], &[Value::from_f32s(&seq(3))]);
+    assert!(
+        matches!(err, Err(InterpError::Precondition { ref prim, .. }) if prim == "split_cover"),
+        "{err:?}"
+    );
+}
+
 #[test]
 fn slide_with_every_step() {
     let slide = |n: usize, size: usize, step: usize| {

@@ -39,6 +39,7 @@ use super::{epilogue, RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::{Expr, ExprKind, PrimArg};
 use crate::prim::Prim;
+use crate::typeck::{Cond, Precondition};
 use crate::types::{ScalarType, Type};
 use proc_macro2::Span;
 
@@ -57,16 +58,33 @@ pub struct Blocking {
     pub l1: i64,
     /// Vector width of the local-memory reads.
     pub v: i64,
-    /// Pad `A` and `C` up to multiples of `tm`, `tn` and cut the result with `take`.
-    pub pad: bool,
+    /// How the rows of `A` and `C` are cut into blocks of `tm` and `tn`.
+    pub edge: Edge,
     /// Also pad the shared dimension up to a multiple of `tk` with zeros (only where a zero
-    /// pair adds nothing to the fold: `op` is `+` and `g(0, 0)` is `0`).
+    /// pair adds nothing to the fold: `op` is `+` and `g(0, 0)` is `0`; not with
+    /// [`Edge::Exact`]).
     pub pad_k: bool,
     /// Fold the `tk / v` vector steps of a staged slice with `reduce_seq_unroll` (a loop the
     /// device compiler unrolls, its local arrays declared aligned so the unrolled `vload`s
     /// become single wide loads) instead of `reduce_seq` (a loop). Which is faster depends on
     /// the registers the device compiler then needs: a tuning parameter.
     pub unroll: bool,
+}
+
+/// How a blocking cuts the result's rows and columns into blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Edge {
+    /// `split`: the block sizes must divide the lengths (launch-time conditions).
+    Exact,
+    /// `A` and `C` padded with `clamp` up to multiples of the block sizes, the result cut
+    /// with `take`: any length; the padded rows are computed and dropped, and every staged
+    /// row index is clamped.
+    Pad,
+    /// `split_cover` and `join_cover`: the last block is shifted back to end at the length,
+    /// overlapping the one before, whose rows it computes again and writes with the same
+    /// values. Every row index stays `block start + offset` (no clamp per row); the lengths
+    /// must be at least the block sizes.
+    Cover,
 }
 
 impl Blocking {
@@ -98,7 +116,7 @@ impl Blocking {
             ("l1", self.l1),
             ("v", self.v),
             ("u", i64::from(self.unroll)),
-            ("pad", i64::from(self.pad) + i64::from(self.pad_k)),
+            ("pad", self.pad_param()),
         ]
         .iter()
         .map(|(n, v)| (n.to_string(), *v))
@@ -106,9 +124,36 @@ impl Blocking {
     }
 }
 
+impl Edge {
+    /// The edge handling of a blocked candidate with these tuning parameters (see
+    /// [`Blocking::params`]), if they are a blocking's.
+    pub fn of_params(params: &[(String, i64)]) -> Option<Edge> {
+        match params.iter().find(|(n, _)| n == "pad")?.1 {
+            0 => Some(Edge::Exact),
+            1 | 2 => Some(Edge::Pad),
+            3 | 4 => Some(Edge::Cover),
+            _ => None,
+        }
+    }
+}
+
+impl Blocking {
+    /// The `pad` parameter of the candidate's name: 0 exact, 1 padded, 2 padded with the
+    /// shared dimension zero-padded too, 3 covered, 4 covered with the shared dimension
+    /// zero-padded.
+    fn pad_param(&self) -> i64 {
+        let k = i64::from(self.pad_k);
+        match self.edge {
+            Edge::Exact => k,
+            Edge::Pad => 1 + k,
+            Edge::Cover => 3 + k,
+        }
+    }
+}
+
 /// The right-hand side over the metavariables (see the module docs).
-const RHS: &str = "join o map_wrg(1, |ra|
-    transpose o join o map_wrg(0, |cb|
+const RHS: &str = "__joinA o map_wrg(1, |ra|
+    transpose o __joinC o map_wrg(0, |cb|
         map_seq(join o transpose) o join o map_seq(join) o transpose o map_seq(split(V) o transpose)
         o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post)))) o
         reduce_seq(|acc, t| (|(al, bl)|
@@ -125,8 +170,8 @@ const RHS: &str = "join o map_wrg(1, |ra|
             to_private(map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| __z) $ rr) $ cc)
                 $ (transpose o split(LB) $ ra))) $ (transpose o split(LA) $ cb))
         $ zip(split(TK) o transpose $ ra, split(TK) o transpose $ cb)
-    ) o split(TN) $ __C
-) o split(TM) $ __A";
+    ) o __splitC $ __C
+) o __splitA $ __A";
 
 /// Stages a `tk x t` slice into local memory with the work-items' lanes (`l0`) along `t`,
 /// the slice's rows: coalesced where the operand's rows run along `t` in memory.
@@ -183,6 +228,25 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
             Some(Expr::new(ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]), s))
         },
     )
+}
+
+/// When the candidate of `cfg` for the product `e` (a product the rule matches) is worth
+/// running beyond its type's conditions: a covered blocking that zero-pads the shared
+/// dimension `K` only where `tk` does not divide it (elsewhere the one without the padding
+/// computes the same with less work).
+pub fn worth_running(cfg: &Blocking, e: &Expr) -> Option<Precondition> {
+    if !(cfg.pad_k && cfg.edge == Edge::Cover) {
+        return None;
+    }
+    let m = matched(e, None).or_else(|| batched(e))?;
+    let kk = m.a.ty.as_ref()?.as_array()?.0.as_array()?.1.clone();
+    Some(Precondition {
+        cond: Cond::Le(Nat::cst(1), kk % Nat::cst(cfg.tk)),
+        origin: "block_map_reduce".to_string(),
+        reason: "the shared dimension is zero-padded only where the K-tile does not divide it"
+            .to_string(),
+        span: e.span,
+    })
 }
 
 /// A batch of products, `map(|p| map(|r| map(|c| ..) $ C) $ A) $ data`, where `A` and `C` are
@@ -438,6 +502,19 @@ fn subst_sizes(e: &mut Expr, sizes: &[(&str, i64)]) {
     }
 }
 
+/// The primitives that cut `len` rows into blocks of `t` and join the blocks' results back:
+/// `split(t)` and `join`, or `split_cover(t)` and `join_cover(len)`.
+fn blocks(edge: Edge, len: &Nat, t: i64, s: Span) -> (Expr, Expr) {
+    let t = vec![PrimArg::Nat(Nat::cst(t), s)];
+    match edge {
+        Edge::Cover => (
+            prim(Prim::SplitCover, t, s),
+            prim(Prim::JoinCover, vec![PrimArg::Nat(len.clone(), s)], s),
+        ),
+        Edge::Exact | Edge::Pad => (prim(Prim::Split, t, s), prim(Prim::Join, Vec::new(), s)),
+    }
+}
+
 /// `x` padded up to a multiple of `t` along its outer dimension, if `pad`.
 fn pad_if(pad: bool, x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
     if pad {
@@ -499,16 +576,24 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         _ => return None,
     };
     if cfg.pad_k
-        && (!cfg.pad
+        && (cfg.edge == Edge::Exact
             || !zero_pairs_add_nothing(&m.op, m.g.as_ref(), s)
             || ctx.facts.divisible(&kk, &Nat::cst(cfg.tk)) == Some(true))
     {
         return None;
     }
-    if !cfg.pad
-        && (ctx.facts.divisible(&n, &Nat::cst(cfg.tm)) == Some(false)
-            || ctx.facts.divisible(&mm, &Nat::cst(cfg.tn)) == Some(false))
-    {
+    let fits = match cfg.edge {
+        Edge::Exact => {
+            ctx.facts.divisible(&n, &Nat::cst(cfg.tm)) != Some(false)
+                && ctx.facts.divisible(&mm, &Nat::cst(cfg.tn)) != Some(false)
+        }
+        Edge::Pad => true,
+        Edge::Cover => {
+            ctx.facts.le(&Nat::cst(cfg.tm), &n) != Some(false)
+                && ctx.facts.le(&Nat::cst(cfg.tn), &mm) != Some(false)
+        }
+    };
+    if !fits {
         return None;
     }
     let steps = if cfg.unroll {
@@ -564,17 +649,15 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         .clone()
         .unwrap_or_else(|| prim(Prim::Id, Vec::new(), s));
     subst(&mut rhs, "__post", &post);
-    subst(
-        &mut rhs,
-        "__A",
-        &pad_if(cfg.pad, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s),
-    );
-    subst(
-        &mut rhs,
-        "__C",
-        &pad_if(cfg.pad, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s),
-    );
-    if !cfg.pad {
+    let padded = cfg.edge == Edge::Pad;
+    for (name, x, len, t) in [("A", &m.a, &n, cfg.tm), ("C", &m.c, &mm, cfg.tn)] {
+        let (split, join) = blocks(cfg.edge, len, t, s);
+        subst(&mut rhs, &format!("__split{name}"), &split);
+        subst(&mut rhs, &format!("__join{name}"), &join);
+        let x = pad_if(padded, pad_k_if(cfg, x.clone(), &kk, s), len, t, s);
+        subst(&mut rhs, &format!("__{name}"), &x);
+    }
+    if !padded {
         return Some(rhs);
     }
     // take(N) o map(take(M)) $ rhs

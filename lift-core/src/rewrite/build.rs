@@ -173,6 +173,8 @@ pub(crate) fn pad_to_multiple(x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
 pub(crate) const LAYOUT: &[Prim] = &[
     Prim::Split,
     Prim::Join,
+    Prim::SplitCover,
+    Prim::JoinCover,
     Prim::Slide,
     Prim::Slide2,
     Prim::Slide3,

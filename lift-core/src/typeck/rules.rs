@@ -610,6 +610,56 @@ pub fn split(
     Ok(Type::array(Type::array(a, m.clone()), n / m))
 }
 
+/// `split_cover(t)`: blocks of `t` that cover the input, the last one shifted back to end
+/// at `n` (it overlaps the one before when `t` does not divide `n`); `t <= n` (a launch-time
+/// condition when symbolic).
+pub fn split_cover(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (a, n) = array(p, &inputs[0], span)?;
+    let (t, tspan) = nats(args).swap_remove(0);
+    c.positive(p, "block size", &t, tspan)?;
+    c.require(
+        Cond::Le(t.clone(), n.clone()),
+        ("split_cover", "block larger than the input"),
+        tspan,
+        ErrorKind::OutOfBounds,
+    )?;
+    let blocks = cover_blocks(&n, &t);
+    Ok(Type::array(Type::array(a, t), blocks))
+}
+
+/// `join_cover(n)`: the inverse of `split_cover(t)` for an input of length `n`.
+pub fn join_cover(
+    c: &mut Checker<'_>,
+    p: Prim,
+    args: &mut [PrimArg],
+    inputs: &[Type],
+    span: Span,
+) -> CResult<Type> {
+    let (row, m) = array(p, &inputs[0], span)?;
+    let (a, t) = array(p, &row, span)?;
+    let (n, nspan) = nats(args).swap_remove(0);
+    c.positive(p, "length", &n, nspan)?;
+    c.same_length(p, &cover_blocks(&n, &t), &m, span)?;
+    c.require(
+        Cond::Le(t, n.clone()),
+        ("join_cover", "blocks longer than the result"),
+        nspan,
+        ErrorKind::OutOfBounds,
+    )?;
+    Ok(Type::array(a, n))
+}
+
+/// The number of blocks of `t` that cover `n` elements: `(n + t - 1) / t`.
+pub fn cover_blocks(n: &Nat, t: &Nat) -> Nat {
+    (n + &(t - &Nat::cst(1))) / t
+}
+
 /// `take(n)`: the first `n` elements; `n <= m` (a launch-time condition when symbolic).
 pub fn take(
     c: &mut Checker<'_>,
