@@ -53,11 +53,11 @@ pub struct Stage {
 const MAX_VARIANTS: usize = 3;
 
 /// The most variants offered in all: after the first [`MAX_VARIANTS`], further candidates
-/// of the stage that [`offered`] admits: for a blocked product, with 32, the covered blockings
-/// of the first seven tilings (with and without the shared dimension zero-padded, of which
-/// one applies at a size), looped and unrolled, so that a product with 64 columns, the first
-/// layers of VGG, meets the 128 x 64 blocks that fit it.
-const MAX_ALL_VARIANTS: usize = 32;
+/// of the stage that [`offered`] admits: for a blocked product, with 48, the covered
+/// blockings (with and without the shared dimension zero-padded, of which one applies at a
+/// size) and the padded one of the first seven tilings, looped and unrolled, so that a
+/// product with 64 columns, the first layers of VGG, meets the 128 x 64 blocks that fit it.
+const MAX_ALL_VARIANTS: usize = 48;
 
 /// The most stages a kernel is split into.
 const MAX_STAGES: usize = 32;
@@ -432,13 +432,12 @@ pub fn iterates_over_the_grid(body: &Expr) -> bool {
 }
 
 /// Whether a candidate of a stage beyond its first [`MAX_VARIANTS`] is offered to the tuner: a
-/// blocked product whose blocks cover the rows (it applies from a minimum size on; the exact
-/// blocking of the same tiling applies at fewer sizes and is no faster, the padded one is
-/// slower wherever the covered one applies, and the defaults include one); any other that
-/// applies wherever its kernel does.
+/// blocked product whose blocks cover or pad the rows (it applies from a minimum size on, or
+/// at every size; the exact blocking of the same tiling applies at fewer sizes and is no
+/// faster than the covered one); any other that applies wherever its kernel does.
 fn offered(c: &Candidate, info: &KernelInfo) -> bool {
     match Edge::of_params(&c.params) {
-        Some(edge) if c.strategy == "blocked" => edge == Edge::Cover,
+        Some(edge) if c.strategy == "blocked" => edge != Edge::Exact,
         _ => unconditional(c, info),
     }
 }
