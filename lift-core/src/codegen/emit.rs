@@ -368,7 +368,12 @@ impl<'a> Gen<'a> {
                 let e = (**e).clone();
                 let from = self.indentation();
                 let (lines, ()) = self.capture(|g| {
-                    g.seq_loop(n, Unroll::copies_if(g.unroll_copies), &mut |g, i| {
+                    let unroll = if g.unroll_copies {
+                        Unroll::Copies
+                    } else {
+                        Unroll::No
+                    };
+                    g.seq_loop(n, unroll, &mut |g, i| {
                         g.copy(&src.at(i.clone()), &dst.at(i), &e)
                     })
                 })?;

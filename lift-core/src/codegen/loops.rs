@@ -34,17 +34,6 @@ pub(crate) enum Unroll {
     Pragma,
 }
 
-impl Unroll {
-    /// [`Unroll::Copies`] if `copies`, else [`Unroll::No`].
-    pub(crate) fn copies_if(copies: bool) -> Unroll {
-        if copies {
-            Unroll::Copies
-        } else {
-            Unroll::No
-        }
-    }
-}
-
 /// A loop body: the generator and the index of the iteration.
 pub(crate) type Body<'b, 'a> = dyn FnMut(&mut Gen<'a>, Nat) -> GResult<()> + 'b;
 
