@@ -18,11 +18,14 @@
 //! its order, so `op` need not be associative: every output is `op(...op(op(z, g(a0, c0)),
 //! g(a1, c1))..., g(ak, ck))` exactly as in the source.
 //!
-//! `A'`, `C'` are `A`, `C` padded with `clamp` up to multiples of `tm`, `tn` when the
-//! configuration asks for it (the result is then cut with `take`): the padded rows compute
-//! values nobody keeps. The shared dimension is padded with zeros (`pad_k`) only where a pair
-//! of zeros adds nothing to the fold; otherwise its length must be a multiple of `tk` (a
-//! launch-time condition from `split`).
+//! How the rows are cut into blocks is the configuration's [`Edge`]: `split`/`join` where `tm`
+//! and `tn` divide the lengths; `split_cover`/`join_cover`, whose last block is shifted back to
+//! end at the length (it computes rows of the block before it again and writes them with the
+//! same values); or `A'`, `C'` = `A`, `C` padded with `clamp` up to multiples of `tm`, `tn`
+//! (the result then cut with `take`: the padded rows compute values nobody keeps). The shared
+//! dimension is padded with zeros (`pad_k`) only where a pair of zeros adds nothing to the
+//! fold; otherwise its length must be a multiple of `tk` (a launch-time condition from
+//! `split`).
 //!
 //! An epilogue around the fold (`alpha * reduce(..) $ ..`, see `epilogue`) is applied
 //! where the private blocks are written out.
@@ -122,6 +125,18 @@ impl Blocking {
         .map(|(n, v)| (n.to_string(), *v))
         .collect()
     }
+
+    /// The `pad` parameter of the candidate's name: 0 exact, 1 padded, 2 padded with the
+    /// shared dimension zero-padded too, 3 covered, 4 covered with the shared dimension
+    /// zero-padded.
+    fn pad_param(&self) -> i64 {
+        let k = i64::from(self.pad_k);
+        match self.edge {
+            Edge::Exact => 0,
+            Edge::Pad => 1 + k,
+            Edge::Cover => 3 + k,
+        }
+    }
 }
 
 impl Edge {
@@ -133,20 +148,6 @@ impl Edge {
             1 | 2 => Some(Edge::Pad),
             3 | 4 => Some(Edge::Cover),
             _ => None,
-        }
-    }
-}
-
-impl Blocking {
-    /// The `pad` parameter of the candidate's name: 0 exact, 1 padded, 2 padded with the
-    /// shared dimension zero-padded too, 3 covered, 4 covered with the shared dimension
-    /// zero-padded.
-    fn pad_param(&self) -> i64 {
-        let k = i64::from(self.pad_k);
-        match self.edge {
-            Edge::Exact => k,
-            Edge::Pad => 1 + k,
-            Edge::Cover => 3 + k,
         }
     }
 }
