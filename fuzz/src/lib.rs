@@ -75,13 +75,15 @@ pub enum Reached {
 }
 
 /// Primitive names, types, keywords and numbers the mutators and the grammar draw from.
-const PRIMS: [&str; 52] = [
+const PRIMS: [&str; 54] = [
     "map",
     "reduce",
     "zip",
     "unzip",
     "split",
     "join",
+    "split_cover",
+    "join_cover",
     "slide",
     "pad",
     "transpose",
@@ -290,8 +292,14 @@ pub mod grammar {
             0 | 1 => format!("map({})", lam(u)?),
             2 => format!("map({})", f(u)?),
             3 => format!("reduce({}, {})", op(u)?, scalar(u, &[], 3)?),
-            4 => format!("split({})", n(u)?),
-            5 => "join".into(),
+            4 => format!("{}({})", choose(u, &["split", "split_cover"])?, n(u)?),
+            5 => {
+                if u.ratio(1, 2)? {
+                    "join".into()
+                } else {
+                    format!("join_cover({})", n(u)?)
+                }
+            }
             6 => format!("slide({}, {})", n(u)?, n(u)?),
             7 => format!("pad({}, {}, {})", n(u)?, n(u)?, bound(u)?),
             8 => "transpose".into(),

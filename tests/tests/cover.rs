@@ -1,8 +1,9 @@
 //! `split_cover(t)` (blocks of `t` covering an array, the last one shifted back to end at its
 //! length) and `join_cover(n)` (its inverse) on the default device against the reference
 //! interpreter, at lengths that are multiples of the block and lengths that are not: reads
-//! through both views, and a map written through `join_cover` whose overlapping blocks write
-//! the same elements.
+//! through both views, maps written through `join_cover` (where overlapping blocks disagree,
+//! each element comes from the block `join_cover` reads it from), and a result that is
+//! `split_cover` of a computed array (every block written, the shared elements twice).
 
 use lift_runtime::core::interp::Value;
 use lift_runtime::{lift, Error};
@@ -16,6 +17,14 @@ lift! {
     /// The sum of each block of five (the last block overlapping the one before).
     kernel CoverSums<N>(x: [f32; N]) -> [f32; (N + 4) / 5] {
         map(reduce(+, 0.0)) o split_cover(5) $ x
+    }
+    /// Blocks that disagree where they overlap (each element plus its block's first).
+    kernel CoverShift<N>(x: [f32; N]) -> [f32; N] {
+        join_cover(N) o map(|blk| map(|v| v + blk[0]) $ blk) o split_cover(4) $ x
+    }
+    /// A computed array returned as covering blocks.
+    kernel CoverOut<N>(x: [f32; N]) -> [[f32; 3]; (N + 2) / 3] {
+        split_cover(3) o map(|v| v * 2.0) $ x
     }
     /// Reading through `join_cover` of the blocks gives the input back.
     kernel CoverRoundTrip<N>(x: [f32; N]) -> [f32; N] {
@@ -64,6 +73,10 @@ fn covered_blocks_match_the_interpreter() {
             &args,
         ));
         check!(CoverRoundTrip, n, &x, &want);
+        let want = f32s(&interpret(CoverShift::LIFT, "CoverShift", &[n], &args));
+        check!(CoverShift, n, &x, &want);
+        let want = f32s(&interpret(CoverOut::LIFT, "CoverOut", &[n], &args));
+        check!(CoverOut, n, &x, &want);
     }
 }
 

@@ -317,7 +317,6 @@ impl<'a> Gen<'a> {
             idx,
             vec,
             lane,
-            covered,
             ..
         } = leaf
         else {
@@ -346,9 +345,8 @@ impl<'a> Gen<'a> {
             ),
         };
         // A write outside every parallel loop is replicated: every work-item runs it,
-        // writing the same value (see `trace::races`); so is a write through `join_cover`,
-        // whose overlapping blocks write the same values.
-        let kind = match (write, self.par.is_empty() || *covered) {
+        // writing the same value (see `trace::races`).
+        let kind = match (write, self.par.is_empty()) {
             (false, _) => 0,
             (true, false) => 1,
             (true, true) => 2,

@@ -168,7 +168,6 @@ fn is_layout(f: &Expr, write: bool) -> bool {
         ExprKind::Prim(
             Prim::Split
             | Prim::Join
-            | Prim::SplitCover
             | Prim::JoinCover
             | Prim::Take
             | Prim::Transpose
@@ -179,6 +178,7 @@ fn is_layout(f: &Expr, write: bool) -> bool {
         ) => true,
         ExprKind::Prim(
             Prim::AsVector
+            | Prim::SplitCover
             | Prim::Slide
             | Prim::Slide2
             | Prim::Slide3
@@ -226,7 +226,12 @@ impl<'a> Gen<'a> {
             Prim::Transpose => View::Transpose(Box::new(self.value(first(args)?)?)),
             Prim::SplitCover => {
                 let n = array_of(&in_ty()?)?.1;
-                View::Cover(Box::new(self.value(first(args)?)?), nat(pargs, 0)?, n)
+                View::Cover(
+                    Box::new(self.value(first(args)?)?),
+                    nat(pargs, 0)?,
+                    n,
+                    false,
+                )
             }
             Prim::JoinCover => {
                 let t = array_of(&array_of(&in_ty()?)?.0)?.1;
@@ -643,12 +648,12 @@ impl<'a> Gen<'a> {
             }
             ExprKind::Prim(Prim::Split, pargs) => View::Join(boxed, nat(pargs, 0)?),
             ExprKind::Prim(Prim::Take, pargs) => View::Guard(boxed, nat(pargs, 0)?),
-            ExprKind::Prim(Prim::SplitCover, pargs) => {
-                View::Uncover(boxed, nat(pargs, 0)?, array_of(in_ty)?.1)
-            }
-            ExprKind::Prim(Prim::JoinCover, pargs) => {
-                View::Cover(boxed, array_of(&array_of(in_ty)?.0)?.1, nat(pargs, 0)?)
-            }
+            ExprKind::Prim(Prim::JoinCover, pargs) => View::Cover(
+                boxed,
+                array_of(&array_of(in_ty)?.0)?.1,
+                nat(pargs, 0)?,
+                true,
+            ),
             ExprKind::Prim(Prim::Transpose, _) => View::Transpose(boxed),
             ExprKind::Prim(p @ (Prim::Gather | Prim::Scatter), pargs) => {
                 let r = reorder(pargs, &array_of(in_ty)?.1, *p == Prim::Gather)?;
@@ -713,13 +718,9 @@ impl<'a> Gen<'a> {
             }
             Prim::Split => self.acc(first(args)?, &View::Join(boxed(), nat(pargs, 0)?)),
             Prim::Take => self.acc(first(args)?, &View::Guard(boxed(), nat(pargs, 0)?)),
-            Prim::SplitCover => {
-                let n = array_of(&in_ty()?)?.1;
-                self.acc(first(args)?, &View::Uncover(boxed(), nat(pargs, 0)?, n))
-            }
             Prim::JoinCover => {
                 let t = array_of(&array_of(&in_ty()?)?.0)?.1;
-                self.acc(first(args)?, &View::Cover(boxed(), t, nat(pargs, 0)?))
+                self.acc(first(args)?, &View::Cover(boxed(), t, nat(pargs, 0)?, true))
             }
             Prim::Transpose => self.acc(first(args)?, &View::Transpose(boxed())),
             Prim::Gather | Prim::Scatter => {

@@ -76,9 +76,10 @@ pub(crate) enum View {
     /// `as_scalar` of vector values.
     AsScalar(Box<View>, u32),
     /// `split_cover(t)` of the inner view of `n` elements (`(t, n)`): element `i` of block `b`
-    /// is element `min(b t, n - t) + i`. Also the write side of `join_cover(n)`, where the
-    /// blocks that overlap write the same elements (with the same values).
-    Cover(Box<View>, Nat, Nat),
+    /// is element `min(b t, n - t) + i`. With `true`, the write side of `join_cover(n)`: each
+    /// element is written only by the block `join_cover` reads it from (the last block skips
+    /// the elements it shares with the block before it).
+    Cover(Box<View>, Nat, Nat, bool),
     /// `join_cover(n)` of the inner view's blocks of `t` (`(t, n)`): element `j` is element
     /// `j - min(b t, n - t)` of block `b = min(j / t, (n + t - 1) / t - 1)`. Also the write
     /// side of `split_cover(t)`.
@@ -121,7 +122,7 @@ impl View {
                 | View::AsVector(v, _)
                 | View::AsScalar(v, _)
                 | View::Guard(v, _)
-                | View::Cover(v, _, _)
+                | View::Cover(v, _, _, _)
                 | View::Uncover(v, _, _)
                 | View::MapIdx(_, v) => go(v, fields),
             }
@@ -155,7 +156,7 @@ impl View {
             View::Join(v, m) => View::Join(b(v), s(m)),
             View::Transpose(v) => View::Transpose(b(v)),
             View::Guard(v, n) => View::Guard(b(v), s(n)),
-            View::Cover(v, t, n) => View::Cover(b(v), s(t), s(n)),
+            View::Cover(v, t, n, w) => View::Cover(b(v), s(t), s(n), *w),
             View::Uncover(v, t, n) => View::Uncover(b(v), s(t), s(n)),
             View::Slide(v, steps) => View::Slide(b(v), steps.iter().map(s).collect()),
             View::Pad(v, dims, k) => View::Pad(
@@ -190,8 +191,6 @@ struct Path {
     fields: Vec<usize>,
     vec: Option<u32>,
     lane: Option<(Nat, u32)>,
-    /// Met a [`View::Cover`]: written elements may be written by other work-items too.
-    covered: bool,
 }
 
 impl Path {
@@ -222,9 +221,6 @@ pub(crate) enum Loc {
         /// Local buffers only: the index and extent of each dimension (for
         /// [`super::banks`]).
         at: Vec<(Nat, Nat)>,
-        /// Reached through `join_cover` on the write side: overlapping blocks write this
-        /// element too, with the same value (the race checker's "replicated" writes).
-        covered: bool,
     },
     /// A private value with field and lane selections.
     Value {
@@ -365,13 +361,24 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             p.idx.push(&i / m);
             walk(inner, p, facts)
         }
-        View::Cover(inner, t, n) => {
+        View::Cover(inner, t, n, write) => {
             contiguous(&p, 2, "split_cover")?;
             let b = p.pop("split_cover")?;
             let i = p.pop("split_cover")?;
-            p.idx.push(cover_start(&b, t, n, facts) + i);
-            p.covered = true;
-            walk(inner, p, facts)
+            let at = (cover_start(&b, t, n, facts) + i).simplify_with(facts);
+            // Written by the block `join_cover` reads it from: the last block skips what it
+            // shares with the one before it (`b t <= start + i` fails only there).
+            let cond = (*write && facts.divisible(n, t) != Some(true))
+                .then(|| format!("{} <= {}", (&b * t).simplify_with(facts).c(), at.c()));
+            p.idx.push(at);
+            let loc = walk(inner, p, facts)?;
+            Ok(match cond {
+                Some(cond) => Loc::Guarded {
+                    cond,
+                    inner: Box::new(loc),
+                },
+                None => loc,
+            })
         }
         View::Uncover(inner, t, n) => {
             contiguous(&p, 1, "join_cover")?;
@@ -561,7 +568,6 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 aligned,
                 lane: p.lane,
                 at,
-                covered: p.covered,
             })
         }
         View::Iota => {

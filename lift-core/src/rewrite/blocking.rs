@@ -20,8 +20,8 @@
 //!
 //! How the rows are cut into blocks is the configuration's [`Edge`]: `split`/`join` where `tm`
 //! and `tn` divide the lengths; `split_cover`/`join_cover`, whose last block is shifted back to
-//! end at the length (it computes rows of the block before it again and writes them with the
-//! same values); or `A'`, `C'` = `A`, `C` padded with `clamp` up to multiples of `tm`, `tn`
+//! end at the length (it computes rows of the block before it again, without writing them);
+//! or `A'`, `C'` = `A`, `C` padded with `clamp` up to multiples of `tm`, `tn`
 //! (the result then cut with `take`: the padded rows compute values nobody keeps). The shared
 //! dimension is padded with zeros (`pad_k`) only where a pair of zeros adds nothing to the
 //! fold; otherwise its length must be a multiple of `tk` (a launch-time condition from
@@ -84,9 +84,9 @@ pub enum Edge {
     /// row index is clamped.
     Pad,
     /// `split_cover` and `join_cover`: the last block is shifted back to end at the length,
-    /// overlapping the one before, whose rows it computes again and writes with the same
-    /// values. Every row index stays `block start + offset` (no clamp per row); the lengths
-    /// must be at least the block sizes.
+    /// overlapping the one before, whose rows it computes again without writing them. Every
+    /// row index stays `block start + offset` (no clamp per row); the lengths must be at least
+    /// the block sizes.
     Cover,
 }
 

@@ -435,6 +435,7 @@ pub fn types(rng: &mut StdRng) -> Draft {
         3 if ty == "bool" => "map(|b| if b { 1.0 } else { -1.0 }) $ x".to_string(),
         4 => format!("map({lam}) o gather(reverse) o map({lam}) $ x"),
         5 if n.is_multiple_of(4) => format!("join o map(map({lam})) o split(4) $ x"),
+        5 if n >= 4 => format!("join_cover({ns}) o map(map({lam})) o split_cover(4) $ x"),
         6 if float => "map(|v| v > 0.0) $ x".to_string(),
         _ => format!("map({lam}) o map({lam}) $ x"),
     };

@@ -173,7 +173,7 @@ impl Gen {
         let d = self.shape.clone();
         let e = self.elem;
         for _ in 0..10 {
-            let ok = match self.rng.gen_range(0..22) {
+            let ok = match self.rng.gen_range(0..23) {
                 0 | 1 => {
                     let l = self.lambda();
                     let s = if d.len() == 2 && self.rng.gen_bool(0.5) {
@@ -200,6 +200,19 @@ impl Gen {
                     ];
                     s.extend_from_slice(&d[1..]);
                     self.push(format!("split({m})"), s)
+                }
+                22 if d.len() < 3 && d[0].n >= 2 => {
+                    // Blocks of any size up to the length, the last one shifted back.
+                    let t = self.rng.gen_range(1..=d[0].n);
+                    let mut s = vec![
+                        Dim::new(
+                            d[0].n.div_ceil(t),
+                            format!("(({}) + {}) / {t}", d[0].sym, t - 1),
+                        ),
+                        Dim::new(t, t.to_string()),
+                    ];
+                    s.extend_from_slice(&d[1..]);
+                    self.push(format!("split_cover({t})"), s)
                 }
                 5 if d.len() >= 2 => {
                     let mut s = vec![Dim::new(
