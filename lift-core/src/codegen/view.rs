@@ -81,8 +81,8 @@ pub(crate) enum View {
     /// the elements it shares with the block before it).
     Cover(Box<View>, Nat, Nat, bool),
     /// `join_cover(n)` of the inner view's blocks of `t` (`(t, n)`): element `j` is element
-    /// `j - min(b t, n - t)` of block `b = min(j / t, (n + t - 1) / t - 1)`. Also the write
-    /// side of `split_cover(t)`.
+    /// `j - min(b t, n - t)` of block `b = min(j / t, (n + t - 1) / t - 1)`. Read only:
+    /// `split_cover` duplicates elements, so it has no write view (its result is copied).
     Uncover(Box<View>, Nat, Nat),
     /// The write side of `take(n)`: element `i` is element `i` of the inner view, written
     /// only if `i < n` (the elements past `n` are dropped).
