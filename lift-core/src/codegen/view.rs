@@ -241,6 +241,17 @@ pub(crate) enum Loc {
 }
 
 impl Loc {
+    /// `loc` touched only where `cond` holds (a C condition), if there is one.
+    fn guarded(cond: Option<String>, loc: Loc) -> Loc {
+        match cond {
+            Some(cond) => Loc::Guarded {
+                cond,
+                inner: Box::new(loc),
+            },
+            None => loc,
+        }
+    }
+
     /// The buffer elements this location touches (`Loc::Mem` leaves), each with the C
     /// condition it is touched under, if any (a write through `take`, the data side of a pad
     /// constant).
@@ -371,14 +382,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             let cond = (*write && facts.divisible(n, t) != Some(true))
                 .then(|| format!("{} <= {}", (&b * t).simplify_with(facts).c(), at.c()));
             p.idx.push(at);
-            let loc = walk(inner, p, facts)?;
-            Ok(match cond {
-                Some(cond) => Loc::Guarded {
-                    cond,
-                    inner: Box::new(loc),
-                },
-                None => loc,
-            })
+            Ok(Loc::guarded(cond, walk(inner, p, facts)?))
         }
         View::Uncover(inner, t, n) => {
             contiguous(&p, 1, "join_cover")?;
@@ -401,14 +405,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 _ => Some(format!("{} < {}", i.simplify_with(facts).c(), n.c())),
             };
             p.idx.push(i);
-            let loc = walk(inner, p, facts)?;
-            Ok(match cond {
-                Some(cond) => Loc::Guarded {
-                    cond,
-                    inner: Box::new(loc),
-                },
-                None => loc,
-            })
+            Ok(Loc::guarded(cond, walk(inner, p, facts)?))
         }
         View::Transpose(inner) => {
             contiguous(&p, 2, "transpose")?;

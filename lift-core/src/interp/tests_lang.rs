@@ -439,6 +439,10 @@ fn layout_preconditions_are_errors() {
     assert!(pre(layout::slide(&x, &[(0, 1)], "slide")));
     assert!(pre(layout::slide(&x, &[(5, 1)], "slide")));
     assert!(pre(layout::split(0, x.clone())));
+    assert!(pre(layout::split_cover(5, x.clone())));
+    // Two blocks of 2 do not cover 5 elements (three would).
+    let blocks = layout::split(2, x.clone()).expect("splits");
+    assert!(pre(layout::join_cover(5, blocks)));
     assert!(pre(layout::as_vector(3, x.clone())));
     assert!(pre(layout::reorder(x.clone(), &Order::Stride(3), false)));
     assert!(pre(layout::unzip(Value::Array(vec![]))));
