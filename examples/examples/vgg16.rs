@@ -4,8 +4,7 @@
 //! Weights are seeded random, scaled so that activations stay of order one. The first two
 //! layers are checked against a plain Rust convolution; per layer it prints the candidate the
 //! launcher runs (or the tuner chose, with `--tune`), the median time of the launches
-//! (profiling events of one-kernel candidates; for a candidate of several kernels, whose
-//! launch returns only its last event, the host's clock from enqueue to completion), GFLOP/s
+//! (profiling events, from the start of a candidate's first kernel to the end of its last), GFLOP/s
 //! and the device memory of its buffers (parameters and result; not the scratch).
 //!
 //! `cargo run --release --example vgg16 [-- --size 224 --runs 5 --tune]` (`--size` a
@@ -95,34 +94,18 @@ fn conv_reference(
     out
 }
 
-/// Median device time of `runs` launches, in ms.
+/// Median device time of `runs` launches, in ms (from the first kernel's start to the last
+/// kernel's end).
 fn median_ms(
-    ctx: &lift_runtime::Context,
-    kernels: usize,
     runs: usize,
     mut launch: impl FnMut() -> lift_runtime::Result<lift_runtime::Event>,
 ) -> Res<f64> {
     let mut t = Vec::with_capacity(runs);
     for _ in 0..runs.max(1) {
-        if kernels > 1 {
-            ctx.finish()?;
-            let start = std::time::Instant::now();
-            launch()?.wait()?;
-            t.push(start.elapsed().as_secs_f64() * 1e3);
-        } else {
-            t.push(launch()?.profile_ns()? as f64 * 1e-6);
-        }
+        t.push(launch()?.span_ns()? as f64 * 1e-6);
     }
     t.sort_by(f64::total_cmp);
     Ok(t[t.len() / 2])
-}
-
-/// The number of OpenCL kernels in a candidate's source.
-fn kernels(source: &str) -> usize {
-    source
-        .lines()
-        .filter(|l| l.trim_start().starts_with("kernel "))
-        .count()
 }
 
 fn mib(bytes: usize) -> f64 {
@@ -149,8 +132,7 @@ fn main() -> Res<()> {
             let (oh, ow) = (h / 2, w / 2);
             let out = ctx.alloc::<f32>(oh * ow * c)?;
             let chosen = pool.candidate_for(h, w, c)?;
-            let k = kernels(Pool::CANDIDATE_SOURCES[chosen]);
-            let ms = median_ms(&ctx, k, args.runs, || pool.launch(h, w, c, &x, &out))?;
+            let ms = median_ms(args.runs, || pool.launch(h, w, c, &x, &out))?;
             let name = Pool::CANDIDATES[chosen].to_string();
             let (hw, flops) = ((oh, ow), (oh * ow * c * 3) as f64);
             (h, w) = hw;
@@ -166,8 +148,7 @@ fn main() -> Res<()> {
             }
             let scratch = conv.scratch(h, w, c, f)?;
             let chosen = conv.candidate_for(h, w, c, f)?;
-            let k = kernels(Conv::CANDIDATE_SOURCES[chosen]);
-            let ms = median_ms(&ctx, k, args.runs, || {
+            let ms = median_ms(args.runs, || {
                 conv.launch(h, w, c, f, &x, &dw, &db, &out, &scratch)
             })?;
             if i < 2 {

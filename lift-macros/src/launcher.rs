@@ -344,6 +344,7 @@ pub fn kernel_item(
     let scratch_param = has_scratch.then(|| quote!(, scratch: &#scratch_name));
     let scratch_arg = has_scratch.then(|| quote!(, &__lift_scratch));
     let scratch_fwd = has_scratch.then(|| quote!(, scratch));
+    let tune_scratch_arg = has_scratch.then(|| quote!(, __lift_scratch));
 
     // A capped result (`filter_seq`): `out` holds its capacity and a one-element `count`
     // buffer receives its length; `run` returns that many elements.
@@ -372,6 +373,19 @@ pub fn kernel_item(
     };
     let scratch_alloc =
         has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
+    // The tuner times candidates one after another, each with a scratch of its own (the
+    // previous one freed first), so that no candidate's temporaries are held for another.
+    let tune_scratch_hold =
+        has_scratch.then(|| quote!(let mut __lift_held: Option<(usize, #scratch_name)> = None;));
+    let tune_scratch_get = has_scratch.then(|| {
+        quote! {
+            let __lift_scratch = match __lift_held.take() {
+                Some((c, s)) if c == __lift_c => s,
+                _ => self.scratch_for(__lift_c, #(#size_params),*)?,
+            };
+            let __lift_scratch = &__lift_held.insert((__lift_c, __lift_scratch)).1;
+        }
+    });
     // Before a launch: every temporary of the candidate in `scratch` is large enough for
     // these sizes (a scratch made for smaller sizes would be overrun).
     let scratch_checks = cands.iter().enumerate().map(|(ci, c)| {
@@ -382,7 +396,7 @@ pub fn kernel_item(
                 let __lift_have = scratch.bufs.get(#ti).map_or(0, |b| b.len());
                 if __lift_have < __lift_need {
                     return Err(::lift_runtime::Error::ArgLength {
-                        arg: format!("scratch (temporary {} of candidate `{}`, in bytes; make it with `scratch` at these sizes)", #ti, Self::CANDIDATES[#ci]),
+                        arg: format!("scratch (temporary {} of candidate `{}`, in bytes; make it with `scratch` at these sizes after any tuning, or `scratch_for` this candidate)", #ti, Self::CANDIDATES[#ci]),
                         expected: __lift_need,
                         actual: __lift_have,
                     });
@@ -393,20 +407,21 @@ pub fn kernel_item(
     });
     let scratch_check =
         has_scratch.then(|| quote!(match candidate { #(#scratch_checks)* _ => {} }));
-    // Candidates run one at a time: they share the buffers, temporary `i` of the scratch as
-    // large as the largest temporary `i` of the candidates that apply at these sizes.
+    // Per candidate: the bytes of each of its temporaries at these sizes (none where it does
+    // not apply). Candidates run one at a time and share the buffers: temporary `i` of a
+    // scratch serves temporary `i` of whichever candidate runs.
     let n_temps = cands
         .iter()
         .map(|c| c.generated.temporaries.len())
         .max()
         .unwrap_or(0);
-    let scratch_needs = cands.iter().map(|c| {
+    let needs_arms = cands.iter().enumerate().map(|(ci, c)| {
         let applies = c.conditions.iter().map(cond_holds);
         let needs = c.generated.temporaries.iter().enumerate().map(|(ti, t)| {
             let b = eval(&t.bytes);
-            quote!(__lift_need[#ti] = __lift_need[#ti].max(::lift_runtime::__private::to_usize(#b)?);)
+            quote!(__lift_need[#ti] = ::lift_runtime::__private::to_usize(#b)?;)
         });
-        quote!(if true #(&& #applies)* { #(#needs)* })
+        quote!(#ci => if true #(&& #applies)* { #(#needs)* })
     });
 
     // Per candidate: whether it applies, what it needs of the device, and its enqueue block.
@@ -493,14 +508,52 @@ pub fn kernel_item(
     });
     let scratch_fn = has_scratch.then(|| {
         quote! {
-            /// Allocates the global temporaries `launch` needs for these sizes (shared by the
-            /// candidates that apply to them: each buffer as large as the largest need).
+            /// Allocates the global temporaries that `launch` needs for these sizes: those of
+            /// the candidate it runs there ([`Self::candidate_for`]; after tuning changes that
+            /// choice, make the scratch again).
             pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
-                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
-                #unused_sizes
+                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+                let __lift_c = self.choose(__lift_sizes)?;
+                self.alloc_scratch(Self::needs(__lift_c, __lift_sizes)?)
+            }
+
+            /// Allocates the global temporaries candidate `candidate` needs at these sizes (for
+            /// `launch_candidate`; nothing if it does not apply there).
+            pub fn scratch_for(&self, candidate: usize, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
+                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+                if candidate >= #n_cands {
+                    return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate });
+                }
+                self.alloc_scratch(Self::needs(candidate, __lift_sizes)?)
+            }
+
+            /// Allocates a scratch that serves every candidate applying at these sizes (each
+            /// temporary as large as the largest need), for launching candidates side by side.
+            pub fn scratch_all(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
+                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+                let mut __lift_most = [0usize; #n_temps];
+                for __lift_c in 0..#n_cands {
+                    for (m, n) in __lift_most.iter_mut().zip(Self::needs(__lift_c, __lift_sizes)?) {
+                        *m = (*m).max(n);
+                    }
+                }
+                self.alloc_scratch(__lift_most)
+            }
+
+            /// For checked sizes: the bytes of each temporary of candidate `c` (zeros where it
+            /// does not apply).
+            #[allow(unused_variables, clippy::nonminimal_bool)]
+            fn needs(c: usize, [#(#size_locals),*]: [i64; #n_sizes]) -> ::core::result::Result<[usize; #n_temps], ::lift_runtime::Error> {
                 let mut __lift_need = [0usize; #n_temps];
-                #(#scratch_needs)*
-                let bufs = __lift_need
+                match c {
+                    #(#needs_arms)*
+                    _ => {}
+                }
+                Ok(__lift_need)
+            }
+
+            fn alloc_scratch(&self, need: [usize; #n_temps]) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
+                let bufs = need
                     .iter()
                     .map(|&b| self.ctx.alloc::<u8>(b.max(1)))
                     .collect::<::core::result::Result<_, _>>()?;
@@ -684,20 +737,15 @@ pub fn kernel_item(
                 #(#uploads)*
                 let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
                 #count_alloc
-                #scratch_alloc
+                #tune_scratch_hold
                 let (__lift_c, __lift_t) = ::lift_runtime::tune::tune(
                     &self.ctx,
                     &__lift_job,
                     &mut |__lift_c| ::lift_runtime::tune::check_candidate(&self.ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
                     &mut |__lift_c| {
-                        let __lift_start = ::std::time::Instant::now();
-                        let __lift_ev = self.launch_candidate(__lift_c, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #scratch_arg)?;
-                        __lift_ev.wait()?;
-                        Ok(if Self::CANDIDATE_KERNELS[__lift_c].len() == 1 {
-                            __lift_ev.profile_ns()? as f64 / 1e6
-                        } else {
-                            __lift_start.elapsed().as_secs_f64() * 1e3
-                        })
+                        #tune_scratch_get
+                        let __lift_ev = self.launch_candidate(__lift_c, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #tune_scratch_arg)?;
+                        Ok(__lift_ev.span_ns()? as f64 / 1e6)
                     },
                 )?;
                 self.remember(__lift_sizes, __lift_c);
@@ -820,10 +868,13 @@ fn enqueue_block(
             || quote!(let __lift_auto = __lift_k.default_local(&self.ctx, &__lift_global);),
         );
         let lmem = eval(&gk.local_mem_bytes);
-        let enqueue = if ki == last {
-            quote!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?)
-        } else {
-            quote!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?;)
+        let enqueue = quote!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?);
+        // The first kernel's event is kept in the last's (for `Event::span_ns`).
+        let enqueue = match (ki, last) {
+            (0, 0) => enqueue,
+            (0, _) => quote!(let __lift_first = #enqueue;),
+            (k, l) if k == l => quote!(::lift_runtime::__private::spanning(#enqueue, __lift_first)),
+            _ => quote!(#enqueue;),
         };
         quote! {
             let __lift_k = &__lift_handles[#ki];

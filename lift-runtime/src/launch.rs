@@ -184,7 +184,10 @@ impl KernelHandle {
             )
         }
         .map_err(Error::cl("clEnqueueNDRangeKernel"))?;
-        Ok(Event(event))
+        Ok(Event {
+            last: event,
+            first: None,
+        })
     }
 
     /// The largest work-group this kernel can be launched with on `ctx`'s device (can be
@@ -228,29 +231,52 @@ impl KernelHandle {
     }
 }
 
-/// A command in flight; from a profiling-enabled queue, so it can be timed.
+/// A command in flight; from a profiling-enabled queue, so it can be timed. The event of a
+/// launch of several kernels is its last kernel's, holding its first kernel's too (for
+/// [`Event::span_ns`]).
 #[derive(Debug)]
-pub struct Event(ClEvent);
+pub struct Event {
+    last: ClEvent,
+    first: Option<ClEvent>,
+}
 
 impl Event {
     /// Blocks until the command has finished.
     pub fn wait(&self) -> Result<()> {
-        self.0.wait().map_err(Error::cl("clWaitForEvents"))
+        self.last.wait().map_err(Error::cl("clWaitForEvents"))
     }
 
     /// Waits for the command, then returns its device execution time in nanoseconds
-    /// (profiling end minus start).
+    /// (profiling end minus start; of the last kernel only, for a launch of several).
     pub fn profile_ns(&self) -> Result<u64> {
         self.wait()?;
         let q = Error::cl("clGetEventProfilingInfo");
-        let start = self.0.profiling_command_start().map_err(&q)?;
-        let end = self.0.profiling_command_end().map_err(&q)?;
+        let start = self.last.profiling_command_start().map_err(&q)?;
+        let end = self.last.profiling_command_end().map_err(&q)?;
         Ok(end.saturating_sub(start))
+    }
+
+    /// Waits, then returns the nanoseconds from the start of the launch's first kernel to the
+    /// end of its last (its whole device time, gaps between kernels included; the same as
+    /// [`Event::profile_ns`] for one kernel).
+    pub fn span_ns(&self) -> Result<u64> {
+        self.wait()?;
+        let q = Error::cl("clGetEventProfilingInfo");
+        let first = self.first.as_ref().unwrap_or(&self.last);
+        let start = first.profiling_command_start().map_err(&q)?;
+        let end = self.last.profiling_command_end().map_err(&q)?;
+        Ok(end.saturating_sub(start))
+    }
+
+    /// This event, the last of a launch whose first kernel's event is `first`.
+    pub(crate) fn after(mut self, first: Event) -> Event {
+        self.first = Some(first.first.unwrap_or(first.last));
+        self
     }
 
     /// The underlying `opencl3` event, for interoperation.
     pub fn raw(&self) -> &ClEvent {
-        &self.0
+        &self.last
     }
 }
 

@@ -98,6 +98,11 @@ pub fn enqueue(
     unsafe { k.enqueue(ctx, global, local) }
 }
 
+/// The event of a launch of several kernels: the last kernel's `last`, holding the first's.
+pub fn spanning(last: crate::Event, first: crate::Event) -> crate::Event {
+    last.after(first)
+}
+
 /// A non-negative size as `usize`.
 pub fn to_usize(v: i64) -> Result<usize, Error> {
     usize::try_from(v).map_err(|_| Error::Precondition {

@@ -312,45 +312,86 @@ const SMALL: &[usize] = &[
 /// needs a multiple of 1000).
 const LARGEST: usize = 4096;
 
-/// Small sizes for which the candidate's preconditions hold: each size variable in
-/// declaration order takes the smallest value of [`SMALL`], else the smallest value up to
-/// [`LARGEST`], that satisfies every precondition mentioning only it and the variables
-/// already chosen.
+/// The most partial assignments [`small_sizes`] visits before giving up.
+const SEARCH_BUDGET: usize = 100_000;
+
+/// Small sizes for which the candidate's preconditions hold: a depth-first search over the
+/// size variables in declaration order, each taking the values of [`SMALL`] (smallest first;
+/// if none of them satisfies the preconditions that mention only it and the variables before
+/// it, the smallest value up to [`LARGEST`] that does), a precondition checked as soon as
+/// every variable it mentions has a value; it backtracks where a later variable has no value
+/// (`128 <= F` and `s F H W <= 36 C (F + H W)` need `C` larger than its first choice).
 fn small_sizes(dk: &DynKernel) -> Result<Vec<usize>> {
     let names: Vec<&str> = dk.kernel().sizes.iter().map(|(n, _)| n.as_str()).collect();
+    // The preconditions first decidable at variable `i` (all they mention is among 0..=i).
+    let mut due: Vec<Vec<&lift_core::typeck::Cond>> = vec![Vec::new(); names.len()];
+    for p in dk.preconditions() {
+        let (a, b) = match &p.cond {
+            lift_core::typeck::Cond::Divisible(a, b) | lift_core::typeck::Cond::Le(a, b) => (a, b),
+        };
+        let last = (0..names.len())
+            .rev()
+            .find(|&i| a.mentions(names[i]) || b.mentions(names[i]));
+        if let Some(i) = last {
+            due[i].push(&p.cond);
+        }
+    }
     let mut vals: Vec<usize> = Vec::with_capacity(names.len());
-    for i in 0..names.len() {
-        let known = &names[..=i];
-        let ok = SMALL.iter().copied().chain(1..=LARGEST).find(|&v| {
-            let env = |n: &str| {
-                let k = known.iter().position(|m| *m == n)?;
-                Some(if k == i { v } else { vals[k] } as i64)
-            };
-            dk.preconditions().iter().all(|p| {
-                let (a, b) = match &p.cond {
-                    lift_core::typeck::Cond::Divisible(a, b)
-                    | lift_core::typeck::Cond::Le(a, b) => (a, b),
-                };
-                let mentions_later = names[i + 1..]
-                    .iter()
-                    .any(|n| a.mentions(n) || b.mentions(n));
-                mentions_later || holds(&p.cond, &env)
-            })
-        });
-        vals.push(ok.ok_or_else(|| {
-            Error::launch(format!(
-                "no small value of `{}` satisfies the candidate's conditions",
-                names[i]
-            ))
-        })?);
+    let mut state = Search {
+        budget: SEARCH_BUDGET,
+        stuck: 0,
+    };
+    if search(&names, &due, &mut vals, &mut state) && dk.applies(&vals) {
+        return Ok(vals);
     }
-    if dk.applies(&vals) {
-        Ok(vals)
-    } else {
-        Err(Error::launch(
-            "no small sizes satisfy the candidate's conditions",
-        ))
+    let stuck = names.get(state.stuck).copied().unwrap_or("sizes");
+    Err(Error::launch(format!(
+        "no small value of `{stuck}` satisfies the candidate's conditions"
+    )))
+}
+
+/// The state of [`search`]: steps left, and the deepest variable that found no value.
+struct Search {
+    budget: usize,
+    stuck: usize,
+}
+
+/// Extends `vals` (values of the first `vals.len()` of `names`) to all of them, each
+/// satisfying the preconditions `due` at it; `false` if none is found within the budget.
+fn search(
+    names: &[&str],
+    due: &[Vec<&lift_core::typeck::Cond>],
+    vals: &mut Vec<usize>,
+    state: &mut Search,
+) -> bool {
+    let i = vals.len();
+    if i == names.len() {
+        return true;
     }
+    state.stuck = state.stuck.max(i);
+    let fits = |vals: &[usize], v: usize| {
+        let env = |n: &str| {
+            let k = names.iter().position(|m| *m == n)?;
+            Some(if k == i { v } else { *vals.get(k)? } as i64)
+        };
+        due[i].iter().all(|c| holds(c, &env))
+    };
+    let mut values: Vec<usize> = SMALL.iter().copied().filter(|&v| fits(vals, v)).collect();
+    if values.is_empty() {
+        values.extend((1..=LARGEST).find(|&v| fits(vals, v)));
+    }
+    for v in values {
+        if state.budget == 0 {
+            return false;
+        }
+        state.budget -= 1;
+        vals.push(v);
+        if search(names, due, vals, state) {
+            return true;
+        }
+        vals.pop();
+    }
+    false
 }
 
 /// Does `cond` hold with the sizes of `env`? (An arithmetic error counts as no.)

@@ -256,7 +256,7 @@ fn epilogues_keep_the_parallel_candidates() {
             &[s(), matrix(&a, n), matrix(&b, kk)],
         ));
         let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
-        let sc = GemmEpi::new(ctx()).unwrap().scratch(n, kk, m).unwrap();
+        let sc = GemmEpi::new(ctx()).unwrap().scratch_all(n, kk, m).unwrap();
         let ran = each_candidate!(GemmEpi, [n, kk, m], &want, |k: &GemmEpi, c, out| k
             .launch_candidate(c, n, kk, m, alpha, &da, &db, out, &sc));
         assert!(
@@ -282,7 +282,7 @@ fn epilogues_keep_the_parallel_candidates() {
         let args = [s(), Value::from_f32s(&x), Value::from_f32s(&y)];
         let want = f32s(&interpret(ScaledDot::LIFT, "ScaledDot", &[n], &args));
         let (dx, dy) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
-        let sc = ScaledDot::new(ctx()).unwrap().scratch(n).unwrap();
+        let sc = ScaledDot::new(ctx()).unwrap().scratch_all(n).unwrap();
         let ran = each_candidate!(ScaledDot, [n], &want, |k: &ScaledDot, c, out| k
             .launch_candidate(c, n, alpha, &dx, &dy, out, &sc));
         assert!(ran.contains(&"reduction"), "{n}: {ran:?}");
@@ -292,7 +292,7 @@ fn epilogues_keep_the_parallel_candidates() {
             &[n],
             &[Value::from_f32s(&x)],
         ));
-        let sc = Mean::new(ctx()).unwrap().scratch(n).unwrap();
+        let sc = Mean::new(ctx()).unwrap().scratch_all(n).unwrap();
         let ran = each_candidate!(Mean, [n], &want, |k: &Mean, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
         assert!(ran.contains(&"reduction"), "{n}: {ran:?}");
@@ -322,7 +322,7 @@ fn fissioned_stages_match_the_interpreter() {
             &[Value::from_f32s(&x)],
         ));
         let dx = ctx().upload(&x).unwrap();
-        let sc = Chain3::new(ctx()).unwrap().scratch(n).unwrap();
+        let sc = Chain3::new(ctx()).unwrap().scratch_all(n).unwrap();
         let ran = each_candidate!(Chain3, [n], &want, |k: &Chain3, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
         assert!(ran.len() >= 2, "{n}: {ran:?}");
@@ -342,7 +342,10 @@ fn fissioned_stages_match_the_interpreter() {
             &[matrix(&a, n)],
         ));
         let da = ctx().upload(&a).unwrap();
-        let sc = RowsThenStencil::new(ctx()).unwrap().scratch(n, m).unwrap();
+        let sc = RowsThenStencil::new(ctx())
+            .unwrap()
+            .scratch_all(n, m)
+            .unwrap();
         let ran = each_candidate!(
             RowsThenStencil,
             [n, m],
@@ -400,7 +403,7 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
             &[n],
             &[Value::from_f32s(&x)],
         ));
-        let sc = Normalise::new(ctx()).unwrap().scratch(n).unwrap();
+        let sc = Normalise::new(ctx()).unwrap().scratch_all(n).unwrap();
         let ran = each_candidate!(Normalise, [n], &want, |k: &Normalise, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
         assert!(ran.len() >= 2, "{n}: {ran:?}");
@@ -410,7 +413,7 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
             &[n],
             &[Value::from_f32s(&x)],
         ));
-        let sc = Smooth::new(ctx()).unwrap().scratch(n).unwrap();
+        let sc = Smooth::new(ctx()).unwrap().scratch_all(n).unwrap();
         let ran = each_candidate!(Smooth, [n], &want, |k: &Smooth, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
         assert!(ran.len() >= 2, "{n}: {ran:?}");
@@ -424,7 +427,7 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
             &[n, m],
             &[matrix(&a, n)],
         ));
-        let sc = RowNormalise::new(ctx()).unwrap().scratch(n, m).unwrap();
+        let sc = RowNormalise::new(ctx()).unwrap().scratch_all(n, m).unwrap();
         let ran = each_candidate!(RowNormalise, [n, m], &want, |k: &RowNormalise, c, out| k
             .launch_candidate(c, n, m, &da, out, &sc));
         assert!(ran.len() >= 2, "{n}x{m}: {ran:?}");
@@ -502,7 +505,7 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
             ctx().upload(&b).unwrap(),
             ctx().upload(&c).unwrap(),
         );
-        let sc = Sgemm::new(ctx()).unwrap().scratch(n, kk, m).unwrap();
+        let sc = Sgemm::new(ctx()).unwrap().scratch_all(n, kk, m).unwrap();
         let ran = each_candidate!(Sgemm, [n, kk, m], &want, |k: &Sgemm, i, out| k
             .launch_candidate(i, n, kk, m, alpha, beta, &da, &db, &dc, out, &sc));
         assert!(ran.len() >= 2, "{n}x{kk}x{m}: {ran:?}");
@@ -521,7 +524,7 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
             &[Value::from_f32s(&x)],
         ));
         let dx = ctx().upload(&x).unwrap();
-        let sc = Softmax::new(ctx()).unwrap().scratch(n).unwrap();
+        let sc = Softmax::new(ctx()).unwrap().scratch_all(n).unwrap();
         let ran = each_candidate!(Softmax, [n], &want, |k: &Softmax, c, out| k
             .launch_candidate(c, n, &dx, out, &sc));
         assert!(ran.len() >= 2, "{n}: {ran:?}");
@@ -532,7 +535,7 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
 macro_rules! each_candidate_2 {
     ($k:ident, [$($s:expr),*], $a:expr, $b:expr, $want:expr, scratch) => {{
         let (a, b) = (ctx().upload($a).unwrap(), ctx().upload($b).unwrap());
-        let sc = $k::new(ctx()).unwrap().scratch($($s),*).unwrap();
+        let sc = $k::new(ctx()).unwrap().scratch_all($($s),*).unwrap();
         each_candidate!($k, [$($s),*], $want, |k: &$k, c, out| k
             .launch_candidate(c, $($s,)* &a, &b, out, &sc))
     }};
@@ -606,11 +609,12 @@ fn every_gemm_candidate_matches_the_interpreter() {
             ran.iter().any(|c| c.starts_with("blocked")),
             "{n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
         );
-        // Partial products (split-K) apply where they are smaller than the operands.
+        // Partial products (split-K) apply where they take at most four times the operands'
+        // memory.
         let splits = ran.iter().filter(|c| c.contains(",split=")).count();
         assert_eq!(
             splits > 0,
-            2 * n * m < kk * (n + m),
+            2 * n * m <= 4 * kk * (n + m),
             "{n}x{kk}x{m}: {ran:?}"
         );
         let want = f32s(&interpret(

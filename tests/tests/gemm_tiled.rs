@@ -118,7 +118,7 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
         let (a, b) = (random_f32(n * k, 15), random_f32(k * m, 16));
         let (da, db) = (g_upload(&a), g_upload(&b));
         let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
-        let scratch = g.scratch(n, k, m).unwrap();
+        let scratch = g.scratch_for(c, n, k, m).unwrap();
         g.launch_candidate(c, n, k, m, &da, &db, &out, &scratch)
             .unwrap()
             .wait()
@@ -157,7 +157,7 @@ fn covered_blocks_match_cpu_at_uneven_sizes() {
         let (a, b) = (random_f32(n * k, 17), random_f32(k * m, 18));
         let want = cpu_gemm(&a, &b, n, m, k);
         let (da, db) = (g_upload(&a), g_upload(&b));
-        let scratch = g.scratch(n, k, m).unwrap();
+        let scratch = g.scratch_all(n, k, m).unwrap();
         for (u, pad) in [(0, 3), (1, 3), (0, 4), (1, 4)] {
             let c = find(u, pad);
             let applies = n >= 128 && m >= 128 && (k % 16 == 0) == (pad == 3);

@@ -72,7 +72,7 @@ fn launchers_with_64_bit_indices() {
         for c in 0..MatMul::CANDIDATES.len() {
             let (ab, bb) = (ctx.upload(&a).unwrap(), ctx.upload(&b).unwrap());
             let out = ctx.alloc::<f32>(n * m).unwrap();
-            let scratch = k.scratch(n, kk, m).unwrap();
+            let scratch = k.scratch_for(c, n, kk, m).unwrap();
             match k.launch_candidate(c, n, kk, m, &ab, &bb, &out, &scratch) {
                 Ok(ev) => {
                     ev.wait().unwrap();

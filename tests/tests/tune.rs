@@ -295,7 +295,7 @@ fn stale_entries_are_ignored() {
     // A candidate that exists but does not apply to these sizes (edited by hand).
     let (ab, bb) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
     let out = ctx().alloc::<f32>(n * m).unwrap();
-    let scratch = g.scratch(n, k, m).unwrap();
+    let scratch = g.scratch_all(n, k, m).unwrap();
     let refused = (0..Gemm::CANDIDATES.len()).find(|&c| {
         matches!(g.launch_candidate(c, n, k, m, &ab, &bb, &out, &scratch),
             Err(Error::Launch { reason }) if reason.contains("does not apply"))

@@ -282,14 +282,15 @@ macro_rules! spell {
             sources: $k::CANDIDATE_SOURCES,
         }
     };
-    // A kernel whose `launch` takes a scratch: the kernel with its scratch for these sizes.
+    // A kernel whose `launch` takes a scratch: the kernel with a scratch for these sizes that
+    // serves every candidate (the untuned and the tuned choice run with it).
     ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*), scratch) => {
         spelling(
             $b,
             $g,
             $label,
             spell!(@meta $k),
-            $k::new($ctx).and_then(|k| Ok((k.scratch($($s),*)?, k))),
+            $k::new($ctx).and_then(|k| Ok((k.scratch_all($($s),*)?, k))),
             |(_, k)| k.candidate_for($($s),*),
             |(_, k)| k.tune($($s,)* $($host),*),
             |(scratch, k), o| k.launch($($s,)* $($dev,)* o, scratch),
@@ -421,7 +422,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
     );
     let cv = random_vec(n * n, 7);
     let c = &ctx.upload(&cv)?;
-    let scratch = &GemmBlas::new(ctx)?.scratch(n, n, n)?;
+    let scratch = &GemmBlas::new(ctx)?.scratch_all(n, n, n)?;
     spelling(
         b,
         g,

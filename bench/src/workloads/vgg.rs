@@ -128,7 +128,6 @@ fn layer(
         let mut bench = Bench::new(ctx, cfg, &work, &reference, &mut out, recs);
         match conv {
             Ok(k) => {
-                let scratch = k.scratch(n, n, c, f)?;
                 for tuned in [false, true] {
                     if tuned {
                         match k.tune(n, n, c, f, &xv, &wv, &bv) {
@@ -145,6 +144,7 @@ fn layer(
                         temps as f64 / f64::from(1 << 20)
                     );
                     let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
+                    let scratch = k.scratch(n, n, c, f)?;
                     let run = Ok::<_, String>(|o: &Buffer<f32>| {
                         let e = k.launch(n, n, c, f, &x, &w, &b, o, &scratch)?;
                         Ok(Done::Last(Ev::Lift(e)))
@@ -162,6 +162,7 @@ fn layer(
                         temps as f64 / f64::from(1 << 20)
                     );
                     let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
+                    let scratch = k.scratch_for(ci, n, n, c, f)?;
                     let run = Ok::<_, String>(|o: &Buffer<f32>| {
                         let e = k.launch_candidate(ci, n, n, c, f, &x, &w, &b, o, &scratch)?;
                         Ok(Done::Last(Ev::Lift(e)))

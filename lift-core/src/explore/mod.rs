@@ -132,6 +132,11 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             out.push(c);
         }
     }
+    // Padded blockings (they apply at every size, computing the padding too) after every
+    // exact and covered one: without timing, the first blocking that applies is the one
+    // wasting the least work (a product with 64 columns gets a 128 x 64 covered blocking,
+    // not a 128 x 128 padded one).
+    out.sort_by_key(|c| Edge::of_params(&c.params) == Some(Edge::Pad));
     // A product with an epilogue that reads other data (a convolution's bias): the
     // product, blocked, and the epilogue as two kernels.
     let blocked = out.len();
@@ -150,9 +155,14 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         product.as_ref().map(|p| (p.product.clone(), Some(p)))
     };
     if let Some((e, wrap)) = target {
-        for s in space::splits() {
-            out.extend(split_candidates(prog, kernel, info, &e, wrap, s, &ctx));
-        }
+        // Larger blocks first, then fewer slices: the untuned default takes the first that
+        // occupies the device (`lift_runtime::select::default_choice`): most work per group.
+        let mut split: Vec<Candidate> = space::splits()
+            .into_iter()
+            .flat_map(|s| split_candidates(prog, kernel, info, &e, wrap, s, &ctx))
+            .collect();
+        split.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
+        out.extend(split);
     }
     for &(s, pad) in &space::strips() {
         let Some(new) = strips::strip_mine(body, s, pad, &ctx) else {
@@ -224,8 +234,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
 /// reshaped by [`products`], `wrap` then giving the body's shape back) with `s` slices (of a
 /// multiple of the largest step of the blocked strategy): the rule of
 /// [`crate::rewrite::partial`], then kernel fission into the batch of partial products
-/// (blocked) and the sums with the epilogue; the first [`SPLIT_VARIANTS`] of them that apply
-/// wherever the kernel does, each with the parameter `split`.
+/// (blocked) and the sums with the epilogue; those of them that apply
+/// wherever the kernel does (see [`SPLIT_COVERED`]), each with the parameter `split`.
 fn split_candidates(
     prog: &Program,
     kernel: &str,
@@ -244,12 +254,14 @@ fn split_candidates(
     let Some((_, m)) = row.as_array() else {
         return Vec::new();
     };
-    // Where it may pay: the partial results take less memory than the operands
-    // (`s N M < K (N + M)`: a short product with a long shared dimension).
+    // Where it may pay: the partial results take at most four times the operands' memory
+    // (`s N M <= 4 K (N + M)`: a short product with a long shared dimension). A bound on the
+    // scratch, not a guess at the speed: the tuner times every split that applies.
     let pays = Precondition {
-        cond: Cond::Le(&(&(&Nat::cst(s) * n) * m) + &Nat::cst(1), &k * &(n + m)),
+        cond: Cond::Le(&(&Nat::cst(s) * n) * m, &(&Nat::cst(4) * &k) * &(n + m)),
         origin: "split_shared".to_string(),
-        reason: "partial products pay where their results are smaller than the operands"
+        reason: "partial products pay where their results take at most four times the \
+                 operands' memory"
             .to_string(),
         span: e.span,
     };
@@ -268,12 +280,16 @@ fn split_candidates(
     if check_program(&mut q).is_err() {
         return Vec::new();
     }
-    let mut cands: Vec<Candidate> = stages::fission(&q, kernel, info)
+    // The batch's covered blockings, larger blocks first (the slices supply the work-groups
+    // that small blocks would), then its first padded one (it applies at every size).
+    let (mut covered, padded): (Vec<Candidate>, Vec<Candidate>) = stages::fission(&q, kernel, info)
         .unwrap_or_default()
         .into_iter()
         .filter(|c| stages::applies_widely(c, info))
-        .take(SPLIT_VARIANTS)
-        .collect();
+        .partition(|c| stage_param(c, "pad").is_some_and(|p| p >= 3));
+    covered.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
+    let mut cands: Vec<Candidate> = covered.into_iter().take(SPLIT_COVERED).collect();
+    cands.extend(padded.into_iter().take(1));
     for c in &mut cands {
         c.params.insert(1, ("split".to_string(), s));
         c.info.preconditions.push(pays.clone());
@@ -281,9 +297,22 @@ fn split_candidates(
     cands
 }
 
-/// The candidates kept per slice count of partial products (the first tiling of the batch,
-/// looped and unrolled, covered and padded).
-const SPLIT_VARIANTS: usize = 4;
+/// The covered blockings of the batch of partial products kept per slice count (with 6: the
+/// three largest tilings, looped and unrolled).
+const SPLIT_COVERED: usize = 6;
+
+/// The elements of a block of the blocked stage of candidate `c` (`tm tn`; 0 if none).
+fn block_area(c: &Candidate) -> i64 {
+    stage_param(c, "tm").unwrap_or(0) * stage_param(c, "tn").unwrap_or(0)
+}
+
+/// The value of tuning parameter `name` of a stage of candidate `c` (`s0.name`).
+fn stage_param(c: &Candidate, name: &str) -> Option<i64> {
+    c.params
+        .iter()
+        .find(|(n, _)| n.rsplit_once('.').is_some_and(|(_, p)| p == name))
+        .map(|(_, v)| *v)
+}
 
 /// Is `body` a map over a view whose outermost layout primitive is `transpose` (its rows are
 /// columns of memory)?

@@ -146,7 +146,7 @@ pub fn slides() -> Vec<(i64, bool)> {
 /// Slice counts of partial products (split-K, [`crate::rewrite::partial`]): each multiplies
 /// a product's work-groups by itself and adds a pass over `s` times its result.
 pub fn splits() -> Vec<i64> {
-    vec![2, 4, 8, 16]
+    vec![2, 4, 8, 16, 32]
 }
 
 /// Rows per work-group of row reductions (`reduction(cols=c)`): powers of two up to the

@@ -238,7 +238,7 @@ fn convolutions_are_blocked_products() {
 
 /// Products get partial-product candidates (split-K): two kernels, the batch of slice products
 /// blocked over `map_wrg(2, ..)` and the sums, each with the condition that its partial results
-/// are smaller than the operands; a convolution with bias and ReLU too (the epilogue in the
+/// take at most four times the operands' memory; a convolution with bias and ReLU too (the epilogue in the
 /// sums' kernel); a fold that is not a sum from zero does not.
 #[test]
 fn products_get_partial_product_candidates() {
@@ -251,13 +251,32 @@ fn products_get_partial_product_candidates() {
             .iter()
             .filter(|c| c.name.contains(",split="))
             .collect();
-        for s in [2, 4, 8, 16] {
-            let n = split
+        for s in [2, 4, 8, 16, 32] {
+            let of_s: Vec<_> = split
                 .iter()
                 .filter(|c| c.name.contains(&format!(",split={s},")))
-                .count();
-            assert_eq!(n, 4, "split={s}: {:?}", names(&c));
+                .collect();
+            // The covered blockings of the three largest tilings, looped and unrolled, then
+            // one padded.
+            assert_eq!(of_s.len(), 7, "split={s}: {:?}", names(&c));
+            for tiles in ["tm=128,s0.tn=128", "tm=64,s0.tn=128", "tm=128,s0.tn=64"] {
+                let covered = of_s
+                    .iter()
+                    .filter(|c| c.name.contains(tiles) && c.name.ends_with("pad=3)"))
+                    .count();
+                assert_eq!(covered, 2, "split={s}, {tiles}: {:?}", names(&c));
+            }
+            assert_eq!(
+                of_s.iter().filter(|c| c.name.ends_with("pad=1)")).count(),
+                1
+            );
         }
+        // Larger blocks first (over every slice count), fewer slices first among equal ones.
+        let tiles: Vec<bool> = split
+            .iter()
+            .map(|c| c.name.contains("tm=128,s0.tn=128"))
+            .collect();
+        assert!(tiles.windows(2).all(|w| w[0] || !w[1]), "{:?}", names(&c));
         for cand in &split {
             assert_eq!(cand.generated.kernels.len(), 2, "{}", cand.name);
             assert_eq!(cand.generated.temporaries.len(), 1, "{}", cand.name);

@@ -1,0 +1,136 @@
+//! Global temporaries and the time of launches of several kernels: `scratch` holds what the
+//! candidate `launch` runs needs, `scratch_for` one candidate's, `scratch_all` every applying
+//! candidate's; a candidate launched with a scratch made for another that needs less is an
+//! `Err` naming the scratch, never an overrun. `Event::span_ns` covers every kernel of a
+//! launch. The tuner's correctness check finds small sizes for candidates whose conditions
+//! tie several sizes together (partial products of a convolution).
+
+use lift_runtime::{lift, tune, Error};
+use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
+
+lift! {
+    /// A short product with a long shared dimension: its partial products (split-K) apply.
+    kernel Short<N, K, M>(a: [[f32; K]; N], b: [[f32; K]; M]) -> [[f32; M]; N] {
+        map(|r| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(r, c)) $ b) $ a
+    }
+}
+
+/// The sizes of the short product.
+const SIZES: (usize, usize, usize) = (9, 200, 7);
+
+/// The candidates of `Short` that apply at [`SIZES`] with their temporaries' bytes.
+fn applying(k: &Short) -> Vec<(usize, usize)> {
+    let (n, kk, m) = SIZES;
+    (0..Short::CANDIDATES.len())
+        .filter_map(|c| {
+            let bytes = k.temporary_bytes(c, n, kk, m).ok()?;
+            let sc = k.scratch_for(c, n, kk, m).ok()?;
+            // A candidate that does not apply gets one byte per temporary.
+            (sc.bytes() >= bytes && bytes > 0).then_some((c, bytes))
+        })
+        .collect()
+}
+
+#[test]
+fn scratch_serves_the_launched_candidate_and_scratch_for_any_one() {
+    let k = Short::new(ctx()).unwrap();
+    let (n, kk, m) = SIZES;
+    let (a, b) = (random_f32(n * kk, 5), random_f32(kk * m, 6));
+    let want = f32s(&interpret(
+        Short::LIFT,
+        "Short",
+        &[n, kk, m],
+        &[matrix(&a, n), matrix(&b, m)],
+    ));
+    let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
+    let out = ctx().alloc::<f32>(n * m).unwrap();
+    let with_temps = applying(&k);
+    assert!(
+        with_temps
+            .iter()
+            .any(|&(c, _)| Short::CANDIDATES[c].contains("split=")),
+        "{with_temps:?}"
+    );
+    // Each candidate with a scratch of its own: as large as it needs (within a byte per
+    // temporary), and its result right.
+    for &(c, bytes) in &with_temps {
+        let sc = k.scratch_for(c, n, kk, m).unwrap();
+        assert!(sc.bytes() < bytes + 8, "{}", Short::CANDIDATES[c]);
+        k.launch_candidate(c, n, kk, m, &da, &db, &out, &sc)
+            .unwrap()
+            .wait()
+            .unwrap();
+        let what = format!("Short {}", Short::CANDIDATES[c]);
+        assert_close(&out.download().unwrap(), &want, 1e-4, &what);
+    }
+    // `scratch` holds what the chosen candidate needs, not the most of any candidate.
+    let chosen = k.candidate_for(n, kk, m).unwrap();
+    let need = k.temporary_bytes(chosen, n, kk, m).unwrap();
+    let sc = k.scratch(n, kk, m).unwrap();
+    assert!(
+        sc.bytes() >= need && sc.bytes() < need + 8,
+        "{}",
+        sc.bytes()
+    );
+    let all = k.scratch_all(n, kk, m).unwrap();
+    let most = with_temps.iter().map(|&(_, b)| b).max().unwrap();
+    assert!(all.bytes() >= most, "{} < {most}", all.bytes());
+    k.launch(n, kk, m, &da, &db, &out, &sc)
+        .unwrap()
+        .wait()
+        .unwrap();
+    assert_close(&out.download().unwrap(), &want, 1e-4, "Short, launch");
+    // The candidate needing the most, with the scratch of the one needing the least.
+    let (small, _) = *with_temps.iter().min_by_key(|&&(_, b)| b).unwrap();
+    let (large, _) = *with_temps.iter().max_by_key(|&&(_, b)| b).unwrap();
+    assert_ne!(small, large, "{with_temps:?}");
+    let sc = k.scratch_for(small, n, kk, m).unwrap();
+    match k.launch_candidate(large, n, kk, m, &da, &db, &out, &sc) {
+        Err(e @ Error::ArgLength { .. }) => assert!(e.to_string().contains("scratch"), "{e}"),
+        Err(e) => panic!("unexpected error: {e}"),
+        Ok(_) => panic!("a scratch too small was accepted"),
+    }
+    match k.scratch_for(Short::CANDIDATES.len(), n, kk, m) {
+        Err(Error::ArgLength { arg, .. }) => assert_eq!(arg, "candidate"),
+        other => panic!("unexpected: {:?}", other.map(|s| s.bytes())),
+    }
+}
+
+#[test]
+fn span_covers_every_kernel_of_a_launch() {
+    let k = Short::new(ctx()).unwrap();
+    let (n, kk, m) = SIZES;
+    let (da, db) = (
+        ctx().upload(&random_f32(n * kk, 7)).unwrap(),
+        ctx().upload(&random_f32(kk * m, 8)).unwrap(),
+    );
+    let out = ctx().alloc::<f32>(n * m).unwrap();
+    let (c, _) = applying(&k)
+        .into_iter()
+        .find(|&(c, _)| Short::CANDIDATE_KERNELS[c].len() > 1)
+        .expect("a candidate of several kernels");
+    let sc = k.scratch_for(c, n, kk, m).unwrap();
+    let ev = k
+        .launch_candidate(c, n, kk, m, &da, &db, &out, &sc)
+        .unwrap();
+    let (span, last) = (ev.span_ns().unwrap(), ev.profile_ns().unwrap());
+    assert!(span >= last, "span {span} ns < last kernel {last} ns");
+}
+
+#[test]
+fn the_check_finds_sizes_for_conditions_that_tie_sizes_together() {
+    let text = "kernel Conv<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
+    let dk = lift_runtime::DynKernel::compile(ctx(), text, "Conv").unwrap();
+    let names = dk.candidates();
+    // `64 <= H W`, `128 <= F` and `s F H W <= 36 C (F + H W)`: the first small `H`, `W` and
+    // `C` leave no `F`, a larger `C` does.
+    let split = names
+        .iter()
+        .find(|n| n.contains("split=32,") && n.contains("tm=64,s0.tn=128"))
+        .expect("a split candidate with 64 x 128 blocks");
+    assert_eq!(
+        tune::check_candidate(ctx(), text, "Conv", split).map_err(|e| e.to_string()),
+        Ok(true),
+        "{split}"
+    );
+}
