@@ -18,6 +18,7 @@
 //! one whose conditions hold and whose resources fit the device; the tuner times them all.
 
 pub mod mapping;
+pub mod materialise;
 pub mod normalise;
 pub mod parallel;
 pub mod products;
@@ -164,6 +165,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         split.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
         out.extend(split);
     }
+    // The product over its view materialised first (im2col + GEMM for a convolution).
+    out.extend(materialise::candidates(prog, kernel, info));
     for &(s, pad) in &space::strips() {
         let Some(new) = strips::strip_mine(body, s, pad, &ctx) else {
             continue;

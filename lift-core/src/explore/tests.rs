@@ -322,3 +322,30 @@ fn non_overlapping_windows_get_no_strips() {
         .iter()
         .any(|n| n.starts_with("strips")));
 }
+
+/// A convolution (a product over `slide2` windows) gets candidates that materialise the
+/// windows first (im2col, `materialise=1`): a copy kernel, then a blocked product reading the
+/// materialised rows (no window left in its view), unsplit and split; a plain product, whose
+/// rows are data already, and a stencil, which is no product, get none.
+#[test]
+fn products_over_windows_get_materialised_candidates() {
+    let conv = "kernel K<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
+    let c = compile(conv);
+    let mat: Vec<_> = c
+        .candidates
+        .iter()
+        .filter(|c| c.name.contains("materialise=1"))
+        .collect();
+    assert!(mat.len() >= 16, "{:?}", names(&c));
+    assert!(mat.iter().any(|c| c.name.contains(",split=")));
+    for m in &mat {
+        assert!(m.name.starts_with("stages(kernels="), "{}", m.name);
+        let product = m.generated.lowered.split(" ; ").nth(1).unwrap_or("");
+        assert!(product.contains("lift_m0"), "{}: {product}", m.name);
+        assert!(!product.contains("slide2"), "{}: {product}", m.name);
+        assert!(m.generated.kernels.len() >= 3, "{}", m.name);
+    }
+    let gemm = "kernel K<N, M, K>(a: [[f32; K]; N], b: [[f32; K]; M]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(r, c)) $ b) $ a }";
+    assert_no_candidate(&compile(gemm), |n| n.contains("materialise="));
+    assert_no_candidate(&compile(JACOBI), |n| n.contains("materialise="));
+}

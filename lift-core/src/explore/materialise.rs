@@ -1,0 +1,305 @@
+//! Kernel fission at a view (the thesis' `kernel_fission` placed where a convolution becomes
+//! im2col + GEMM): a product in disguise ([`super::products`]) reads its rows through a view
+//! that repeats data (`slide2` windows over a `pad2`), so every load of the blocked product
+//! computes a window's index (divisions by the channel count, the width, 3) and bounds. The
+//! alternative materialises the view first, each element flattened to one row:
+//!
+//! ```text
+//! s0: map^d(map(id) o join^(r-1)) o L $ x                    -> lift_m0   (im2col)
+//! s1..: map^d(|w| B[w := split(n1) o .. o split(n_{r-1}) $ w]) $ lift_m0   (a plain product)
+//! ```
+//!
+//! for a body `map^d(|w| B) o L $ x` whose elements (at depth `d`) have type
+//! `[..[T; n_{r-1}]..; n0]`; `join` then `split` cancel where `B` flattens the element again
+//! (`join o join $ w`), so the product reads rows of `lift_m0`. The second part is explored as
+//! a kernel of its own, with `lift_m0` a parameter: its blocked and partial-product candidates
+//! come after the copy stage. The tuner compares them with the unmaterialised ones (memory
+//! against time: the materialised view takes `d`-dimensional elements times their length).
+
+use super::{stages::Stage, Candidate, Lowering};
+use crate::codegen::lower::is_layout;
+use crate::ir::{Expr, ExprKind, Kernel, Param, Program};
+use crate::prim::Prim;
+use crate::rewrite::build::{self, compose, ident, prim, with_fun};
+use crate::rewrite::walk::children_mut;
+use crate::typeck::{check_program, KernelInfo};
+
+/// The name of the materialised view, a parameter of the product's kernel.
+const VIEW: &str = "lift_m0";
+
+/// Of the product's candidates, the most kept (its unsplit blockings of the three largest
+/// tilings, then the partial products of the largest).
+const MAX_KEPT: usize = 32;
+
+/// The candidates that materialise the view of kernel `kernel`'s body (see the module docs),
+/// with the parameter `materialise=1`; none unless the body is a product in disguise over a
+/// view with windows.
+pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
+    try_candidates(prog, kernel, info).unwrap_or_default()
+}
+
+fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
+    let k = prog.kernel(kernel)?;
+    super::products::as_product(prog, kernel)?;
+    let (f, view) = split_view(&k.body)?;
+    let s = k.body.span;
+    // `f` is `map^d(|w| B)`.
+    let mut depth = 0;
+    let mut inner = &f;
+    while let Some(g) = inner.prim_fun(Prim::Map) {
+        depth += 1;
+        inner = g;
+    }
+    let (w, body) = build::lambda1(inner)?;
+    let vprog = stage_program(prog, k, format!("{kernel}_v"), view.clone(), None)?;
+    let mut elem = &vprog.kernels[0].ret;
+    for _ in 0..depth {
+        elem = elem.as_array()?.0;
+    }
+    let dims = elem.dims();
+    let flat = vec![prim(Prim::Join, Vec::new(), s); dims.len().saturating_sub(1)];
+    let unflat: Vec<Expr> = dims
+        .iter()
+        .skip(1)
+        .map(|n| prim(Prim::Split, vec![build::nat(n, s)], s))
+        .collect();
+    // The copy: `map^d(map(id) o join^(r-1)) $ view` (a computing stage, not a view).
+    let copy_row = match dims.len() {
+        0 => prim(Prim::Id, Vec::new(), s),
+        _ => compose(
+            std::iter::once(with_fun(Prim::Map, &prim(Prim::Id, Vec::new(), s), s))
+                .chain(flat)
+                .collect(),
+            s,
+        ),
+    };
+    let copy = Expr::new(
+        ExprKind::Apply(
+            Box::new(maps(depth, copy_row, s)),
+            vec![build::untyped(&view)],
+        ),
+        s,
+    );
+    // The rest over the materialised view, each element unflattened where it is read.
+    let mut b = body.clone();
+    if !unflat.is_empty() {
+        let read = Expr::new(
+            ExprKind::Apply(Box::new(compose(unflat, s)), vec![ident(w, s)]),
+            s,
+        );
+        build::subst(&mut b, w, &read);
+        cancel_join_split(&mut b);
+    }
+    let lam = Expr::new(
+        ExprKind::Lambda(vec![crate::ir::Pat::Name(w.to_string(), s)], Box::new(b)),
+        s,
+    );
+    let rest = Expr::new(
+        ExprKind::Apply(Box::new(maps(depth, lam, s)), vec![ident(VIEW, s)]),
+        s,
+    );
+
+    // The copy stage, explored alone: its default mapping (every map of the nest parallel,
+    // the innermost over dimension 0: each work-item copies one element, neighbours write
+    // neighbouring elements), else its first candidate that applies at every size.
+    let mut cprog = stage_program(prog, k, format!("{kernel}_m"), copy, None)?;
+    let cname = cprog.kernels[0].name.clone();
+    let cinfos = check_program(&mut cprog).ok()?;
+    let cinfo = cinfos.into_iter().next()?;
+    let copies: Vec<Candidate> = super::candidates(&cprog, &cname, &cinfo)
+        .into_iter()
+        .filter(|c| c.strategy != "stages" && super::stages::unconditional(c, &cinfo))
+        .collect();
+    let copy_cand = copies
+        .iter()
+        .find(|c| c.strategy == "map")
+        .or(copies.first())?
+        .clone();
+    let view_ty = cinfo.result.clone();
+    let copy_stage = Stage {
+        kernel: cname,
+        candidate: copy_cand,
+        result: view_ty.clone(),
+    };
+
+    // The product over the materialised view, explored as a kernel of its own.
+    let param = Param {
+        name: VIEW.to_string(),
+        ty: view_ty,
+        span: k.span,
+    };
+    let pprog = stage_program(prog, k, format!("{kernel}_p"), rest, Some(param))?;
+    let pname = pprog.kernels[0].name.clone();
+    let mut pprog = super::normalise::normalise_kernel(&pprog, &pname).ok()?;
+    let pinfos = check_program(&mut pprog).ok()?;
+    let pinfo = pinfos.into_iter().next()?;
+    if !pinfo.result.equiv(
+        &info.result,
+        &crate::rewrite::RewriteCtx::for_kernel(info).facts,
+    ) {
+        return None;
+    }
+    let cands = super::candidates(&pprog, &pname, &pinfo);
+    let largest = cands.iter().map(super::block_area).max().unwrap_or(0);
+    let kept = cands.into_iter().filter(|c| {
+        let split = c.params.iter().any(|(n, _)| n == "split");
+        let area = super::block_area(c);
+        area > 0
+            && if split {
+                area == largest
+            } else {
+                2 * area >= largest
+            }
+    });
+    let mut out = Vec::new();
+    for c in kept.take(MAX_KEPT) {
+        let mut stages = vec![copy_stage.clone()];
+        match &c.lowering {
+            Lowering::Stages(ss) => stages.extend(ss.iter().cloned()),
+            _ => stages.push(Stage {
+                kernel: pname.clone(),
+                candidate: c.clone(),
+                result: info.result.clone(),
+            }),
+        }
+        let mut cinfo = info.clone();
+        for p in &c.info.preconditions {
+            if !cinfo.preconditions.iter().any(|q| q.cond == p.cond) {
+                cinfo.preconditions.push(p.clone());
+            }
+        }
+        let mut params = vec![
+            ("kernels".to_string(), stages.len() as i64),
+            ("materialise".to_string(), 1),
+        ];
+        params.extend(
+            c.params
+                .iter()
+                .filter(|(n, _)| n != "kernels")
+                .map(|(n, v)| (shifted(n, &c), *v)),
+        );
+        out.push(Candidate {
+            strategy: "stages",
+            params,
+            lowering: Lowering::Stages(stages),
+            info: cinfo,
+        });
+    }
+    Some(out)
+}
+
+/// `f o L1 o .. o Lk $ x` (or `f $ (L $ x)`) with `f` computing and the `Li` layouts that
+/// include windows (`slide`, `slide2`, `slide3`): `f` and the view `L1 o .. o Lk $ x`.
+fn split_view(body: &Expr) -> Option<(Expr, Expr)> {
+    let ExprKind::Apply(g, xs) = &body.kind else {
+        return None;
+    };
+    let [x] = xs.as_slice() else { return None };
+    let fs = build::chain(g);
+    let (f, layouts) = fs.split_first()?;
+    let view = if layouts.is_empty() {
+        x.clone()
+    } else if layouts.iter().all(is_layout) && crate::codegen::lower::is_pure(x) {
+        Expr::new(
+            ExprKind::Apply(Box::new(compose(layouts.to_vec(), g.span)), vec![x.clone()]),
+            body.span,
+        )
+    } else {
+        return None;
+    };
+    (crate::codegen::lower::is_pure(&view) && has_windows(&view) && !is_layout(f))
+        .then(|| (f.clone(), view))
+}
+
+/// Does the view use a window primitive (which repeats elements)?
+fn has_windows(e: &Expr) -> bool {
+    let windows = [Prim::Slide, Prim::Slide2, Prim::Slide3];
+    let here = matches!(e.as_prim(), Some((p, _)) if windows.contains(&p))
+        || matches!(&e.kind, ExprKind::Prim(p, _) if windows.contains(p));
+    here || crate::rewrite::walk::children(e)
+        .into_iter()
+        .any(has_windows)
+}
+
+/// `map^d(f)`.
+fn maps(d: usize, f: Expr, s: proc_macro2::Span) -> Expr {
+    (0..d).fold(f, |g, _| with_fun(Prim::Map, &g, s))
+}
+
+/// A program of one kernel named `name`: `k`'s parameters (and `extra`), body `body`, its
+/// result type inferred.
+fn stage_program(
+    prog: &Program,
+    k: &Kernel,
+    name: String,
+    body: Expr,
+    extra: Option<Param>,
+) -> Option<Program> {
+    let mut params = k.params.clone();
+    params.extend(extra);
+    let mut stage = Kernel {
+        name,
+        params,
+        body,
+        ..k.clone()
+    };
+    stage.ret = crate::typeck::infer_result(&prog.funs, &stage).ok()?;
+    let mut p = Program {
+        funs: prog.funs.clone(),
+        kernels: vec![stage],
+        includes: prog.includes.clone(),
+    };
+    check_program(&mut p).ok()?;
+    Some(p)
+}
+
+/// Replaces every `L1 $ (L2 $ x)` of layouts by `L1 o L2 $ x` and drops each `join` followed
+/// by a `split` in a layout chain (`join o split(n) = id`).
+fn cancel_join_split(e: &mut Expr) {
+    for c in children_mut(e) {
+        cancel_join_split(c);
+    }
+    if let Some((f, g, ys)) = build::apply_of_apply(e) {
+        if is_layout(f) && is_layout(g) {
+            *e = build::apply_composed(f, g, ys, e);
+        }
+    }
+    let ExprKind::Apply(f, xs) = &e.kind else {
+        return;
+    };
+    if !is_layout(f) {
+        return;
+    }
+    let mut fs = build::chain(f);
+    let mut i = 0;
+    while i + 1 < fs.len() {
+        if build::is_bare(&fs[i], Prim::Join) && fs[i + 1].prim_nats(Prim::Split).is_some() {
+            fs.drain(i..i + 2);
+            i = i.saturating_sub(1);
+        } else {
+            i += 1;
+        }
+    }
+    let xs = xs.clone();
+    *e = match (fs.is_empty(), xs.as_slice()) {
+        (true, [x]) => x.clone(),
+        _ => Expr::new(ExprKind::Apply(Box::new(compose(fs, e.span)), xs), e.span),
+    };
+}
+
+/// A parameter name of a stage of the product's candidate `c`, renumbered one stage on (the
+/// copy is stage 0): `s0.tm` is `s1.tm`.
+fn shifted(name: &str, c: &Candidate) -> String {
+    if !matches!(c.lowering, Lowering::Stages(_)) {
+        return format!("s1.{name}");
+    }
+    let digits: String = name
+        .chars()
+        .skip(1)
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match (name.strip_prefix('s'), digits.parse::<usize>()) {
+        (Some(rest), Ok(i)) => format!("s{}{}", i + 1, &rest[digits.len()..]),
+        _ => name.to_string(),
+    }
+}
