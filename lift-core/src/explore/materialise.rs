@@ -214,11 +214,10 @@ fn split_view(body: &Expr) -> Option<(Expr, Expr)> {
 /// Does the view use a window primitive (which repeats elements)?
 fn has_windows(e: &Expr) -> bool {
     let windows = [Prim::Slide, Prim::Slide2, Prim::Slide3];
-    let here = matches!(e.as_prim(), Some((p, _)) if windows.contains(&p))
-        || matches!(&e.kind, ExprKind::Prim(p, _) if windows.contains(p));
-    here || crate::rewrite::walk::children(e)
-        .into_iter()
-        .any(has_windows)
+    matches!(&e.kind, ExprKind::Prim(p, _) if windows.contains(p))
+        || crate::rewrite::walk::children(e)
+            .into_iter()
+            .any(has_windows)
 }
 
 /// `map^d(f)`.
