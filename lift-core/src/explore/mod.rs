@@ -135,8 +135,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     }
     // Padded blockings (they apply at every size, computing the padding too) after every
     // exact and covered one: without timing, the first blocking that applies is the one
-    // wasting the least work (a product with 64 columns gets a 128 x 64 covered blocking,
-    // not a 128 x 128 padded one).
+    // wasting the least work (a product with 64 columns gets a covered 64 x 64 blocking,
+    // not a padded 128 x 128 one).
     out.sort_by_key(|c| Edge::of_params(&c.params) == Some(Edge::Pad));
     // A product with an epilogue that reads other data (a convolution's bias): the
     // product, blocked, and the epilogue as two kernels.
