@@ -162,12 +162,7 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
                 result: info.result.clone(),
             }),
         }
-        let mut cinfo = info.clone();
-        for p in &c.info.preconditions {
-            if !cinfo.preconditions.iter().any(|q| q.cond == p.cond) {
-                cinfo.preconditions.push(p.clone());
-            }
-        }
+        let cinfo = super::stages::with_conditions(info, &c);
         let mut params = vec![
             ("kernels".to_string(), stages.len() as i64),
             ("materialise".to_string(), 1),

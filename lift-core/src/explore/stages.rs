@@ -179,12 +179,7 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
                 }
             })
             .collect();
-        let mut cinfo = info.clone();
-        for p in &c.info.preconditions {
-            if !cinfo.preconditions.iter().any(|q| q.cond == p.cond) {
-                cinfo.preconditions.push(p.clone());
-            }
-        }
+        let cinfo = with_conditions(info, c);
         let mut params = vec![kernels.clone()];
         if j != defaults[rich] {
             params.push((format!("s{rich}"), j as i64));
@@ -451,6 +446,18 @@ pub(crate) fn applies_widely(c: &Candidate, info: &KernelInfo) -> bool {
         matches!(&p.cond, Cond::Le(a, _) if a.as_cst().is_some())
             || info.preconditions.iter().any(|q| q.cond == p.cond)
     })
+}
+
+/// The kernel's checker output `info` with the preconditions of candidate `c` that it does
+/// not state already (a candidate of several stages applies where its stages do).
+pub(crate) fn with_conditions(info: &KernelInfo, c: &Candidate) -> KernelInfo {
+    let mut out = info.clone();
+    for p in &c.info.preconditions {
+        if !out.preconditions.iter().any(|q| q.cond == p.cond) {
+            out.preconditions.push(p.clone());
+        }
+    }
+    out
 }
 
 /// Does candidate `c` apply wherever its kernel (checked as `info`) does?
