@@ -74,6 +74,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 );
             }
         }
+        for w in &compiled.warnings {
+            println!("  warning: {}", w.message);
+        }
         for c in &compiled.candidates {
             let conds: Vec<String> = c.conditions.iter().map(|p| p.cond.to_string()).collect();
             let when = if conds.is_empty() {

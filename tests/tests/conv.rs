@@ -32,6 +32,25 @@ fn program(pad: usize, stride: usize) -> String {
     )
 }
 
+/// The program annotated with `kernel_fission`: at the windows, flattened to rows
+/// (`im2col`: the rows are materialised, then a product reads them), or before the windows
+/// (the padded input materialised, a direct convolution over it).
+fn fissioned(pad: usize, stride: usize, im2col: bool) -> String {
+    let plain = program(pad, stride);
+    if im2col {
+        plain
+            .replacen("map2(|win|", "#[kernel_fission] map2(|win|", 1)
+            .replacen("zip(join o join $ win,", "zip(win,", 1)
+            .replacen(
+                &format!("o slide2(3, {stride})"),
+                &format!("o map2(join o join) o slide2(3, {stride})"),
+                1,
+            )
+    } else {
+        plain.replacen("o slide2(", "o #[kernel_fission] slide2(", 1)
+    }
+}
+
 /// The convolution in plain Rust (row-major `H x W x C` input, `K x 3 x 3 x C` weights).
 #[allow(clippy::too_many_arguments)]
 fn reference(
@@ -94,6 +113,36 @@ fn every_candidate_agrees_with_the_interpreter() {
                 other => failed.push(format!(
                     "pad {pad}, stride {stride}, sizes {sizes:?}: {other:?}"
                 )),
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// `kernel_fission` places a kernel boundary (issue 12's algorithm choice by where it
+/// materialises): every candidate of both placements agrees with the interpreter, each is a
+/// fissioned one (`fission=1`) or runs the program as one kernel, and the default is fissioned.
+#[test]
+fn kernel_fission_places_the_boundary() {
+    let ctx = ctx();
+    let mut failed = Vec::new();
+    for (pad, stride) in [(1, 1), (0, 2)] {
+        for im2col in [true, false] {
+            let text = fissioned(pad, stride, im2col);
+            let k = DynKernel::compile(ctx, &text, "K").expect("compiles");
+            let first = &k.candidates()[0];
+            assert!(first.contains("fission=1"), "{text}\n{:?}", k.candidates());
+            for sizes in [[5, 7, 3, 2], [7, 9, 5, 3]] {
+                let c = Case {
+                    family: "conv",
+                    text: text.clone(),
+                    sizes: sizes.to_vec(),
+                    seed: 7 + pad as u64,
+                };
+                match diff::check(ctx, &c, CheckOptions::default()) {
+                    Outcome::Agree(runs) => assert!(runs >= 2, "{text}: {runs} runs"),
+                    other => failed.push(format!("{text}, sizes {sizes:?}: {other:?}")),
+                }
             }
         }
     }

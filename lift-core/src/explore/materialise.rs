@@ -16,13 +16,13 @@
 //! come after the copy stage. The tuner compares them with the unmaterialised ones (memory
 //! against time: the materialised view takes `d`-dimensional elements times their length).
 
-use super::{stages::Stage, Candidate, Lowering};
+use super::Candidate;
 use crate::codegen::lower::is_layout;
-use crate::ir::{Expr, ExprKind, Kernel, Param, Program};
+use crate::ir::{Expr, ExprKind, Program};
 use crate::prim::Prim;
 use crate::rewrite::build::{self, compose, ident, prim, with_fun};
 use crate::rewrite::walk::children_mut;
-use crate::typeck::{check_program, KernelInfo};
+use crate::typeck::KernelInfo;
 
 /// The name of the materialised view, a parameter of the product's kernel.
 const VIEW: &str = "lift_m0";
@@ -51,7 +51,7 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         inner = g;
     }
     let (w, body) = build::lambda1(inner)?;
-    let vprog = stage_program(prog, k, format!("{kernel}_v"), view.clone(), None)?;
+    let vprog = super::lets::stage_program(prog, k, format!("{kernel}_v"), view.clone(), None)?;
     let mut elem = &vprog.kernels[0].ret;
     for _ in 0..depth {
         elem = elem.as_array()?.0;
@@ -99,88 +99,15 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         s,
     );
 
-    // The copy stage, explored alone: its default mapping (every map of the nest parallel,
-    // the innermost over dimension 0: each work-item copies one element, neighbours write
-    // neighbouring elements), else its first candidate that applies at every size.
-    let mut cprog = stage_program(prog, k, format!("{kernel}_m"), copy, None)?;
-    let cname = cprog.kernels[0].name.clone();
-    let cinfos = check_program(&mut cprog).ok()?;
-    let cinfo = cinfos.into_iter().next()?;
-    let copies: Vec<Candidate> = super::candidates(&cprog, &cname, &cinfo)
-        .into_iter()
-        .filter(|c| c.strategy != "stages" && super::stages::unconditional(c, &cinfo))
-        .collect();
-    let copy_cand = copies
-        .iter()
-        .find(|c| c.strategy == "map")
-        .or(copies.first())?
-        .clone();
-    let view_ty = cinfo.result.clone();
-    let copy_stage = Stage {
-        kernel: cname,
-        candidate: copy_cand,
-        result: view_ty.clone(),
+    let names = super::lets::Names {
+        value: format!("{kernel}_m"),
+        param: VIEW.to_string(),
+        rest: format!("{kernel}_p"),
+        label: "materialise",
     };
-
-    // The product over the materialised view, explored as a kernel of its own.
-    let param = Param {
-        name: VIEW.to_string(),
-        ty: view_ty,
-        span: k.span,
-    };
-    let pprog = stage_program(prog, k, format!("{kernel}_p"), rest, Some(param))?;
-    let pname = pprog.kernels[0].name.clone();
-    let mut pprog = super::normalise::normalise_kernel(&pprog, &pname).ok()?;
-    let pinfos = check_program(&mut pprog).ok()?;
-    let pinfo = pinfos.into_iter().next()?;
-    if !pinfo.result.equiv(
-        &info.result,
-        &crate::rewrite::RewriteCtx::for_kernel(info).facts,
-    ) {
-        return None;
-    }
-    let cands = super::candidates(&pprog, &pname, &pinfo);
-    let largest = cands.iter().map(super::block_area).max().unwrap_or(0);
-    let kept = cands.into_iter().filter(|c| {
-        let split = c.params.iter().any(|(n, _)| n == "split");
-        let area = super::block_area(c);
-        area > 0
-            && if split {
-                area == largest
-            } else {
-                2 * area >= largest
-            }
-    });
-    let mut out = Vec::new();
-    for c in kept.take(MAX_KEPT) {
-        let mut stages = vec![copy_stage.clone()];
-        match &c.lowering {
-            Lowering::Stages(ss) => stages.extend(ss.iter().cloned()),
-            _ => stages.push(Stage {
-                kernel: pname.clone(),
-                candidate: c.clone(),
-                result: info.result.clone(),
-            }),
-        }
-        let cinfo = super::stages::with_conditions(info, &c);
-        let mut params = vec![
-            ("kernels".to_string(), stages.len() as i64),
-            ("materialise".to_string(), 1),
-        ];
-        params.extend(
-            c.params
-                .iter()
-                .filter(|(n, _)| n != "kernels")
-                .map(|(n, v)| (shifted(n, &c), *v)),
-        );
-        out.push(Candidate {
-            strategy: "stages",
-            params,
-            lowering: Lowering::Stages(stages),
-            info: cinfo,
-        });
-    }
-    Some(out)
+    super::lets::nest(prog, k, info, copy, rest, &names, &|cs| {
+        super::lets::largest_blocks(cs, MAX_KEPT)
+    })
 }
 
 /// `f o L1 o .. o Lk $ x` (or `f $ (L $ x)`) with `f` computing and the `Li` layouts that
@@ -220,33 +147,6 @@ fn maps(d: usize, f: Expr, s: proc_macro2::Span) -> Expr {
     (0..d).fold(f, |g, _| with_fun(Prim::Map, &g, s))
 }
 
-/// A program of one kernel named `name`: `k`'s parameters (and `extra`), body `body`, its
-/// result type inferred.
-fn stage_program(
-    prog: &Program,
-    k: &Kernel,
-    name: String,
-    body: Expr,
-    extra: Option<Param>,
-) -> Option<Program> {
-    let mut params = k.params.clone();
-    params.extend(extra);
-    let mut stage = Kernel {
-        name,
-        params,
-        body,
-        ..k.clone()
-    };
-    stage.ret = crate::typeck::infer_result(&prog.funs, &stage).ok()?;
-    let mut p = Program {
-        funs: prog.funs.clone(),
-        kernels: vec![stage],
-        includes: prog.includes.clone(),
-    };
-    check_program(&mut p).ok()?;
-    Some(p)
-}
-
 /// Replaces every `L1 $ (L2 $ x)` of layouts by `L1 o L2 $ x` and drops each `join` followed
 /// by a `split` in a layout chain (`join o split(n) = id`).
 fn cancel_join_split(e: &mut Expr) {
@@ -279,21 +179,4 @@ fn cancel_join_split(e: &mut Expr) {
         (true, [x]) => x.clone(),
         _ => Expr::new(ExprKind::Apply(Box::new(compose(fs, e.span)), xs), e.span),
     };
-}
-
-/// A parameter name of a stage of the product's candidate `c`, renumbered one stage on (the
-/// copy is stage 0): `s0.tm` is `s1.tm`.
-fn shifted(name: &str, c: &Candidate) -> String {
-    if !matches!(c.lowering, Lowering::Stages(_)) {
-        return format!("s1.{name}");
-    }
-    let digits: String = name
-        .chars()
-        .skip(1)
-        .take_while(char::is_ascii_digit)
-        .collect();
-    match (name.strip_prefix('s'), digits.parse::<usize>()) {
-        (Some(rest), Ok(i)) => format!("s{}{}", i + 1, &rest[digits.len()..]),
-        _ => name.to_string(),
-    }
 }

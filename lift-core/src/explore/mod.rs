@@ -17,6 +17,7 @@
 //! Candidates come in order of preference: without timing, the runtime launches the first
 //! one whose conditions hold and whose resources fit the device; the tuner times them all.
 
+pub mod lets;
 pub mod mapping;
 pub mod materialise;
 pub mod normalise;
@@ -92,7 +93,10 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         return Vec::new();
     };
     let ctx = RewriteCtx::for_kernel(info);
-    let mut out = Vec::new();
+    // A `let` of a computed array at the top (`kernel_fission`): the value by a kernel of its
+    // own, then the rest explored.
+    let mut out = lets::candidates(prog, kernel, info);
+    let nested = out.len();
     let body = &k.body;
     let mut configs = Vec::new();
     // A product in disguise (a convolution over windows): blocked as the product it is.
@@ -140,7 +144,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     out.sort_by_key(|c| Edge::of_params(&c.params) == Some(Edge::Pad));
     // A product with an epilogue that reads other data (a convolution's bias): the
     // product, blocked, and the epilogue as two kernels.
-    let blocked = out.len();
+    let blocked = out.len() - nested;
     if let (0, Some(p)) = (blocked, &product) {
         let mut q = prog.clone();
         if let Some(k) = q.kernels.iter_mut().find(|k| k.name == kernel) {

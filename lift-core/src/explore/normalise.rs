@@ -234,6 +234,7 @@ pub fn rules() -> Vec<Rule> {
         algorithmic::map_fusion(),
         lambda_fusion(),
         hoist_invariant_reduction(),
+        crate::rewrite::interchange::reduce_interchange(),
         zip_unused(),
         iterate_map(),
     ]
@@ -1020,46 +1021,17 @@ pub fn hoist_invariant_reduction() -> Rule {
     )
 }
 
-/// The names a pattern binds.
-fn pat_names(p: &Pat) -> Vec<String> {
-    match p {
-        Pat::Name(n, _) => vec![n.clone()],
-        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
-    }
-}
-
 /// The names bound by lambdas and `let`s in `e`.
 fn binders(e: &Expr) -> Vec<String> {
     let mut out = match &e.kind {
-        ExprKind::Lambda(ps, _) => ps.iter().flat_map(pat_names).collect(),
-        ExprKind::Let(p, _, _) => pat_names(p),
+        ExprKind::Lambda(ps, _) => ps.iter().flat_map(build::pat_names).collect(),
+        ExprKind::Let(p, _, _) => build::pat_names(p),
         _ => Vec::new(),
     };
     for c in children(e) {
         out.extend(binders(c));
     }
     out
-}
-
-/// The names that occur free in `e` (not bound by a lambda or `let` inside it).
-fn free_names(e: &Expr) -> Vec<String> {
-    match &e.kind {
-        ExprKind::Ident(n) => vec![n.clone()],
-        ExprKind::Lambda(ps, b) => {
-            let bound: Vec<String> = ps.iter().flat_map(pat_names).collect();
-            free_names(b)
-                .into_iter()
-                .filter(|n| !bound.contains(n))
-                .collect()
-        }
-        ExprKind::Let(p, v, b) => {
-            let bound = pat_names(p);
-            let mut out = free_names(v);
-            out.extend(free_names(b).into_iter().filter(|n| !bound.contains(n)));
-            out
-        }
-        _ => children(e).into_iter().flat_map(free_names).collect(),
-    }
 }
 
 /// The first reduction applied to data in `e` (pre-order) none of whose free names is in
@@ -1071,7 +1043,7 @@ fn invariant_reduction(e: &Expr, bound: &[String]) -> Option<Expr> {
             _ => Some(&**f),
         };
         if head.is_some_and(|h| h.prim_fun(Prim::Reduce).is_some())
-            && !free_names(e).iter().any(|n| bound.contains(n))
+            && !build::free_names(e).iter().any(|n| bound.contains(n))
         {
             return Some(e.clone());
         }

@@ -372,3 +372,35 @@ pub(crate) fn chain(f: &Expr) -> Vec<Expr> {
         _ => vec![f.clone()],
     }
 }
+
+/// The names a pattern binds.
+pub(crate) fn pat_names(p: &Pat) -> Vec<String> {
+    match p {
+        Pat::Name(n, _) => vec![n.clone()],
+        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
+    }
+}
+
+/// The names that occur free in `e` (not bound by a lambda or `let` inside it).
+pub(crate) fn free_names(e: &Expr) -> Vec<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => vec![n.clone()],
+        ExprKind::Lambda(ps, b) => {
+            let bound: Vec<String> = ps.iter().flat_map(pat_names).collect();
+            free_names(b)
+                .into_iter()
+                .filter(|n| !bound.contains(n))
+                .collect()
+        }
+        ExprKind::Let(p, v, b) => {
+            let bound = pat_names(p);
+            let mut out = free_names(v);
+            out.extend(free_names(b).into_iter().filter(|n| !bound.contains(n)));
+            out
+        }
+        _ => super::walk::children(e)
+            .into_iter()
+            .flat_map(free_names)
+            .collect(),
+    }
+}

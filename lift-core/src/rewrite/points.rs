@@ -15,6 +15,7 @@
 //! see `tiling` and `memory`). For symbolic sizes the default is a fixed value whose
 //! divisibility becomes a launch-time precondition of the primitive it feeds.
 
+mod fission;
 mod memory;
 mod tiling;
 
@@ -56,6 +57,11 @@ pub(crate) struct Site<'a> {
     pub ty: Option<&'a Type>,
     /// The points nested directly inside this one, outermost first.
     pub nested: &'a [Nested],
+    /// The names bound at the annotated expression by lambdas and `let`s of the body (but
+    /// its leading `let`s).
+    pub bound: &'a [String],
+    /// The whole kernel body (fresh names avoid it).
+    pub body: &'a Expr,
 }
 
 impl Site<'_> {
@@ -100,7 +106,7 @@ const POINTS: &[(&str, usize, PointFn)] = &[
     ("interchange_maps", 0, memory::interchange_maps),
     ("privatise_accumulator", 0, memory::privatise_accumulator),
     ("interchange_reduce", 0, memory::interchange_reduce),
-    ("kernel_fission", 0, memory::kernel_fission),
+    ("kernel_fission", 0, fission::kernel_fission),
 ];
 
 /// The most points applied to one kernel (each application removes one point node, so this
@@ -177,6 +183,11 @@ fn apply_one(
     let ExprKind::Point(name, _, inner) = &point.kind else {
         return (body.clone(), None);
     };
+    if name == "kernel_fission" {
+        if let Some(moved) = fission::onto_data(body, path, ctx) {
+            return (moved, None);
+        }
+    }
     match try_point(prog, idx, body, path, ctx, point) {
         Ok(new) => (new, None),
         Err(message) => {
@@ -213,11 +224,15 @@ fn try_point(
         });
         core = x;
     }
+    let top = fission::top_depth(body, path);
+    let bound = fission::bound_on_path(body, path, top);
     let site = Site {
         args,
         ctx,
         ty: point.ty.as_ref(),
         nested: &nested,
+        bound: &bound,
+        body,
     };
     let new = rewrite(name, core, &site)?;
     // The replacement stays wrapped in an anonymous point while it is checked, so that its
@@ -237,7 +252,17 @@ fn try_point(
             return Err(format!("it would change the type from {before} to {after}"));
         }
     }
-    replace_at(body, path, new, ctx).ok_or_else(|| NO_LOCATION.into())
+    let out = replace_at(body, path, new, ctx).ok_or(NO_LOCATION)?;
+    if name != "kernel_fission" {
+        return Ok(out);
+    }
+    // Its `let` moves to the top of the body: the value is computed before the rest.
+    let hoisted = fission::hoist(&out, path, top, ctx).ok_or(NO_LOCATION)?;
+    let mut q = prog.clone();
+    q.kernels[idx].body = hoisted.clone();
+    check_program(&mut q)
+        .map_err(|e| format!("the body with the value computed first does not type-check: {e}"))?;
+    Ok(hoisted)
 }
 
 const NO_LOCATION: &str = "the location of the point was lost";

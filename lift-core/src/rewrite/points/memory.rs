@@ -1,6 +1,6 @@
 //! Points on reductions, interchange and storage: `tile_nested_map_reduce`,
-//! `interchange_maps`, `privatise_accumulator`, `materialise`, `optimise_data_layout`, and the
-//! two that need what the IR cannot express yet (`interchange_reduce`, `kernel_fission`).
+//! `interchange_maps`, `privatise_accumulator`, `materialise`, `optimise_data_layout`,
+//! `interchange_reduce`.
 
 use super::tiling::{ab_pattern, apply, map_apply, map_elem, pat_names};
 use super::{default_divisor, input_len, is_function, on_application, on_function, rewrap};
@@ -164,7 +164,7 @@ pub(crate) fn privatise_accumulator(core: &Expr, site: &Site<'_>) -> PointResult
 }
 
 /// `map(...map(id))` over every array level of `t`: a copy that stores the value (RR6).
-fn copy_of(t: &Type, s: proc_macro2::Span) -> Expr {
+pub(super) fn copy_of(t: &Type, s: proc_macro2::Span) -> Expr {
     let mut copy = prim(Prim::Id, Vec::new(), s);
     let mut t = t;
     while let Some((inner, _)) = t.as_array() {
@@ -215,15 +215,27 @@ pub(crate) fn optimise_data_layout(core: &Expr, site: &Site<'_>) -> PointResult 
     Ok(after(vec![tr(), copy_of(&transposed, s), tr()], core, site))
 }
 
-/// `interchange_reduce`: not supported yet. Its pattern `reduce(map(f) o g)` reduces arrays
-/// with an array accumulator, whose initial value the scalar `reduce` initial value of the IR
-/// cannot express.
-pub(crate) fn interchange_reduce(_: &Expr, _: &Site<'_>) -> PointResult {
-    Err("not supported yet: interchange_reduce needs reductions with array accumulators".into())
-}
-
-/// `kernel_fission`: not supported yet; it splits a kernel in two (`f o oclKernel(g)`), and a
-/// kernel here is a single OpenCL kernel.
-pub(crate) fn kernel_fission(_: &Expr, _: &Site<'_>) -> PointResult {
-    Err("not supported yet: kernel_fission needs programs of several kernels".into())
+/// `interchange_reduce` on a reduction of rows with an array accumulator combined element
+/// by element, `reduce(|acc, x| map(h) $ zip(acc, x), z) $ xs`: a reduction per column,
+/// `map(reduce(g, c)) o transpose $ xs` (rule [`interchange::reduce_interchange`], Listing
+/// 6.13 with one interchanged dimension; a scalar accumulator each, in registers). Nested
+/// points go around the per-column reduction (so a nested `interchange_reduce` interchanges
+/// the next dimension of a matrix accumulator).
+pub(crate) fn interchange_reduce(core: &Expr, site: &Site<'_>) -> PointResult {
+    on_application(core, site.ctx, &|f, x, _| {
+        let e = apply(build::untyped(f), build::untyped(x), core.span);
+        let new = interchange::reduce_interchange()
+            .apply(&e, site.ctx)
+            .ok_or(
+                "expects `reduce(|acc, x| map(h) $ zip(acc, x), z)`: a reduction whose \
+                 accumulator is an array combined element by element",
+            )?;
+        let nested = site.nested.to_vec();
+        Ok(top_down(rule(Rule::new("rewrap", "", move |r, _| {
+            r.as_prim().filter(|(p, _)| *p == Prim::Reduce)?;
+            Some(rewrap(&nested, build::untyped(r)))
+        })))
+        .apply(&new, site.ctx)
+        .unwrap_or(new))
+    })
 }

@@ -320,22 +320,103 @@ fn symbolic_defaults() {
     }
 }
 
+const COLSUM: &str = "kernel K(x: [[f32; {m}]; {n}]) -> [f32; {m}] \
+    { {P} reduce(|acc, r| map(|(u, v)| u + v) $ zip(acc, r), generate({m}, |i| 0.0)) $ x }";
+const COLMAX: &str = "kernel K(x: [[f32; {m}]; {n}], z: [f32; {m}]) -> [f32; {m}] \
+    { {P} reduce(|acc, r| map(|t| max(t.0, t.1 * 2.0)) $ zip(r, acc), z) $ x }";
+const PLANES: &str = "kernel K(x: [[[f32; {k}]; {m}]; {n}]) -> [[f32; {k}]; {m}] \
+    { {P} reduce(|a, b| map(|(p, q)| map(|(u, v)| u + v) $ zip(p, q)) $ zip(a, b), \
+      generate2({m}, {k}, |i, j| 0.0)) $ x }";
+
 #[test]
-fn unsupported_and_unknown_points_warn() {
-    warns(SUM, "#[interchange_reduce]", [5, 0, 0], "not supported yet");
-    warns(MAP1, "#[kernel_fission]", [5, 0, 0], "not supported yet");
+fn interchange_reduce() {
+    for (n, m) in SHAPES {
+        applies(COLSUM, "#[interchange_reduce]", [n, m, 0]);
+        applies(COLMAX, "#[interchange_reduce]", [n, m, 0]);
+        applies(PLANES, "#[interchange_reduce]", [n, m, 3]);
+        applies(
+            PLANES,
+            "#[interchange_reduce] #[interchange_reduce]",
+            [n, m, 2],
+        );
+    }
+    warns(
+        SUM,
+        "#[interchange_reduce]",
+        [5, 0, 0],
+        "accumulator is an array",
+    );
+    // `acc` read outside the element-wise combination: not a reduction per column.
+    let other = "kernel K(x: [[f32; {m}]; {n}]) -> [f32; {m}] \
+        { {P} reduce(|acc, r| map(|(u, v)| u + v) $ zip(acc, acc), generate({m}, |i| 0.0)) $ x }";
+    warns(
+        other,
+        "#[interchange_reduce]",
+        [3, 4, 0],
+        "accumulator is an array",
+    );
+}
+
+/// Is `e` a `let` (hoisted by `kernel_fission`) at the top of the body?
+fn let_on_top(template: &str, point: &str, dims: [usize; 3]) -> bool {
+    let src = template
+        .replace("{P}", point)
+        .replace("{n}", &dims[0].to_string())
+        .replace("{m}", &dims[1].to_string());
+    let (out, _) = apply_points(&parse(&src), "K").expect("applies");
+    matches!(out.kernels[0].body.kind, ExprKind::Let(..))
+}
+
+#[test]
+fn kernel_fission() {
+    let windows = "kernel K(x: [f32; {n}]) -> [f32; {n}] \
+        { {P} (map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ x) }";
+    // Inside a lambda, a value of the parameters only: computed once, before the map.
+    let inside = "kernel K(x: [f32; {n}]) -> [f32; {n}] \
+        { map(|v| v + ({P} (reduce(+, 0.0) o map(|u| u * 2.0) $ x))) $ x }";
+    let after_let = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] \
+        { { let y = map(map(|v| v + 1.0)) $ x; {P} (map(map(|v| v * 2.0)) o transpose o transpose $ y) } }";
+    for n in SIZES {
+        applies(MAP1, "#[kernel_fission]", [n, 0, 0]);
+        applies(windows, "#[kernel_fission]", [n, 0, 0]);
+        applies(inside, "#[kernel_fission]", [n, 0, 0]);
+        assert!(let_on_top(inside, "#[kernel_fission]", [n, 0, 0]));
+    }
+    for (n, m) in SHAPES {
+        applies(MAP2, "#[kernel_fission] #[join_split]", [n, m, 0]);
+        applies(after_let, "#[kernel_fission]", [n, m, 0]);
+    }
+    let bound = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] \
+        { map(|r| {P} (map(|v| v * 2.0) $ r)) $ x }";
+    warns(
+        bound,
+        "#[kernel_fission]",
+        [3, 4, 0],
+        "reads `r`, bound inside",
+    );
+    // On a function in a chain: the boundary at its input (`x` copied by a kernel).
+    let chained = "kernel K(x: [f32; {n}]) -> [f32; {n}] \
+        { map(|v| v + 1.0) o {P} map(|v| v * 2.0) o map(|v| v - 1.0) $ x }";
+    for n in SIZES {
+        applies(chained, "#[kernel_fission]", [n, 0, 0]);
+        assert!(let_on_top(chained, "#[kernel_fission]", [n, 0, 0]));
+    }
+    let function = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] \
+        { map({P} map(|v| v * 2.0)) $ x }";
+    warns(function, "#[kernel_fission]", [3, 4, 0], "expects data");
+    let scalar = "kernel K(x: [f32; {n}]) -> f32 { {P} ((|s| s * 2.0) $ reduce(+, 0.0) $ x) }";
+    warns(scalar, "#[kernel_fission]", [5, 0, 0], "expects an array");
+}
+
+#[test]
+fn unknown_points_warn() {
     warns(
         MAP1,
         "#[no_such_point(4)]",
         [5, 0, 0],
         "unknown rewrite point",
     );
-    let w = case(
-        MAP1,
-        "#[kernel_fission] #[split_join(_)]",
-        [12, 0, 0],
-        false,
-    );
+    let w = case(MAP1, "#[no_such_point] #[split_join(_)]", [12, 0, 0], false);
     assert_eq!(w.len(), 1, "{w:?}");
-    assert_eq!(w[0].name, "kernel_fission");
+    assert_eq!(w[0].name, "no_such_point");
 }
