@@ -46,7 +46,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         views.push((n, v));
         body = b;
     };
-    if !matches!(value.ty.as_ref().and_then(|t| t.as_array()), Some(_)) {
+    if value.ty.as_ref().and_then(|t| t.as_array()).is_none() {
         return Vec::new();
     }
     let read = |e: &Expr| {
