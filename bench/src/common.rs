@@ -13,10 +13,16 @@ pub struct Config {
     pub only: Option<String>,
     /// The spellings part: only these workloads (`gemm`, `jacobi`, `jacobi3d`, `gemv`, `zip`).
     pub spelling_workloads: Option<Vec<String>>,
+    /// The spellings part: only these sizes (the first of each workload's list, the round
+    /// one, still sets the per-element reference).
+    pub spelling_sizes: Option<Vec<usize>>,
     /// The VGG part: only these layers (indices into `vgg::LAYERS`).
     pub vgg_layers: Option<Vec<usize>>,
     /// The VGG part: also time every candidate that applies, with its temporaries' memory.
     pub vgg_pareto: bool,
+    /// The VGG part: also the convolution annotated with `kernel_fission` (at the windows,
+    /// and before them), tuned.
+    pub vgg_spellings: bool,
     /// Output directory.
     pub out: PathBuf,
     /// Path of `libclblast.so.1` (else the loader's search path).
@@ -41,8 +47,10 @@ impl Config {
             quick,
             only: None,
             spelling_workloads: None,
+            spelling_sizes: None,
             vgg_layers: None,
             vgg_pareto: false,
+            vgg_spellings: false,
             out: PathBuf::from("bench-out"),
             clblast: None,
             torch: None,

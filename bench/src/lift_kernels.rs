@@ -55,6 +55,24 @@ lift! {
             o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x
     }
 
+    /// `Conv` with `kernel_fission` at the windows, flattened to rows: the rows materialised
+    /// (im2col) by a kernel of their own, then the product reads them.
+    pub kernel ConvIm2col<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F])
+        -> [[[f32; F]; W]; H] {
+        #[kernel_fission] map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1)
+            $ zip(win, join o join $ wb.0)))) $ zip(w, b))
+            o map2(join o join) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x
+    }
+
+    /// `Conv` with `kernel_fission` before the windows: the padded input materialised, then a
+    /// direct convolution over it.
+    pub kernel ConvDirect<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F])
+        -> [[[f32; F]; W]; H] {
+        map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1)
+            $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b))
+            o #[kernel_fission] slide2(3, 1) o pad2(1, constant([0.0; C])) $ x
+    }
+
     /// Separable 17x17 convolution, row pass (triangle weights / 81), clamped borders.
     pub kernel ConvRow<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
         map2(|nbh| 0.01234568 * nbh[0][0] + 0.02469136 * nbh[0][1] + 0.03703704 * nbh[0][2] + 0.04938272 * nbh[0][3] + 0.0617284 * nbh[0][4] + 0.07407407 * nbh[0][5] + 0.08641975 * nbh[0][6] + 0.09876543 * nbh[0][7] + 0.11111111 * nbh[0][8] + 0.09876543 * nbh[0][9] + 0.08641975 * nbh[0][10] + 0.07407407 * nbh[0][11] + 0.0617284 * nbh[0][12] + 0.04938272 * nbh[0][13] + 0.03703704 * nbh[0][14] + 0.02469136 * nbh[0][15] + 0.01234568 * nbh[0][16]) o slide2(1, 1, 17, 1) o pad2(0, 0, 8, 8, clamp) $ x

@@ -33,12 +33,23 @@ struct Args {
         requires = "spellings"
     )]
     workloads: Option<Vec<String>>,
+    /// With `--spellings`: only these sizes (e.g. 4096,4001).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        requires = "spellings"
+    )]
+    sizes: Option<Vec<usize>>,
     /// With `--only vgg`: only these layers (0..=8).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     layers: Option<Vec<usize>>,
     /// With `--only vgg`: also time every candidate that applies (time against memory).
     #[arg(long)]
     pareto: bool,
+    /// With `--only vgg`: also the convolution annotated with `kernel_fission` (tuned).
+    #[arg(long)]
+    fission: bool,
     /// Output directory (table, CSV, JSON, plots).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -75,6 +86,8 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     cfg.spelling_workloads = args.workloads;
     cfg.vgg_layers = args.layers;
     cfg.vgg_pareto = args.pareto;
+    cfg.vgg_spellings = args.fission;
+    cfg.spelling_sizes = args.sizes;
     if let Some(out) = args.out {
         cfg.out = out;
     }

@@ -106,18 +106,19 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
             .as_ref()
             .is_none_or(|ws| ws.iter().any(|x| x == w))
     };
+    let sized = |n: &usize| cfg.spelling_sizes.as_ref().is_none_or(|ns| ns.contains(n));
     if wanted("gemm") {
-        for n in s.gemm {
+        for n in s.gemm.into_iter().filter(sized) {
             step(&format!("gemm-{n}"), gemm(ctx, cfg, n, s.gemm[0], blas));
         }
     }
     if wanted("jacobi") {
-        for n in s.stencil {
+        for n in s.stencil.into_iter().filter(sized) {
             step(&format!("jacobi-{n}"), jacobi(ctx, cfg, n, s.stencil[0]));
         }
     }
     if wanted("jacobi3d") {
-        for n in s.stencil3 {
+        for n in s.stencil3.into_iter().filter(sized) {
             step(
                 &format!("jacobi3d-{n}"),
                 jacobi3d(ctx, cfg, n, s.stencil3[0]),
@@ -125,12 +126,12 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
         }
     }
     if wanted("gemv") {
-        for n in s.gemv {
+        for n in s.gemv.into_iter().filter(sized) {
             step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
         }
     }
     if wanted("zip") {
-        for n in s.zip {
+        for n in s.zip.into_iter().filter(sized) {
             step(&format!("zip-{n}"), zip(ctx, cfg, n, s.zip[0]));
         }
     }

@@ -7,7 +7,7 @@
 
 use super::{Bench, Blas};
 use crate::common::{par_map, random_vec, Config, Imp, Record, Reference, Work};
-use crate::lift_kernels::Conv;
+use crate::lift_kernels::{Conv, ConvDirect, ConvIm2col};
 use crate::timing::{Done, Ev, Gate, Res};
 use lift_runtime::{Buffer, Context};
 
@@ -68,6 +68,74 @@ fn pre(x: &[f32], w: &[f32], (n, c): (usize, usize), (y, xx, f): (usize, usize, 
     acc
 }
 
+/// Times lift-rs kernel `$k` (a `Result` of the generated type `$ty`, one spelling of the
+/// convolution) untuned and/or tuned (`$tuned`), and with `$pareto` every candidate that
+/// applies with its temporaries' memory.
+macro_rules! lift_runs {
+    ($bench:ident, $k:expr, $ty:ident, $who:expr, $tuned:expr, $pareto:expr, $dims:expr, $dev:expr, $host:expr) => {{
+        let (n, c, f) = $dims;
+        let (x, w, b) = $dev;
+        match $k {
+            Ok(k) => {
+                for tuned in $tuned {
+                    if tuned {
+                        match k.tune(n, n, c, f, $host.0, $host.1, $host.2) {
+                            Ok(t) => eprintln!("  tuned {}: {t}", $who),
+                            Err(e) => eprintln!("  tuning {} failed: {e}", $who),
+                        }
+                    }
+                    let chosen = k.candidate_for(n, n, c, f)?;
+                    let temps = k.temporary_bytes(chosen, n, n, c, f)?;
+                    let label = format!(
+                        "{} {}: {} ({:.2} MiB of temporaries)",
+                        $who,
+                        if tuned { "tuned" } else { "untuned" },
+                        $ty::CANDIDATES[chosen],
+                        temps as f64 / f64::from(1 << 20)
+                    );
+                    let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
+                    let scratch = k.scratch(n, n, c, f)?;
+                    let run = Ok::<_, String>(|o: &Buffer<f32>| {
+                        let e = k.launch(n, n, c, f, x, w, b, o, &scratch)?;
+                        Ok(Done::Last(Ev::Lift(e)))
+                    });
+                    $bench.run(imp, run);
+                }
+                // Time against memory: every candidate that applies, with its temporaries.
+                for ci in (0..$ty::CANDIDATES.len()).filter(|_| $pareto) {
+                    let Ok(temps) = k.temporary_bytes(ci, n, n, c, f) else {
+                        continue;
+                    };
+                    let label = format!(
+                        "{} candidate: {} ({:.2} MiB of temporaries)",
+                        $who,
+                        $ty::CANDIDATES[ci],
+                        temps as f64 / f64::from(1 << 20)
+                    );
+                    let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
+                    let scratch = k.scratch_for(ci, n, n, c, f)?;
+                    let run = Ok::<_, String>(|o: &Buffer<f32>| {
+                        let e = k.launch_candidate(ci, n, n, c, f, x, w, b, o, &scratch)?;
+                        Ok(Done::Last(Ev::Lift(e)))
+                    });
+                    $bench.run(imp, run);
+                }
+            }
+            Err(e) => $bench.error($who, "lift", e),
+        }
+    }};
+}
+
+/// The convolution's spellings: the plain one, and with `--fission` those annotated with
+/// `kernel_fission`.
+type Kernels = (
+    Result<Conv, lift_runtime::Error>,
+    Option<(
+        Result<ConvIm2col, lift_runtime::Error>,
+        Result<ConvDirect, lift_runtime::Error>,
+    )>,
+);
+
 /// Every layer: lift-rs untuned and tuned, CLBlast `convgemm`.
 pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     let cache = cfg.out.join("tune-cache");
@@ -75,14 +143,18 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     std::fs::create_dir_all(&cache)?;
     std::env::set_var(lift_runtime::cache::CACHE_DIR_ENV, &cache);
     lift_runtime::cache::reload();
-    let conv = Conv::new(ctx);
+    let kernels = (
+        Conv::new(ctx),
+        cfg.vgg_spellings
+            .then(|| (ConvIm2col::new(ctx), ConvDirect::new(ctx))),
+    );
     let mut recs = Vec::new();
     for (i, (n, c, f)) in layers(cfg.quick).into_iter().enumerate() {
         if cfg.vgg_layers.as_ref().is_some_and(|l| !l.contains(&i)) {
             continue;
         }
         eprintln!("vgg: layer {i}: {n}x{n}x{c} -> {f}");
-        if let Err(e) = layer(ctx, cfg, blas, &conv, i, (n, c, f), &mut recs) {
+        if let Err(e) = layer(ctx, cfg, blas, &kernels, i, (n, c, f), &mut recs) {
             eprintln!("vgg: layer {i}: skipped: {e}");
         }
     }
@@ -93,7 +165,7 @@ fn layer(
     ctx: &Context,
     cfg: &Config,
     blas: Blas<'_>,
-    conv: &Result<Conv, lift_runtime::Error>,
+    kernels: &Kernels,
     i: usize,
     (n, c, f): (usize, usize, usize),
     recs: &mut Vec<Record>,
@@ -126,51 +198,45 @@ fn layer(
     let mut out = ctx.alloc::<f32>(n * n * f)?;
     {
         let mut bench = Bench::new(ctx, cfg, &work, &reference, &mut out, recs);
-        match conv {
-            Ok(k) => {
-                for tuned in [false, true] {
-                    if tuned {
-                        match k.tune(n, n, c, f, &xv, &wv, &bv) {
-                            Ok(t) => eprintln!("  tuned: {t}"),
-                            Err(e) => eprintln!("  tuning failed: {e}"),
-                        }
-                    }
-                    let chosen = k.candidate_for(n, n, c, f)?;
-                    let temps = k.temporary_bytes(chosen, n, n, c, f)?;
-                    let label = format!(
-                        "lift-rs {}: {} ({:.2} MiB of temporaries)",
-                        if tuned { "tuned" } else { "untuned" },
-                        Conv::CANDIDATES[chosen],
-                        temps as f64 / f64::from(1 << 20)
-                    );
-                    let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
-                    let scratch = k.scratch(n, n, c, f)?;
-                    let run = Ok::<_, String>(|o: &Buffer<f32>| {
-                        let e = k.launch(n, n, c, f, &x, &w, &b, o, &scratch)?;
-                        Ok(Done::Last(Ev::Lift(e)))
-                    });
-                    bench.run(imp, run);
-                }
-                // Time against memory: every candidate that applies, with its temporaries.
-                for ci in (0..Conv::CANDIDATES.len()).filter(|_| cfg.vgg_pareto) {
-                    let Ok(temps) = k.temporary_bytes(ci, n, n, c, f) else {
-                        continue;
-                    };
-                    let label = format!(
-                        "lift-rs candidate: {} ({:.2} MiB of temporaries)",
-                        Conv::CANDIDATES[ci],
-                        temps as f64 / f64::from(1 << 20)
-                    );
-                    let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
-                    let scratch = k.scratch_for(ci, n, n, c, f)?;
-                    let run = Ok::<_, String>(|o: &Buffer<f32>| {
-                        let e = k.launch_candidate(ci, n, n, c, f, &x, &w, &b, o, &scratch)?;
-                        Ok(Done::Last(Ev::Lift(e)))
-                    });
-                    bench.run(imp, run);
-                }
-            }
-            Err(e) => bench.error("lift-rs", "lift", e),
+        let host = (&xv, &wv, &bv);
+        let dims = (n, c, f);
+        let pareto = cfg.vgg_pareto;
+        lift_runs!(
+            bench,
+            &kernels.0,
+            Conv,
+            "lift-rs",
+            [false, true],
+            pareto,
+            dims,
+            (&x, &w, &b),
+            host
+        );
+        if let Some((im2col, direct)) = &kernels.1 {
+            let who = "lift-rs im2col (kernel_fission)";
+            lift_runs!(
+                bench,
+                im2col,
+                ConvIm2col,
+                who,
+                [true],
+                false,
+                dims,
+                (&x, &w, &b),
+                host
+            );
+            let who = "lift-rs direct (kernel_fission)";
+            lift_runs!(
+                bench,
+                direct,
+                ConvDirect,
+                who,
+                [true],
+                false,
+                dims,
+                (&x, &w, &b),
+                host
+            );
         }
     }
     // CLBlast: NCHW input, `[F][C][3][3]` weights flipped for its convolution mode, NCHW

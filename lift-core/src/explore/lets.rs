@@ -61,7 +61,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         value: format!("{kernel}_{name}"),
         param: name.clone(),
         rest: format!("{kernel}_r"),
-        label: "fission",
+        label: ("fission", 1),
     };
     nest(prog, k, info, value, rest, &names, &|cs| {
         largest_blocks(cs, MAX_REST)
@@ -94,12 +94,12 @@ pub(crate) fn largest_blocks(cands: Vec<Candidate>, max: usize) -> Vec<Candidate
 }
 
 /// The names of a nested fission: the value's kernel, the parameter the rest reads it as, the
-/// rest's kernel, and the tuning parameter (set to 1) that marks its candidates.
+/// rest's kernel, and the tuning parameter (with its value) that marks its candidates.
 pub(crate) struct Names {
     pub value: String,
     pub param: String,
     pub rest: String,
-    pub label: &'static str,
+    pub label: (&'static str, i64),
 }
 
 /// Kernel fission of kernel `k` (checked as `info`) at `value`, a body over its parameters:
@@ -152,7 +152,7 @@ pub(crate) fn nest(
     }
     let kept = keep(super::candidates(&rprog, &rname, &rinfo));
     let mut out = Vec::new();
-    let label = (names.label.to_string(), 1);
+    let label = (names.label.0.to_string(), names.label.1);
     for c in &kept {
         let mut stages = vec![stage(&first)];
         match &c.lowering {

@@ -35,7 +35,68 @@ const MAX_KEPT: usize = 32;
 /// with the parameter `materialise=1`; none unless the body is a product in disguise over a
 /// view with windows.
 pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
-    try_candidates(prog, kernel, info).unwrap_or_default()
+    let mut out = try_candidates(prog, kernel, info).unwrap_or_default();
+    out.extend(padded_input(prog, kernel, info).unwrap_or_default());
+    out
+}
+
+/// The name of the materialised input below the windows.
+const INPUT: &str = "lift_i0";
+
+/// The candidates that materialise the input of the windows instead (`materialise=2`), for a
+/// view `W o L $ x` whose windows `W` read data through layouts `L` (a zero padding): a copy
+/// kernel writes `L $ x` (the padded image, a little larger than `x`), then the product reads
+/// its windows without the padding's bounds checks (the thesis' `kernel_fission` before
+/// `slide`, Table 6.1: a direct convolution over an optimised input layout).
+fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
+    let k = prog.kernel(kernel)?;
+    super::products::as_product(prog, kernel)?;
+    let (f, view) = split_view(&k.body)?;
+    let ExprKind::Apply(g, xs) = &view.kind else {
+        return None;
+    };
+    let [x] = xs.as_slice() else { return None };
+    let chain = build::chain(g);
+    let last = chain.iter().rposition(has_windows)?;
+    let (windows, lower) = chain.split_at(last + 1);
+    if lower.is_empty() || lower.iter().any(has_windows) {
+        return None;
+    }
+    let s = k.body.span;
+    let input = Expr::new(
+        ExprKind::Apply(Box::new(compose(lower.to_vec(), s)), vec![x.clone()]),
+        s,
+    );
+    let iprog = super::lets::stage_program(prog, k, format!("{kernel}_j"), input.clone(), None)?;
+    let rank = iprog.kernels[0].ret.dims().len();
+    let copy = Expr::new(
+        ExprKind::Apply(
+            Box::new(maps(rank, prim(Prim::Id, Vec::new(), s), s)),
+            vec![input],
+        ),
+        s,
+    );
+    let mut rest_chain = vec![f];
+    rest_chain.extend(windows.iter().cloned());
+    let rest = Expr::new(
+        ExprKind::Apply(Box::new(compose(rest_chain, s)), vec![ident(INPUT, s)]),
+        s,
+    );
+    let names = super::lets::Names {
+        value: format!("{kernel}_i"),
+        param: INPUT.to_string(),
+        rest: format!("{kernel}_q"),
+        label: ("materialise", 2),
+    };
+    // The product over the copy's windows, unmaterialised (its own im2col candidates would
+    // copy the input twice).
+    super::lets::nest(prog, k, info, copy, rest, &names, &|cs| {
+        let cs = cs
+            .into_iter()
+            .filter(|c| !c.params.iter().any(|(n, _)| n == "materialise"))
+            .collect();
+        super::lets::largest_blocks(cs, MAX_KEPT)
+    })
 }
 
 fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
@@ -103,7 +164,7 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         value: format!("{kernel}_m"),
         param: VIEW.to_string(),
         rest: format!("{kernel}_p"),
-        label: "materialise",
+        label: ("materialise", 1),
     };
     super::lets::nest(prog, k, info, copy, rest, &names, &|cs| {
         super::lets::largest_blocks(cs, MAX_KEPT)

@@ -348,6 +348,32 @@ fn products_over_windows_get_materialised_candidates() {
         assert!(!product.contains("slide2"), "{}: {product}", m.name);
         assert!(m.generated.kernels.len() >= 3, "{}", m.name);
     }
+    // The padded input materialised (a copy of `pad2 $ x`), the product over its windows.
+    let input: Vec<_> = c
+        .candidates
+        .iter()
+        .filter(|c| c.name.contains("materialise=2"))
+        .collect();
+    assert!(input.len() >= 16, "{:?}", names(&c));
+    for m in &input {
+        let mut stages = m.generated.lowered.split(" ; ");
+        let (copy, product) = (stages.next().unwrap_or(""), stages.next().unwrap_or(""));
+        assert!(
+            copy.contains("pad2") && !copy.contains("slide2"),
+            "{}: {copy}",
+            m.name
+        );
+        assert!(
+            product.contains("lift_i0") && !product.contains("pad2"),
+            "{}: {product}",
+            m.name
+        );
+    }
+    // Without a padding there is nothing below the windows to materialise.
+    let unpadded = conv
+        .replace(" o pad2(1, constant([0.0; C]))", "")
+        .replace("-> [[[f32; F]; W]; H]", "-> [[[f32; F]; W - 2]; H - 2]");
+    assert_no_candidate(&compile(&unpadded), |n| n.contains("materialise=2"));
     let gemm = "kernel K<N, M, K>(a: [[f32; K]; N], b: [[f32; K]; M]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(r, c)) $ b) $ a }";
     assert_no_candidate(&compile(gemm), |n| n.contains("materialise="));
     assert_no_candidate(&compile(JACOBI), |n| n.contains("materialise="));
