@@ -12,7 +12,8 @@
 //! 2. The rules of [`rules`], normalised: tuple patterns become projections, `|x| f $ x`
 //!    becomes `f`, nested 1-D `pad`/`slide` become `pad2`/`slide2` (the definitions of the
 //!    stencil thesis read right to left), a producer map inside a `zip` is moved out of it and
-//!    fused with its consumer, and adjacent maps fuse.
+//!    fused with its consumer, adjacent maps fuse, and a reduction of rows with an array
+//!    accumulator combined element by element becomes a reduction per column.
 
 use crate::ir::{Boundary, Expr, ExprKind, FunBody, Pat, PrimArg, Program, UserFun};
 use crate::prim::Prim;
