@@ -10,6 +10,10 @@
 //! that does not match, does not re-check or would change the type is dropped with a
 //! [`PointWarning`], leaving the program as if it had not been written.
 //!
+//! `kernel_fission` is the one point that acts beyond its expression: on a function it first
+//! moves onto the data the function applies to, and its result, a `let` of the value computed
+//! before the boundary, is hoisted to the top of the body ([`fission`]).
+//!
 //! Omitted arguments (`_`) are tuning parameters; until the tuner exists each gets a default
 //! that satisfies the inferred constraints where the sizes are known (documented per point,
 //! see `tiling` and `memory`). For symbolic sizes the default is a fixed value whose
@@ -57,8 +61,9 @@ pub(crate) struct Site<'a> {
     pub ty: Option<&'a Type>,
     /// The points nested directly inside this one, outermost first.
     pub nested: &'a [Nested],
-    /// The names bound at the annotated expression by lambdas and `let`s of the body (but
-    /// its leading `let`s).
+    /// The names bound at the annotated expression by the body's lambdas and `let`s, not
+    /// counting the `let`s that lead the body (a value computed before the body may read
+    /// those).
     pub bound: &'a [String],
     /// The whole kernel body (fresh names avoid it).
     pub body: &'a Expr,
