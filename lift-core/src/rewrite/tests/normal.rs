@@ -367,6 +367,35 @@ fn hoist_invariant_reduction() {
 }
 
 #[test]
+fn reduce_interchange() {
+    check_rule(
+        &|g| {
+            if let [n] = g.shape[..] {
+                // Rows to reduce: an outer difference.
+                g.push("(|a| map(|v| map(|w| v - w) $ a) $ a)", vec![n, n]);
+            }
+            let [n, m] = g.shape[..] else { return None };
+            let stage = match g.rng.gen_range(0..3) {
+                0 => format!(
+                    "reduce(|acc, r| map(|(u, v)| u + v) $ zip(acc, r), generate({m}, |i| 0.0))"
+                ),
+                1 => format!(
+                    "reduce(|acc, r| map(|t| max(t.0, t.1)) $ zip(r, acc), generate({m}, |i| -1000.0))"
+                ),
+                _ => format!(
+                    "reduce(|acc, r| map(|(u, v)| u * v) $ zip(acc, r), generate({m}, |i| 1.0 + (i as f32) * 0.01))"
+                ),
+            };
+            (n > 0).then_some(())?;
+            g.push(stage, vec![m])
+                .then(crate::rewrite::interchange::reduce_interchange)
+        },
+        Tol::Exact,
+        10,
+    );
+}
+
+#[test]
 fn zip_unused() {
     check_rule(
         &|g| {
@@ -413,7 +442,12 @@ fn normal(src: &str) -> String {
 /// Spellings of one function reach one normal form.
 #[test]
 fn spellings_reach_one_normal_form() {
-    let groups: [&[&str]; 5] = [
+    let groups: [&[&str]; 6] = [
+        &[
+            "kernel K<N, M>(a: [[f32; M]; N]) -> [f32; M] { reduce(|acc, r| map(|(u, v)| u + v) $ zip(acc, r), generate(M, |i| 0.0)) $ a }",
+            "kernel K<N, M>(a: [[f32; M]; N]) -> [f32; M] { map(reduce(+, 0.0)) $ transpose $ a }",
+            "kernel K<N, M>(a: [[f32; M]; N]) -> [f32; M] { map(|col| reduce(|s, t| s + t, 0.0) $ col) $ transpose $ a }",
+        ],
         &[
             "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|(a, b)| a * b) $ zip2(x, generate2(N, M, |i, j| (i + j) as f32)) }",
             "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(|(r, g)| map(|(a, b)| a * b) $ zip(r, g)) $ zip(x, generate2(N, M, |i, j| (i + j) as f32)) }",
