@@ -1,6 +1,7 @@
 //! VGG-16's convolution layers (issue 12): the nine distinct 3x3 layers (stride 1, zero
 //! padding 1), batch 1, f32. lift-rs runs its one `Conv` kernel (bias and ReLU fused, HWC
-//! input, `[F][3][3][C]` weights) untuned and tuned; CLBlast runs `convgemm` (the same
+//! input, `[F][3][3][C]` weights) untuned and tuned, and with `--fission` the same program
+//! annotated with `kernel_fission` in two places (tuned); CLBlast runs `convgemm` (the same
 //! convolution without bias and ReLU, NCHW, in its single-kernel form). Each is checked
 //! against a CPU reference on a sample of the outputs. PyTorch's `conv2d` (cuDNN) comes from
 //! `torch_ref.py --vgg` and is merged by `--report`.
