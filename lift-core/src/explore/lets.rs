@@ -56,10 +56,15 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         }
         e
     };
-    let (value, rest) = (read(value), read(rest));
+    let (value, mut rest) = (read(value), read(rest));
+    // The value becomes a kernel parameter of the rest: named as no program names a variable
+    // (a `let` the normaliser wrote may be named `#x`, not a C identifier), one per nesting.
+    let param = format!("lift_l{}", k.params.len());
+    let read_param = build::ident(&param, rest.span);
+    build::subst(&mut rest, name, &read_param);
     let names = Names {
-        value: format!("{kernel}_{name}"),
-        param: name.clone(),
+        value: format!("{kernel}_l"),
+        param,
         rest: format!("{kernel}_r"),
         label: ("fission", 1),
     };
