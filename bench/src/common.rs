@@ -23,6 +23,9 @@ pub struct Config {
     /// The VGG part: also the convolution annotated with `kernel_fission` (at the windows,
     /// and before them), tuned.
     pub vgg_spellings: bool,
+    /// The VGG part: also the convolution tuned within a bound on temporaries of the layer's
+    /// im2col matrix.
+    pub vgg_below_im2col: bool,
     /// Output directory.
     pub out: PathBuf,
     /// Path of `libclblast.so.1` (else the loader's search path).
@@ -51,6 +54,7 @@ impl Config {
             vgg_layers: None,
             vgg_pareto: false,
             vgg_spellings: false,
+            vgg_below_im2col: false,
             out: PathBuf::from("bench-out"),
             clblast: None,
             torch: None,

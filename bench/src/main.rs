@@ -50,6 +50,10 @@ struct Args {
     /// With `--only vgg`: also the convolution annotated with `kernel_fission` (tuned).
     #[arg(long)]
     fission: bool,
+    /// With `--only vgg`: also tuned within a bound on temporaries of the layer's im2col
+    /// matrix (`Context::with_temporary_limit`).
+    #[arg(long)]
+    below_im2col: bool,
     /// Output directory (table, CSV, JSON, plots).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -87,6 +91,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     cfg.vgg_layers = args.layers;
     cfg.vgg_pareto = args.pareto;
     cfg.vgg_spellings = args.fission;
+    cfg.vgg_below_im2col = args.below_im2col;
     cfg.spelling_sizes = args.sizes;
     if let Some(out) = args.out {
         cfg.out = out;

@@ -453,8 +453,10 @@ pub fn kernel_item(
             }
             None => quote!(None),
         };
+        let temps = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
         quote! {
             ::lift_runtime::select::CandidateFacts {
+                temporaries: vec![#((|| -> ::core::result::Result<usize, ::lift_runtime::Error> { ::lift_runtime::__private::to_usize(#temps) })().unwrap_or(usize::MAX)),*],
                 applies: true #(&& #applies)*,
                 group: #group,
                 groups: #groups,
@@ -705,7 +707,7 @@ pub fn kernel_item(
                 let facts = Self::facts(sizes);
                 let usizes: ::std::vec::Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
                 let c = ::lift_runtime::tune::cached_choice(&self.ctx, &self.id, &usizes, Self::CANDIDATES)
-                    .filter(|&c| facts[c].applies)
+                    .filter(|&c| facts[c].applies && facts[c].fits(&self.ctx))
                     .or_else(|| ::lift_runtime::select::default_choice(&self.ctx, &facts))
                     .ok_or_else(|| ::lift_runtime::select::no_choice(&self.ctx, Self::CANDIDATES, &facts))?;
                 self.remember(sizes, c);

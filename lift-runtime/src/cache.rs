@@ -45,13 +45,18 @@ pub fn cache_file() -> Option<PathBuf> {
     }
 }
 
-/// The key of a tuning result: platform, device, driver, kernel id and sizes.
+/// The key of a tuning result: platform, device, driver, kernel id and sizes, and the
+/// context's bound on temporaries where it has one (a choice within a bound is one of its
+/// own).
 pub fn key(ctx: &Context, kernel_id: &str, sizes: &[usize]) -> String {
     let info = ctx.device_info();
     let driver = ctx.cl_device().driver_version().unwrap_or_default();
     let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    let bound = ctx
+        .temporary_limit()
+        .map_or_else(String::new, |b| format!(" | temporaries <= {b} bytes"));
     format!(
-        "{} | {} | {} | {kernel_id} | {}",
+        "{} | {} | {} | {kernel_id} | {}{bound}",
         info.platform,
         info.name,
         driver.trim(),

@@ -12,12 +12,19 @@ use std::sync::Arc;
 /// The environment variable that [`Context::new`] reads to choose a device.
 pub const DEVICE_ENV: &str = "LIFT_DEVICE";
 
+/// The environment variable that [`Context::new`] and [`Context::with_selector`] read for
+/// the bound on a launch's global temporaries, in MiB ([`Context::with_temporary_limit`]).
+pub const MAX_TEMPORARY_ENV: &str = "LIFT_MAX_TEMPORARY_MIB";
+
 /// A device with its OpenCL context, command queue and program cache.
 ///
-/// Cloning is cheap and shares everything (including the cache). `Context` is `Send + Sync`.
+/// Cloning is cheap and shares everything (including the cache) but the bound on global
+/// temporaries, which [`Context::with_temporary_limit`] sets per handle. `Context` is
+/// `Send + Sync`.
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<Inner>,
+    temporary_limit: Option<u64>,
 }
 
 /// The shared state behind a [`Context`]. Field order is drop order: queue before context.
@@ -33,6 +40,7 @@ impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context")
             .field("device", &self.inner.info)
+            .field("temporary_limit", &self.temporary_limit)
             .finish_non_exhaustive()
     }
 }
@@ -51,8 +59,11 @@ impl Context {
     }
 
     /// Opens the device chosen by `selector`, with the same syntax as `LIFT_DEVICE`
-    /// (an empty selector means the default choice).
+    /// (an empty selector means the default choice). `LIFT_MAX_TEMPORARY_MIB`, if set,
+    /// bounds the global temporaries of every launch ([`Context::with_temporary_limit`]);
+    /// a value that is not a non-negative number is an [`Error::Setting`].
     pub fn with_selector(selector: &str) -> Result<Context> {
+        let temporary_limit = temporary_limit_from_env()?;
         let (info, device) = device::select(selector)?;
         let context = ClContext::from_device(&device).map_err(Error::cl("clCreateContext"))?;
         // OpenCL 2.0+ entry point first, the 1.2 one for older drivers.
@@ -75,7 +86,24 @@ impl Context {
                 info,
                 cache: ProgramCache::default(),
             }),
+            temporary_limit,
         })
+    }
+
+    /// This context with a bound on the global temporaries (intermediate arrays between the
+    /// kernels of a candidate, in bytes) that one launch may use: `run`, `launch` and `tune`
+    /// of kernels made from it consider only the candidates within it (`None`: no bound but
+    /// the device's memory). The tuning cache keeps one choice per bound.
+    pub fn with_temporary_limit(&self, bytes: Option<u64>) -> Context {
+        Context {
+            inner: Arc::clone(&self.inner),
+            temporary_limit: bytes,
+        }
+    }
+
+    /// The bound on one launch's global temporaries, in bytes, if one is set.
+    pub fn temporary_limit(&self) -> Option<u64> {
+        self.temporary_limit
     }
 
     /// What the chosen device is and its limits.
@@ -106,5 +134,24 @@ impl Context {
     /// The program cache of this context (shared by its clones).
     pub(crate) fn cache(&self) -> &ProgramCache {
         &self.inner.cache
+    }
+}
+
+/// The bound `LIFT_MAX_TEMPORARY_MIB` sets, in bytes (unset or empty: none).
+fn temporary_limit_from_env() -> Result<Option<u64>> {
+    let Some(v) = std::env::var_os(MAX_TEMPORARY_ENV) else {
+        return Ok(None);
+    };
+    let v = v.to_string_lossy();
+    if v.trim().is_empty() {
+        return Ok(None);
+    }
+    match v.trim().parse::<f64>() {
+        Ok(mib) if mib.is_finite() && mib >= 0.0 => Ok(Some((mib * 1048576.0) as u64)),
+        _ => Err(Error::Setting {
+            name: MAX_TEMPORARY_ENV.to_string(),
+            expected: "a non-negative number of MiB".to_string(),
+            actual: v.into_owned(),
+        }),
     }
 }

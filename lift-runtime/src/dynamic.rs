@@ -105,6 +105,8 @@ struct Summary {
     global: Vec<Nat>,
     /// The static local memory of each of its kernels.
     local_mem: Vec<Nat>,
+    /// The bytes of each of its global temporaries.
+    temporaries: Vec<Nat>,
 }
 
 /// A device buffer of any scalar type (`bool` as `u8`).
@@ -333,6 +335,12 @@ impl DynKernel {
                     .iter()
                     .map(|k| k.local_mem_bytes.clone())
                     .collect(),
+                temporaries: c
+                    .generated
+                    .temporaries
+                    .iter()
+                    .map(|t| t.bytes.clone())
+                    .collect(),
             })
             .collect();
         let kernel_preconditions = preconditions.clone();
@@ -409,7 +417,7 @@ impl DynKernel {
         let facts = base.facts(sizes)?;
         let names: Vec<&str> = base.candidates.iter().map(String::as_str).collect();
         let chosen = tune::cached_choice(ctx, &base.kernel_id, sizes, &names)
-            .filter(|&c| facts.get(c).is_some_and(|f| f.applies))
+            .filter(|&c| facts.get(c).is_some_and(|f| f.applies && f.fits(ctx)))
             .or_else(|| crate::select::default_choice(ctx, &facts))
             .ok_or_else(|| crate::select::no_choice(ctx, &names, &facts))?;
         if chosen == base.chosen {
@@ -497,35 +505,26 @@ impl DynKernel {
         Ok(self
             .summaries
             .iter()
-            .map(|s| CandidateFacts {
-                applies: s.conditions.iter().all(|p| holds(&p.cond, &lookup)),
-                groups: s.local.as_ref().and_then(|l| {
-                    let n = |x: &Nat| eval(x, &lookup).ok().and_then(|v| usize::try_from(v).ok());
-                    s.global.iter().zip(l).try_fold(1usize, |acc, (g, l)| {
-                        acc.checked_mul(n(g)?.div_ceil(n(l)?.max(1)))
-                    })
-                }),
-                group: s.local.as_ref().map(|l| {
-                    l.iter()
-                        .map(|x| {
-                            eval(x, &lookup)
-                                .ok()
-                                .and_then(|v| usize::try_from(v).ok())
-                                .unwrap_or(usize::MAX)
+            .map(|s| {
+                let value = |x: &Nat| {
+                    eval(x, &lookup)
+                        .ok()
+                        .and_then(|v| usize::try_from(v).ok())
+                        .unwrap_or(usize::MAX)
+                };
+                CandidateFacts {
+                    applies: s.conditions.iter().all(|p| holds(&p.cond, &lookup)),
+                    groups: s.local.as_ref().and_then(|l| {
+                        let n =
+                            |x: &Nat| eval(x, &lookup).ok().and_then(|v| usize::try_from(v).ok());
+                        s.global.iter().zip(l).try_fold(1usize, |acc, (g, l)| {
+                            acc.checked_mul(n(g)?.div_ceil(n(l)?.max(1)))
                         })
-                        .collect()
-                }),
-                local_bytes: s
-                    .local_mem
-                    .iter()
-                    .map(|b| {
-                        eval(b, &lookup)
-                            .ok()
-                            .and_then(|v| usize::try_from(v).ok())
-                            .unwrap_or(usize::MAX)
-                    })
-                    .max()
-                    .unwrap_or(0),
+                    }),
+                    group: s.local.as_ref().map(|l| l.iter().map(value).collect()),
+                    local_bytes: s.local_mem.iter().map(value).max().unwrap_or(0),
+                    temporaries: s.temporaries.iter().map(value).collect(),
+                }
             })
             .collect())
     }

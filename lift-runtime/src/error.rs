@@ -104,6 +104,16 @@ pub enum Error {
         /// The slice's length.
         actual: usize,
     },
+    /// An environment setting has a value the runtime cannot use.
+    #[error("setting `{name}`: expected {expected}, got `{actual}`")]
+    Setting {
+        /// The variable.
+        name: String,
+        /// What it takes.
+        expected: String,
+        /// What it holds.
+        actual: String,
+    },
     /// A launch configuration exceeds the device limits or is malformed.
     #[error("invalid launch: {reason}")]
     Launch {

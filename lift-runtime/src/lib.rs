@@ -33,7 +33,7 @@ pub mod select;
 pub mod tune;
 
 pub use buffer::{Buffer, DeviceScalar};
-pub use context::{Context, DEVICE_ENV};
+pub use context::{Context, DEVICE_ENV, MAX_TEMPORARY_ENV};
 pub use device::{devices, DeviceInfo, DeviceKind};
 pub use dynamic::DynKernel;
 pub use error::{Error, Result};

@@ -1,7 +1,8 @@
 //! Choosing a candidate without timing (SPEC section 5): the first candidate, in the
 //! explorer's order of preference, whose conditions hold for the sizes at hand and whose
 //! launch fits the device's own limits (work-group size per dimension and in total, local
-//! memory); where that one launches fewer work-groups than the device has compute units
+//! memory, the largest allocation and the global memory for its temporaries) and the
+//! context's bound on temporaries, if it has one; where that one launches fewer work-groups than the device has compute units
 //! (a short product), the first of the candidates with its work-group shape that occupies the
 //! most of them, where that is at least twice as many. No table of devices, no
 //! measurement: the limits are read from the device.
@@ -19,6 +20,8 @@ pub struct CandidateFacts {
     pub local_bytes: usize,
     /// The work-groups its first kernel with a fixed work-group size launches, if known.
     pub groups: Option<usize>,
+    /// The bytes of each of its global temporaries (`usize::MAX` where that overflows).
+    pub temporaries: Vec<usize>,
 }
 
 impl CandidateFacts {
@@ -27,6 +30,24 @@ impl CandidateFacts {
         if !self.applies {
             return Some("its launch-time conditions do not hold for these sizes".into());
         }
+        let why = self.exceeded(ctx);
+        (!why.is_empty()).then(|| why.join(", "))
+    }
+
+    /// Does the launch fit the device of `ctx` and its bound on temporaries?
+    pub fn fits(&self, ctx: &Context) -> bool {
+        self.exceeded(ctx).is_empty()
+    }
+
+    /// The bytes of all its global temporaries together (saturating).
+    pub fn temporary_bytes(&self) -> usize {
+        self.temporaries
+            .iter()
+            .fold(0usize, |a, &b| a.saturating_add(b))
+    }
+
+    /// The limits of `ctx` (its device's and its bound on temporaries) the launch exceeds.
+    fn exceeded(&self, ctx: &Context) -> Vec<String> {
         let info = ctx.device_info();
         let mut why = Vec::new();
         if self.local_bytes as u64 > info.local_mem_bytes {
@@ -61,26 +82,29 @@ impl CandidateFacts {
                 why.push(format!("{} dimensions", g.len()));
             }
         }
-        (!why.is_empty()).then(|| why.join(", "))
-    }
-
-    /// Does the launch fit the device of `ctx`?
-    pub fn fits(&self, ctx: &Context) -> bool {
-        let info = ctx.device_info();
-        if self.local_bytes as u64 > info.local_mem_bytes {
-            return false;
-        }
-        match &self.group {
-            None => true,
-            Some(g) => {
-                let total = g.iter().try_fold(1usize, |acc, &x| acc.checked_mul(x));
-                total.is_some_and(|t| t <= info.max_work_group_size)
-                    && g.iter()
-                        .zip(&info.max_work_item_sizes)
-                        .all(|(&x, &max)| x <= max)
-                    && g.len() <= info.max_work_item_sizes.len().max(1)
+        if let Some(&t) = self.temporaries.iter().max() {
+            if t as u64 > info.max_alloc_bytes {
+                why.push(format!(
+                    "a global temporary of {t} bytes (the device allocates at most {})",
+                    info.max_alloc_bytes
+                ));
             }
         }
+        let total = self.temporary_bytes() as u64;
+        if total > info.global_mem_bytes {
+            why.push(format!(
+                "{total} bytes of global temporaries (the device has {})",
+                info.global_mem_bytes
+            ));
+        }
+        if let Some(limit) = ctx.temporary_limit().filter(|&l| total > l) {
+            why.push(format!(
+                "{total} bytes of global temporaries (the context's bound is {limit}: \
+                 `{}` or `Context::with_temporary_limit`)",
+                crate::MAX_TEMPORARY_ENV
+            ));
+        }
+        why
     }
 }
 

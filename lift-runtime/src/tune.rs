@@ -90,7 +90,7 @@ pub fn cached_choice(
 pub fn cached(ctx: &Context, job: &TuneJob<'_>) -> Option<(usize, Tuned)> {
     let e = cache::lookup(&cache::key(ctx, job.kernel_id, job.sizes))?;
     let i = job.names.iter().position(|n| *n == e.candidate)?;
-    job.facts.get(i).filter(|f| f.applies)?;
+    job.facts.get(i).filter(|f| f.applies && f.fits(ctx))?;
     Some((
         i,
         Tuned {

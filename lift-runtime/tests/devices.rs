@@ -113,6 +113,7 @@ fn the_default_choice_fills_the_compute_units() {
         group: Some(group),
         local_bytes: 64,
         groups,
+        temporaries: Vec::new(),
     };
     // The first fills the device: it is the choice.
     let full = [
@@ -147,4 +148,33 @@ fn the_default_choice_fills_the_compute_units() {
         default_choice(&ctx, &[facts(false, vec![2, 2], Some(1))]),
         None
     );
+}
+
+/// Temporaries count against the device's largest allocation and memory and the context's
+/// bound: a candidate beyond them does not fit, and the refusal says which.
+#[test]
+fn temporaries_beyond_the_bound_do_not_fit() {
+    use lift_runtime::select::{default_choice, CandidateFacts};
+    let ctx = Context::with_selector("").unwrap();
+    let facts = |temporaries: Vec<usize>| CandidateFacts {
+        applies: true,
+        group: None,
+        local_bytes: 0,
+        groups: None,
+        temporaries,
+    };
+    let cands = [facts(vec![600, 600]), facts(vec![1000]), facts(Vec::new())];
+    assert_eq!(cands[0].temporary_bytes(), 1200);
+    assert_eq!(default_choice(&ctx, &cands), Some(0));
+    let bounded = ctx.with_temporary_limit(Some(1000));
+    assert_eq!(default_choice(&bounded, &cands), Some(1));
+    let why = cands[0].refusal(&bounded).unwrap();
+    assert!(why.contains("1200 bytes") && why.contains("1000"), "{why}");
+    assert_eq!(
+        default_choice(&ctx.with_temporary_limit(Some(0)), &cands),
+        Some(2)
+    );
+    let huge = facts(vec![usize::MAX]);
+    assert!(!huge.fits(&ctx));
+    assert!(huge.refusal(&ctx).unwrap().contains("allocates at most"));
 }

@@ -481,3 +481,64 @@ fn tuned_results_match_the_interpreter_at_odd_sizes() {
         );
     }
 }
+
+/// A context's bound on temporaries (`Context::with_temporary_limit`,
+/// `LIFT_MAX_TEMPORARY_MIB`): the default choice and the tuner consider only the candidates
+/// within it, and the cache keeps the bounded choice apart from the unbounded one.
+#[test]
+fn a_bound_on_temporaries_is_a_choice_of_its_own() {
+    let s = Scope::new("bound");
+    // A short product with a long shared dimension: partial products (temporaries) apply.
+    let (n, k, m) = (9, 192, 7);
+    let (a, b, want) = gemm_inputs(n, k, m);
+    let g = Gemm::new(ctx()).unwrap();
+    let needs = |c: usize| g.temporary_bytes(c, n, k, m).unwrap();
+    let with_temps = (0..Gemm::CANDIDATES.len())
+        .filter(|&c| needs(c) > 0)
+        .count();
+    assert!(with_temps > 0, "no candidate with temporaries");
+    let free = g.tune(n, k, m, &a, &b).unwrap();
+    check_fresh(&free, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+
+    let bounded = ctx().with_temporary_limit(Some(0));
+    assert_eq!(bounded.temporary_limit(), Some(0));
+    let gb = Gemm::new(&bounded).unwrap();
+    assert_eq!(needs(gb.candidate_for(n, k, m).unwrap()), 0);
+    let t = gb.tune(n, k, m, &a, &b).unwrap();
+    let c = check_fresh(&t, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    assert_eq!(needs(c), 0, "{t}");
+    assert!(t.tried < free.tried, "bounded {t}, free {free}");
+    assert_eq!(gb.candidate_for(n, k, m).unwrap(), c);
+    assert_close(&gb.run(n, k, m, &a, &b).unwrap(), &want, 1e-4, "bounded");
+    // Two entries: the unbounded one is untouched, the bounded one is a hit now.
+    assert_eq!(entries(&s.file()).len(), 2);
+    assert_eq!(
+        entry(&s.file(), "Gemm", "9x192x7")["candidate"],
+        free.candidate.as_str()
+    );
+    assert!(gb.tune(n, k, m, &a, &b).unwrap().from_cache);
+    let again = Gemm::new(ctx()).unwrap().tune(n, k, m, &a, &b).unwrap();
+    assert!(
+        again.from_cache && again.candidate == free.candidate,
+        "{again}"
+    );
+
+    // The environment variable sets the bound of a new context; a bad value is an `Err`
+    // naming it.
+    let var = lift_runtime::MAX_TEMPORARY_ENV;
+    std::env::set_var(var, "1.5");
+    let opened = lift_runtime::Context::with_selector("");
+    std::env::set_var(var, "lots");
+    let bad = lift_runtime::Context::with_selector("");
+    std::env::remove_var(var);
+    assert_eq!(opened.unwrap().temporary_limit(), Some(3 << 19));
+    match bad {
+        Err(e @ Error::Setting { .. }) => {
+            assert!(
+                e.to_string().contains(var) && e.to_string().contains("lots"),
+                "{e}"
+            )
+        }
+        other => panic!("expected a setting error, got {other:?}"),
+    }
+}

@@ -1,7 +1,8 @@
 //! VGG-16's convolution layers (issue 12): the nine distinct 3x3 layers (stride 1, zero
 //! padding 1), batch 1, f32. lift-rs runs its one `Conv` kernel (bias and ReLU fused, HWC
 //! input, `[F][3][3][C]` weights) untuned and tuned, and with `--fission` the same program
-//! annotated with `kernel_fission` in two places (tuned); CLBlast runs `convgemm` (the same
+//! annotated with `kernel_fission` in two places (tuned), and with `--below-im2col` tuned on a
+//! context that bounds its temporaries by the layer's im2col matrix; CLBlast runs `convgemm` (the same
 //! convolution without bias and ReLU, NCHW, in its single-kernel form). Each is checked
 //! against a CPU reference on a sample of the outputs. PyTorch's `conv2d` (cuDNN) comes from
 //! `torch_ref.py --vgg` and is merged by `--report`.
@@ -213,6 +214,23 @@ fn layer(
             (&x, &w, &b),
             host
         );
+        if cfg.vgg_below_im2col {
+            // The same kernel on a context that bounds its temporaries by the im2col matrix
+            // (`9 C` floats per output pixel).
+            let bound = (9 * c * n * n * std::mem::size_of::<f32>()) as u64;
+            let bounded = ctx.with_temporary_limit(Some(bound));
+            lift_runs!(
+                bench,
+                &Conv::new(&bounded),
+                Conv,
+                "lift-rs below im2col",
+                [true],
+                false,
+                dims,
+                (&x, &w, &b),
+                host
+            );
+        }
         if let Some((im2col, direct)) = &kernels.1 {
             let who = "lift-rs im2col (kernel_fission)";
             lift_runs!(
