@@ -515,7 +515,7 @@ pub fn kernel_item(
             /// choice, make the scratch again).
             pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<#scratch_name, ::lift_runtime::Error> {
                 let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
-                let __lift_c = self.choose(__lift_sizes)?;
+                let (__lift_c, _) = self.choose(__lift_sizes)?;
                 self.alloc_scratch(Self::needs(__lift_c, __lift_sizes)?)
             }
 
@@ -581,7 +581,10 @@ pub fn kernel_item(
             ctx: ::lift_runtime::Context,
             /// The built kernels of each candidate, with 32-bit and with 64-bit indices.
             built: [[::std::sync::OnceLock<::std::vec::Vec<::lift_runtime::KernelHandle>>; 2]; #n_cands],
-            choices: ::std::sync::Mutex<::std::collections::HashMap<[i64; #n_sizes], usize>>,
+            /// The choice per sizes: the candidate, and whether it runs built for the sizes.
+            choices: ::std::sync::Mutex<::std::collections::HashMap<[i64; #n_sizes], (usize, bool)>>,
+            /// The kernels of a candidate built for one set of sizes (and index width).
+            special: ::std::sync::Mutex<::std::collections::HashMap<(usize, bool, [i64; #n_sizes]), ::std::vec::Vec<::lift_runtime::KernelHandle>>>,
             id: ::std::string::String,
         }
 
@@ -621,6 +624,7 @@ pub fn kernel_item(
                     ctx: ctx.clone(),
                     built: ::core::array::from_fn(|_| [::std::sync::OnceLock::new(), ::std::sync::OnceLock::new()]),
                     choices: ::std::sync::Mutex::new(::std::collections::HashMap::new()),
+                    special: ::std::sync::Mutex::new(::std::collections::HashMap::new()),
                     id: ::lift_runtime::__private::kernel_id(#kernel_name, Self::LIFT),
                 };
                 this.handles(#default, false)?;
@@ -629,6 +633,29 @@ pub fn kernel_item(
 
             /// The kernels of candidate `c` with 64-bit indices (`wide`) or 32-bit ones, built
             /// on first use.
+            /// The builds for sizes, locked, holding the kernels of candidate `c` built for
+            /// `sizes` (every size variable a constant) with 64-bit indices (`wide`) or 32-bit
+            /// ones (built on first use).
+            #[allow(clippy::type_complexity)]
+            fn special_handles(&self, c: usize, wide: bool, sizes: [i64; #n_sizes]) -> ::core::result::Result<::std::sync::MutexGuard<'_, ::std::collections::HashMap<(usize, bool, [i64; #n_sizes]), ::std::vec::Vec<::lift_runtime::KernelHandle>>>, ::lift_runtime::Error> {
+                let mut __lift_map = self.special.lock().map_err(|_| ::lift_runtime::Error::Launch { reason: "a launch panicked while building this kernel".into() })?;
+                if __lift_map.contains_key(&(c, wide, sizes)) {
+                    return Ok(__lift_map);
+                }
+                let __lift_opts = format!(
+                    "{}{}",
+                    ::lift_runtime::__private::index_options(wide),
+                    ::lift_runtime::tune::size_options([#(#size_names),*].into_iter().zip(sizes))
+                );
+                let program = self.ctx.build(Self::CANDIDATE_SOURCES[c], &__lift_opts)?;
+                let handles = Self::CANDIDATE_KERNELS[c]
+                    .iter()
+                    .map(|k| program.kernel(k))
+                    .collect::<::core::result::Result<::std::vec::Vec<_>, _>>()?;
+                __lift_map.insert((c, wide, sizes), handles);
+                Ok(__lift_map)
+            }
+
             fn handles(&self, c: usize, wide: bool) -> ::core::result::Result<&[::lift_runtime::KernelHandle], ::lift_runtime::Error> {
                 let slot = &self.built[c][usize::from(wide)];
                 if let Some(h) = slot.get() {
@@ -697,18 +724,20 @@ pub fn kernel_item(
             /// device.
             pub fn candidate_for(&self, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
                 let sizes = Self::check_sizes(#(#size_params),*)?;
-                self.choose(sizes)
+                Ok(self.choose(sizes)?.0)
             }
 
-            fn choose(&self, sizes: [i64; #n_sizes]) -> ::core::result::Result<usize, ::lift_runtime::Error> {
+            /// The candidate for checked sizes, and whether it runs built for them (a tuned
+            /// choice does).
+            fn choose(&self, sizes: [i64; #n_sizes]) -> ::core::result::Result<(usize, bool), ::lift_runtime::Error> {
                 if let Some(&c) = self.choices.lock().ok().as_ref().and_then(|m| m.get(&sizes)) {
                     return Ok(c);
                 }
                 let facts = Self::facts(sizes);
                 let usizes: ::std::vec::Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
                 let c = ::lift_runtime::tune::cached_choice(&self.ctx, &self.id, &usizes, Self::CANDIDATES)
-                    .filter(|&c| facts[c].applies && facts[c].fits(&self.ctx))
-                    .or_else(|| ::lift_runtime::select::default_choice(&self.ctx, &facts))
+                    .filter(|&(c, _)| facts[c].applies && facts[c].fits(&self.ctx))
+                    .or_else(|| ::lift_runtime::select::default_choice(&self.ctx, &facts).map(|c| (c, false)))
                     .ok_or_else(|| ::lift_runtime::select::no_choice(&self.ctx, Self::CANDIDATES, &facts))?;
                 self.remember(sizes, c);
                 Ok(c)
@@ -731,9 +760,10 @@ pub fn kernel_item(
                     names: Self::CANDIDATES,
                     params: Self::CANDIDATE_PARAMS,
                     facts: &__lift_facts,
+                    specialised: true,
                 };
                 if let Some((__lift_c, __lift_t)) = ::lift_runtime::tune::cached(&self.ctx, &__lift_job) {
-                    self.remember(__lift_sizes, __lift_c);
+                    self.remember(__lift_sizes, (__lift_c, __lift_t.specialised));
                     return Ok(__lift_t);
                 }
                 #(#uploads)*
@@ -746,15 +776,15 @@ pub fn kernel_item(
                     &mut |__lift_c| ::lift_runtime::tune::check_candidate(&self.ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
                     &mut |__lift_c| {
                         #tune_scratch_get
-                        let __lift_ev = self.launch_candidate(__lift_c, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #tune_scratch_arg)?;
+                        let __lift_ev = self.launch_with(__lift_c, true, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #tune_scratch_arg)?;
                         Ok(__lift_ev.span_ns()? as f64 / 1e6)
                     },
                 )?;
-                self.remember(__lift_sizes, __lift_c);
+                self.remember(__lift_sizes, (__lift_c, __lift_t.specialised));
                 Ok(__lift_t)
             }
 
-            fn remember(&self, sizes: [i64; #n_sizes], c: usize) {
+            fn remember(&self, sizes: [i64; #n_sizes], c: (usize, bool)) {
                 if let Ok(mut m) = self.choices.lock() {
                     m.insert(sizes, c);
                 }
@@ -784,13 +814,25 @@ pub fn kernel_item(
             /// the last kernel's event.
             pub fn launch(&self, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
-                let __lift_c = self.choose(__lift_sizes)?;
-                self.launch_candidate(__lift_c, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
+                let (__lift_c, __lift_special) = self.choose(__lift_sizes)?;
+                self.launch_with(__lift_c, __lift_special, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
             }
 
             /// [`Self::launch`] with candidate `candidate` (an index into
-            /// [`Self::CANDIDATES`]); an `Err` if its conditions fail for these sizes.
+            /// [`Self::CANDIDATES`]), its general build; an `Err` if its conditions fail for
+            /// these sizes.
             pub fn launch_candidate(&self, candidate: usize, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+                self.launch_with(candidate, false, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
+            }
+
+            /// [`Self::launch_candidate`] with the candidate built for these sizes (every size
+            /// variable a constant; built on first use per sizes): what the tuner times and a
+            /// tuned choice runs.
+            pub fn launch_specialised(&self, candidate: usize, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+                self.launch_with(candidate, true, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
+            }
+
+            fn launch_with(&self, candidate: usize, special: bool, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
                 #(#launch_checks)*
@@ -806,7 +848,14 @@ pub fn kernel_item(
                 }
                 #scratch_check
                 let __lift_wide = Self::index64(candidate, [#(#size_locals),*])?;
-                let __lift_handles = self.handles(candidate, __lift_wide)?;
+                let __lift_special;
+                let __lift_handles: &[::lift_runtime::KernelHandle] = if special {
+                    let __lift_key = (candidate, __lift_wide, [#(#size_locals),*]);
+                    __lift_special = self.special_handles(__lift_key.0, __lift_key.1, __lift_key.2)?;
+                    __lift_special.get(&__lift_key).map_or(&[], |h| h.as_slice())
+                } else {
+                    self.handles(candidate, __lift_wide)?
+                };
                 let __lift_event = match candidate {
                     #(#arms)*
                     _ => return Err(::lift_runtime::Error::ArgLength { arg: "candidate".into(), expected: #n_cands, actual: candidate }),

@@ -32,6 +32,10 @@ pub struct Entry {
     pub valid: usize,
     /// When it was tuned (seconds since the Unix epoch).
     pub unix_time: u64,
+    /// It was timed built for the entry's sizes (size variables as constants), and runs so
+    /// (entries written before builds were specialised say `false`).
+    #[serde(default)]
+    pub specialised: bool,
 }
 
 type Table = BTreeMap<String, Entry>;

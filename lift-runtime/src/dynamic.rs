@@ -53,6 +53,9 @@ pub struct DynKernel {
     handles: Vec<KernelHandle>,
     /// The kernels built with 64-bit indices, on the first launch that needs them.
     wide: std::sync::OnceLock<Vec<KernelHandle>>,
+    /// The kernels built for one set of sizes ([`DynKernel::specialise`]): the sizes, and
+    /// the handles (built with the index width those sizes need).
+    special: Option<(Vec<usize>, Vec<KernelHandle>)>,
 }
 
 /// The explored and generated candidates of kernel `kernel` of `prog` (parsed from `text`).
@@ -400,6 +403,7 @@ impl DynKernel {
             gen,
             handles,
             wide: std::sync::OnceLock::new(),
+            special: None,
         })
     }
 
@@ -416,14 +420,18 @@ impl DynKernel {
         let base = DynKernel::compile(ctx, program_text, kernel)?;
         let facts = base.facts(sizes)?;
         let names: Vec<&str> = base.candidates.iter().map(String::as_str).collect();
-        let chosen = tune::cached_choice(ctx, &base.kernel_id, sizes, &names)
-            .filter(|&c| facts.get(c).is_some_and(|f| f.applies && f.fits(ctx)))
-            .or_else(|| crate::select::default_choice(ctx, &facts))
+        let (chosen, special) = tune::cached_choice(ctx, &base.kernel_id, sizes, &names)
+            .filter(|&(c, _)| facts.get(c).is_some_and(|f| f.applies && f.fits(ctx)))
+            .or_else(|| crate::select::default_choice(ctx, &facts).map(|c| (c, false)))
             .ok_or_else(|| crate::select::no_choice(ctx, &names, &facts))?;
-        if chosen == base.chosen {
-            return Ok(base);
+        let mut dk = match chosen == base.chosen {
+            true => base,
+            false => DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[chosen]))?,
+        };
+        if special {
+            dk.specialise(sizes)?;
         }
-        DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[chosen]))
+        Ok(dk)
     }
 
     /// Tunes kernel `kernel` of `program_text` for `sizes` on `ctx`'s device with the
@@ -457,15 +465,19 @@ impl DynKernel {
             names: &names,
             params: &param_refs,
             facts: &facts,
+            specialised: true,
         };
         if !opts.retune {
             if let Some((i, t)) = tune::cached(ctx, &job) {
-                let dk = match i == base.chosen {
+                let mut dk = match i == base.chosen {
                     true => base,
                     false => {
                         DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?
                     }
                 };
+                if t.specialised {
+                    dk.specialise(sizes)?;
+                }
                 return Ok((dk, t));
             }
         }
@@ -476,12 +488,10 @@ impl DynKernel {
             &mut |i| tune::check_candidate(ctx, program_text, kernel, names[i]),
             &mut |i| {
                 if let std::collections::hash_map::Entry::Vacant(e) = built.entry(i) {
-                    e.insert(DynKernel::compile_candidate(
-                        ctx,
-                        program_text,
-                        kernel,
-                        Some(names[i]),
-                    )?);
+                    let mut dk =
+                        DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?;
+                    dk.specialise(sizes)?;
+                    e.insert(dk);
                 }
                 match built.get(&i) {
                     Some(dk) => dk.run_timed(sizes, args).map(|(_, ms)| ms),
@@ -492,7 +502,12 @@ impl DynKernel {
         )?;
         let dk = match built.remove(&i) {
             Some(dk) => dk,
-            None => DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?,
+            None => {
+                let mut dk =
+                    DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?;
+                dk.specialise(sizes)?;
+                dk
+            }
         };
         Ok((dk, t))
     }
@@ -641,6 +656,40 @@ impl DynKernel {
     }
 
     /// The kernels built with 64-bit indices (built on first use).
+    /// Builds the kernels for `sizes` (one per size variable): the program with every size
+    /// variable a constant (`-DLIFT_SIZE_<name>=<value>`: index arithmetic folds, divisions
+    /// by sizes become multiplications), used by runs at exactly these sizes; other sizes
+    /// run the general build. What a tuned choice runs ([`crate::Tuned::specialised`]).
+    pub fn specialise(&mut self, sizes: &[usize]) -> Result<()> {
+        let env = self.check_sizes(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        let temp_extents = self.gen.temporaries.iter().map(|t| &t.scalars);
+        let extents = self
+            .info
+            .extents
+            .iter()
+            .chain(temp_extents)
+            .map(|n| eval(n, &lookup))
+            .collect::<Result<Vec<_>>>()?;
+        let wide = crate::private::index64(&extents);
+        let names = self.kernel.sizes.iter().map(|(n, _)| n.as_str());
+        let values = sizes.iter().map(|&v| v as i64);
+        let options = format!(
+            "{}{}",
+            crate::private::index_options(wide),
+            tune::size_options(names.zip(values))
+        );
+        let program = self.ctx.build(&self.gen.source, &options)?;
+        let handles = self
+            .gen
+            .kernels
+            .iter()
+            .map(|g| program.kernel(&g.name))
+            .collect::<Result<Vec<_>>>()?;
+        self.special = Some((sizes.to_vec(), handles));
+        Ok(())
+    }
+
     fn wide_handles(&self) -> Result<&[KernelHandle]> {
         if let Some(h) = self.wide.get() {
             return Ok(h);
@@ -780,10 +829,10 @@ impl DynKernel {
             .map(|n| eval(n, &lookup))
             .collect::<Result<Vec<_>>>()?;
         let wide = crate::private::index64(&extents);
-        let handles = if wide {
-            self.wide_handles()?
-        } else {
-            &self.handles
+        let handles = match &self.special {
+            Some((at, h)) if at == sizes => h,
+            _ if wide => self.wide_handles()?,
+            _ => &self.handles,
         };
         let mut last = None;
         for (gk, k) in self.gen.kernels.iter().zip(handles) {

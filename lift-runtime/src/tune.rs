@@ -39,17 +39,25 @@ pub struct Tuned {
     pub valid: usize,
     /// The result came from the cache; nothing was timed.
     pub from_cache: bool,
+    /// The candidate was timed, and runs, built for these sizes (size variables as
+    /// constants).
+    pub specialised: bool,
 }
 
 impl fmt::Display for Tuned {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} ({:.4} ms; {} of {} candidates valid{})",
+            "{} ({:.4} ms; {} of {} candidates valid{}{})",
             self.candidate,
             self.time_ms,
             self.valid,
             self.tried,
+            if self.specialised {
+                "; built for these sizes"
+            } else {
+                ""
+            },
             if self.from_cache { "; cached" } else { "" }
         )
     }
@@ -67,6 +75,18 @@ pub struct TuneJob<'a> {
     pub params: &'a [&'a [(&'a str, i64)]],
     /// Every candidate's applicability and needs at these sizes.
     pub facts: &'a [CandidateFacts],
+    /// The launches time builds specialised to these sizes (size variables as constants:
+    /// `LIFT_SIZE_<name>`, see [`size_options`]), and the choice runs so.
+    pub specialised: bool,
+}
+
+/// The build options that specialise a generated program to sizes `sizes` (name and
+/// value of each size variable): `-DLIFT_SIZE_N=value ...`, to append to the index options.
+pub fn size_options<'a>(sizes: impl IntoIterator<Item = (&'a str, i64)>) -> String {
+    sizes
+        .into_iter()
+        .map(|(n, v)| format!(" -D{}{n}={v}", lift_core::codegen::SIZE_MACRO))
+        .collect()
 }
 
 /// Is `LIFT_TUNE` set to `1` (tune on a cache miss in `run`)?
@@ -75,15 +95,16 @@ pub fn tune_on_miss() -> bool {
 }
 
 /// The cached choice for `kernel_id` at `sizes` on `ctx`'s device, if it names one of
-/// `names`.
+/// `names`: its index, and whether it runs built for these sizes.
 pub fn cached_choice(
     ctx: &Context,
     kernel_id: &str,
     sizes: &[usize],
     names: &[&str],
-) -> Option<usize> {
+) -> Option<(usize, bool)> {
     let e = cache::lookup(&cache::key(ctx, kernel_id, sizes))?;
-    names.iter().position(|n| *n == e.candidate)
+    let i = names.iter().position(|n| *n == e.candidate)?;
+    Some((i, e.specialised))
 }
 
 /// The cached result for `job`, as a [`Tuned`], if any.
@@ -100,6 +121,7 @@ pub fn cached(ctx: &Context, job: &TuneJob<'_>) -> Option<(usize, Tuned)> {
             tried: e.tried,
             valid: e.valid,
             from_cache: true,
+            specialised: e.specialised,
         },
     ))
 }
@@ -211,6 +233,7 @@ pub fn tune_with(
         unix_time: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
+        specialised: job.specialised,
     };
     // A cache that cannot be written loses the result for later processes only.
     let _ = cache::store(&cache::key(ctx, job.kernel_id, job.sizes), entry);
@@ -221,6 +244,7 @@ pub fn tune_with(
         tried: todo.len(),
         valid,
         from_cache: false,
+        specialised: job.specialised,
     };
     dump::tuning(job.kernel_id, device, job.sizes, &outcomes, Some(&tuned));
     Ok((i, tuned))

@@ -103,7 +103,8 @@ macro_rules! lift_runs {
                     });
                     $bench.run(imp, run);
                 }
-                // Time against memory: every candidate that applies, with its temporaries.
+                // Time against memory: every candidate that applies, built for these sizes (as a tuned
+                // choice runs), with its temporaries.
                 for ci in (0..$ty::CANDIDATES.len()).filter(|_| $pareto) {
                     let Ok(temps) = k.temporary_bytes(ci, n, n, c, f) else {
                         continue;
@@ -117,7 +118,7 @@ macro_rules! lift_runs {
                     let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
                     let scratch = k.scratch_for(ci, n, n, c, f)?;
                     let run = Ok::<_, String>(|o: &Buffer<f32>| {
-                        let e = k.launch_candidate(ci, n, n, c, f, x, w, b, o, &scratch)?;
+                        let e = k.launch_specialised(ci, n, n, c, f, x, w, b, o, &scratch)?;
                         Ok(Done::Last(Ev::Lift(e)))
                     });
                     $bench.run(imp, run);

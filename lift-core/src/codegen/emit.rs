@@ -673,10 +673,9 @@ fn compile_padded(
             bytes: bytes.clone(),
         });
     }
-    for (s, _) in &k.sizes {
-        params.push(format!("lift_idx {s}"));
-        args.push(KernelArg::Size(s.clone()));
-    }
+    let (size_params, size_args, size_lines) = super::size_params(k);
+    params.extend(size_params);
+    args.extend(size_args);
     if tracing {
         g.line(super::trace::end_line());
         params.push("global int* lift_trace, int lift_trace_cap".into());
@@ -700,6 +699,7 @@ fn compile_padded(
         ));
     }
     src.push_str(&format!("kernel void {name}({}) {{\n", params.join(", ")));
+    src.push_str(&size_lines);
     let align = if g.pragma_unrolled {
         " __attribute__((aligned(16)))"
     } else {

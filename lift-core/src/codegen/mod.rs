@@ -64,6 +64,29 @@ typedef int lift_idx;
 #define lift_max(a, b) max((lift_idx)(a), (lift_idx)(b))
 ";
 
+/// The prefix of the macros that fix size variables at build time: a program built with
+/// `-DLIFT_SIZE_N=<value>` computes with `N` as that constant (a build specialised to the
+/// sizes at hand: index arithmetic folds, divisions by sizes become multiplications); the
+/// launcher still passes every size as an argument.
+pub const SIZE_MACRO: &str = "LIFT_SIZE_";
+
+/// The size parameters of kernel `k` (`lift_idx lift_size_N`, in declaration order), their
+/// arguments, and the lines that open a kernel body binding each `N`: the constant
+/// [`SIZE_MACRO`]`N` where the program is built with it, else the parameter.
+pub(crate) fn size_params(k: &crate::ir::Kernel) -> (Vec<String>, Vec<KernelArg>, String) {
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    let mut lines = String::new();
+    for (s, _) in &k.sizes {
+        params.push(format!("lift_idx lift_size_{s}"));
+        args.push(KernelArg::Size(s.clone()));
+        lines.push_str(&format!(
+            "#ifdef {SIZE_MACRO}{s}\n  const lift_idx {s} = {SIZE_MACRO}{s};\n#else\n  const lift_idx {s} = lift_size_{s};\n#endif\n"
+        ));
+    }
+    (params, args, lines)
+}
+
 /// The `build` options of a generated source with 64-bit indices ([`INDEX_PRELUDE`]).
 pub const INDEX64_OPTION: &str = "-DLIFT_IDX64";
 

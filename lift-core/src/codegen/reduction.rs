@@ -154,10 +154,9 @@ pub(crate) fn compile(
     let ct = g.ct.compute(&t)?;
     params.push(format!("global {ct}* lift_partial"));
     args.push(KernelArg::Temporary(0));
-    for (s, _) in &k.sizes {
-        params.push(format!("lift_idx {s}"));
-        args.push(KernelArg::Size(s.clone()));
-    }
+    let (size_params, size_args, size_lines) = super::size_params(k);
+    params.extend(size_params);
+    args.extend(size_args);
     let input = g.value(Arg::Expr(x1))?;
     let elem_ty = match &x1.ty {
         Some(Type::Array(e, _)) => (**e).clone(),
@@ -177,7 +176,7 @@ pub(crate) fn compile(
         return Ok(None);
     }
     g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
-    let body1 = g.take_text()?;
+    let body1 = format!("{size_lines}{}", g.take_text()?);
     let name1 = c_name(&part.name);
     let kernel1 = GeneratedKernel {
         name: name1.clone(),
@@ -204,10 +203,9 @@ pub(crate) fn compile(
             args.push(arg);
         }
     }
-    for (s, _) in &k.sizes {
-        params.push(format!("lift_idx {s}"));
-        args.push(KernelArg::Size(s.clone()));
-    }
+    let (size_params, size_args, size_lines) = super::size_params(k);
+    params.extend(size_params);
+    args.extend(size_args);
     g.tree(
         &t,
         (f2, f2),
@@ -219,7 +217,7 @@ pub(crate) fn compile(
     )?;
     let result = g.finish(post, "lift_tmp[0]", &t)?;
     g.line(format!("if (lift_l == 0) out[0] = {result};"));
-    let body2 = g.take_text()?;
+    let body2 = format!("{size_lines}{}", g.take_text()?);
     let name2 = c_name(&fin.name);
     let kernel2 = GeneratedKernel {
         name: name2.clone(),
@@ -438,10 +436,9 @@ pub(crate) fn compile_rows(
     let ct = g.ct.compute(&t)?;
     params.push(format!("global {ct}* out"));
     args.push(KernelArg::Output);
-    for (s, _) in &k.sizes {
-        params.push(format!("lift_idx {s}"));
-        args.push(KernelArg::Size(s.clone()));
-    }
+    let (size_params, size_args, size_lines) = super::size_params(k);
+    params.extend(size_params);
+    args.extend(size_args);
     let xv = g.value(Arg::Expr(&xs[0]))?;
     // The row of this work-item (clamped: lanes past the last row repeat it, unwritten).
     g.line(format!(
@@ -474,7 +471,7 @@ pub(crate) fn compile_rows(
         "if (lift_l < {cols} && lift_wg < {}) out[lift_wg] = {result};",
         rows.c()
     ));
-    let body = g.take_text()?;
+    let body = format!("{size_lines}{}", g.take_text()?);
     let name = c_name(&k.name);
     let mut source = g.preamble()?;
     source.push_str(&format!(

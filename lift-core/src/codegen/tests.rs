@@ -52,7 +52,7 @@ fn stencil_from_readme() {
     );
     assert_has(
         &g,
-        "kernel void Blur3(const global float* restrict input, global float* out, lift_idx N)",
+        "kernel void Blur3(const global float* restrict input, global float* out, lift_idx lift_size_N)",
     );
     assert_has(&g, "if (get_global_id(0) < N) {");
     assert_has(&g, "float acc_1 = 0.0f;");
