@@ -631,8 +631,6 @@ pub fn kernel_item(
                 Ok(this)
             }
 
-            /// The kernels of candidate `c` with 64-bit indices (`wide`) or 32-bit ones, built
-            /// on first use.
             /// The builds for sizes, locked, holding the kernels of candidate `c` built for
             /// `sizes` (every size variable a constant) with 64-bit indices (`wide`) or 32-bit
             /// ones (built on first use).
@@ -656,6 +654,8 @@ pub fn kernel_item(
                 Ok(__lift_map)
             }
 
+            /// The kernels of candidate `c` with 64-bit indices (`wide`) or 32-bit ones, built
+            /// on first use.
             fn handles(&self, c: usize, wide: bool) -> ::core::result::Result<&[::lift_runtime::KernelHandle], ::lift_runtime::Error> {
                 let slot = &self.built[c][usize::from(wide)];
                 if let Some(h) = slot.get() {
@@ -832,6 +832,7 @@ pub fn kernel_item(
                 self.launch_with(candidate, true, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
             }
 
+            /// [`Self::launch_candidate`] (`special`: [`Self::launch_specialised`]).
             fn launch_with(&self, candidate: usize, special: bool, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
                 #unused_sizes
