@@ -655,7 +655,20 @@ impl DynKernel {
         Ok(env)
     }
 
-    /// The kernels built with 64-bit indices (built on first use).
+    /// Whether a launch with the sizes of `lookup` indexes with 64-bit arithmetic (an array,
+    /// a temporary or a view's extent is too large for 32-bit indices).
+    fn wide_at(&self, lookup: &dyn Fn(&str) -> Option<i64>) -> Result<bool> {
+        let temp_extents = self.gen.temporaries.iter().map(|t| &t.scalars);
+        let extents = self
+            .info
+            .extents
+            .iter()
+            .chain(temp_extents)
+            .map(|n| eval(n, lookup))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(crate::private::index64(&extents))
+    }
+
     /// Builds the kernels for `sizes` (one per size variable): the program with every size
     /// variable a constant (`-DLIFT_SIZE_<name>=<value>`: index arithmetic folds, divisions
     /// by sizes become multiplications), used by runs at exactly these sizes; other sizes
@@ -663,15 +676,7 @@ impl DynKernel {
     pub fn specialise(&mut self, sizes: &[usize]) -> Result<()> {
         let env = self.check_sizes(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
-        let temp_extents = self.gen.temporaries.iter().map(|t| &t.scalars);
-        let extents = self
-            .info
-            .extents
-            .iter()
-            .chain(temp_extents)
-            .map(|n| eval(n, &lookup))
-            .collect::<Result<Vec<_>>>()?;
-        let wide = crate::private::index64(&extents);
+        let wide = self.wide_at(&lookup)?;
         let names = self.kernel.sizes.iter().map(|(n, _)| n.as_str());
         let values = sizes.iter().map(|&v| v as i64);
         let options = format!(
@@ -690,6 +695,7 @@ impl DynKernel {
         Ok(())
     }
 
+    /// The kernels built with 64-bit indices (built on first use).
     fn wide_handles(&self) -> Result<&[KernelHandle]> {
         if let Some(h) = self.wide.get() {
             return Ok(h);
@@ -820,15 +826,7 @@ impl DynKernel {
             .iter()
             .map(|t| self.ctx.alloc::<u8>(to_usize(eval(&t.bytes, &lookup)?)?))
             .collect::<Result<Vec<_>>>()?;
-        let temp_extents = self.gen.temporaries.iter().map(|t| &t.scalars);
-        let extents = self
-            .info
-            .extents
-            .iter()
-            .chain(temp_extents)
-            .map(|n| eval(n, &lookup))
-            .collect::<Result<Vec<_>>>()?;
-        let wide = crate::private::index64(&extents);
+        let wide = self.wide_at(&lookup)?;
         let handles = match &self.special {
             Some((at, h)) if at == sizes => h,
             _ if wide => self.wide_handles()?,
