@@ -760,7 +760,7 @@ pub fn kernel_item(
                     names: Self::CANDIDATES,
                     params: Self::CANDIDATE_PARAMS,
                     facts: &__lift_facts,
-                    specialised: true,
+                    specialise: true,
                 };
                 if let Some((__lift_c, __lift_t)) = ::lift_runtime::tune::cached(&self.ctx, &__lift_job) {
                     self.remember(__lift_sizes, (__lift_c, __lift_t.specialised));
@@ -774,9 +774,9 @@ pub fn kernel_item(
                     &self.ctx,
                     &__lift_job,
                     &mut |__lift_c| ::lift_runtime::tune::check_candidate(&self.ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
-                    &mut |__lift_c| {
+                    &mut |__lift_c, __lift_special| {
                         #tune_scratch_get
-                        let __lift_ev = self.launch_with(__lift_c, true, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #tune_scratch_arg)?;
+                        let __lift_ev = self.launch_with(__lift_c, __lift_special, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #tune_scratch_arg)?;
                         Ok(__lift_ev.span_ns()? as f64 / 1e6)
                     },
                 )?;
@@ -826,8 +826,8 @@ pub fn kernel_item(
             }
 
             /// [`Self::launch_candidate`] with the candidate built for these sizes (every size
-            /// variable a constant; built on first use per sizes): what the tuner times and a
-            /// tuned choice runs.
+            /// variable a constant; built on first use per sizes): what the tuner times for its
+            /// fastest candidates, and a tuned choice runs where that was faster.
             pub fn launch_specialised(&self, candidate: usize, #(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param #scratch_param) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
                 self.launch_with(candidate, true, #(#size_params,)* #(#launch_forward,)* out #count_fwd #scratch_fwd)
             }

@@ -465,7 +465,7 @@ impl DynKernel {
             names: &names,
             params: &param_refs,
             facts: &facts,
-            specialised: true,
+            specialise: true,
         };
         if !opts.retune {
             if let Some((i, t)) = tune::cached(ctx, &job) {
@@ -486,29 +486,28 @@ impl DynKernel {
             ctx,
             &job,
             &mut |i| tune::check_candidate(ctx, program_text, kernel, names[i]),
-            &mut |i| {
+            &mut |i, special| {
                 if let std::collections::hash_map::Entry::Vacant(e) = built.entry(i) {
-                    let mut dk =
-                        DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?;
-                    dk.specialise(sizes)?;
-                    e.insert(dk);
+                    e.insert(DynKernel::compile_candidate(
+                        ctx,
+                        program_text,
+                        kernel,
+                        Some(names[i]),
+                    )?);
                 }
-                match built.get(&i) {
-                    Some(dk) => dk.run_timed(sizes, args).map(|(_, ms)| ms),
-                    None => Err(Error::launch("candidate not built")),
-                }
+                let dk = built
+                    .get_mut(&i)
+                    .ok_or_else(|| Error::launch("candidate not built"))?;
+                dk.use_build(sizes, special)?;
+                dk.run_timed(sizes, args).map(|(_, ms)| ms)
             },
             opts,
         )?;
-        let dk = match built.remove(&i) {
+        let mut dk = match built.remove(&i) {
             Some(dk) => dk,
-            None => {
-                let mut dk =
-                    DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?;
-                dk.specialise(sizes)?;
-                dk
-            }
+            None => DynKernel::compile_candidate(ctx, program_text, kernel, Some(names[i]))?,
         };
+        dk.use_build(sizes, t.specialised)?;
         Ok((dk, t))
     }
 
@@ -653,6 +652,18 @@ impl DynKernel {
             }
         }
         Ok(env)
+    }
+
+    /// Makes runs at `sizes` use the build for them (`special`) or the general one.
+    fn use_build(&mut self, sizes: &[usize], special: bool) -> Result<()> {
+        match (special, &self.special) {
+            (true, Some((at, _))) if at == sizes => Ok(()),
+            (true, _) => self.specialise(sizes),
+            (false, _) => {
+                self.special = None;
+                Ok(())
+            }
+        }
     }
 
     /// Whether a launch with the sizes of `lookup` indexes with 64-bit arithmetic (an array,

@@ -75,9 +75,9 @@ pub struct TuneJob<'a> {
     pub params: &'a [&'a [(&'a str, i64)]],
     /// Every candidate's applicability and needs at these sizes.
     pub facts: &'a [CandidateFacts],
-    /// The launches time builds specialised to these sizes (size variables as constants:
-    /// `LIFT_SIZE_<name>`, see [`size_options`]), and the choice runs so.
-    pub specialised: bool,
+    /// The launcher can also run a candidate built for these sizes (size variables as
+    /// constants: `LIFT_SIZE_<name>`, see [`size_options`]): the fastest few are timed so too.
+    pub specialise: bool,
 }
 
 /// The build options that specialise a generated program to sizes `sizes` (name and
@@ -128,13 +128,16 @@ pub fn cached(ctx: &Context, job: &TuneJob<'_>) -> Option<(usize, Tuned)> {
 
 /// Checks then times every candidate that applies and fits the device, stores the fastest in
 /// the cache and gives its index. `check(i)` says whether candidate `i` agrees with the
-/// interpreter; `launch(i)` runs it once and gives its profiled time in milliseconds. A
-/// candidate whose check or launch fails is skipped; an `Err` only if none is valid.
+/// interpreter; `launch(i, special)` runs it once (built for the sizes if `special`) and
+/// gives its profiled time in milliseconds. With `job.specialise`, the [`SPECIALISED`]
+/// fastest are then timed built for the sizes (a build each: the general ones are shared
+/// with the check), and the choice records which build won. A candidate whose check or
+/// launch fails is skipped; an `Err` only if none is valid.
 pub fn tune(
     ctx: &Context,
     job: &TuneJob<'_>,
     check: &mut dyn FnMut(usize) -> Result<bool>,
-    launch: &mut dyn FnMut(usize) -> Result<f64>,
+    launch: &mut dyn FnMut(usize, bool) -> Result<f64>,
 ) -> Result<(usize, Tuned)> {
     tune_with(ctx, job, check, launch, &TuneOptions::default())
 }
@@ -156,7 +159,7 @@ pub fn tune_with(
     ctx: &Context,
     job: &TuneJob<'_>,
     check: &mut dyn FnMut(usize) -> Result<bool>,
-    launch: &mut dyn FnMut(usize) -> Result<f64>,
+    launch: &mut dyn FnMut(usize, bool) -> Result<f64>,
     opts: &TuneOptions,
 ) -> Result<(usize, Tuned)> {
     let todo: Vec<usize> = (0..job.names.len())
@@ -167,12 +170,13 @@ pub fn tune_with(
     let mut valid = 0;
     let mut failures = Vec::new();
     let mut outcomes = Vec::with_capacity(todo.len());
+    let mut timed = Vec::with_capacity(todo.len());
     for &i in &todo {
         if let Some(b) = &bar {
             b.set_message(job.names[i].to_string());
         }
         let result = check(i).and_then(|ok| match ok {
-            true => time(i, launch, best.map(|b| b.1)),
+            true => time(&mut || launch(i, false), best.map(|b| b.1)),
             false => Err(Error::launch("disagrees with the interpreter")),
         });
         let line = match &result {
@@ -182,6 +186,7 @@ pub fn tune_with(
         match result {
             Ok(ms) => {
                 valid += 1;
+                timed.push((i, ms));
                 if best.is_none_or(|(_, b)| ms < b) {
                     best = Some((i, ms));
                 }
@@ -211,6 +216,31 @@ pub fn tune_with(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // The fastest few again, built for these sizes (a build each).
+    let mut special = false;
+    if job.specialise {
+        timed.sort_by(|a, b| a.1.total_cmp(&b.1));
+        for &(i, _) in timed.iter().take(SPECIALISED) {
+            let name = format!("{} (built for these sizes)", job.names[i]);
+            let result = time(&mut || launch(i, true), best.map(|b| b.1));
+            if opts.verbose {
+                match &result {
+                    Ok(ms) => eprintln!("{ms:>12.4} ms  {name}"),
+                    Err(e) => eprintln!("{:>15}  {name}: {e}", "invalid"),
+                }
+            }
+            if let Ok(ms) = result {
+                if best.is_none_or(|(_, b)| ms < b) {
+                    best = Some((i, ms));
+                    special = true;
+                }
+            }
+            outcomes.push(dump::CandidateOutcome {
+                name,
+                result: result.map_err(|e| e.to_string()),
+            });
+        }
+    }
     let device = &ctx.device_info().name;
     let Some((i, ms)) = best else {
         dump::tuning(job.kernel_id, device, job.sizes, &outcomes, None);
@@ -233,7 +263,7 @@ pub fn tune_with(
         unix_time: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
-        specialised: job.specialised,
+        specialised: special,
     };
     // A cache that cannot be written loses the result for later processes only.
     let _ = cache::store(&cache::key(ctx, job.kernel_id, job.sizes), entry);
@@ -244,7 +274,7 @@ pub fn tune_with(
         tried: todo.len(),
         valid,
         from_cache: false,
-        specialised: job.specialised,
+        specialised: special,
     };
     dump::tuning(job.kernel_id, device, job.sizes, &outcomes, Some(&tuned));
     Ok((i, tuned))
@@ -254,17 +284,22 @@ pub fn tune_with(
 /// timed further (the warm-up's time stands for it).
 const HOPELESS: f64 = 8.0;
 
+/// How many of the fastest candidates (general builds) [`tune_with`] times again built for
+/// the sizes: a build each, where the general builds are shared with the check (builds for
+/// constant sizes can take much longer, on POCL most of all).
+pub const SPECIALISED: usize = 8;
+
 /// The median of one warm-up then up to [`RUNS`] launches within [`BUDGET`]; only the
 /// warm-up if that is [`HOPELESS`]ly slower than `best`.
-fn time(i: usize, launch: &mut dyn FnMut(usize) -> Result<f64>, best: Option<f64>) -> Result<f64> {
-    let warm = launch(i)?;
+fn time(launch: &mut dyn FnMut() -> Result<f64>, best: Option<f64>) -> Result<f64> {
+    let warm = launch()?;
     if best.is_some_and(|b| warm > HOPELESS * b) {
         return Ok(warm);
     }
     let start = Instant::now();
     let mut times = Vec::with_capacity(RUNS);
     while times.len() < RUNS && (times.len() < 3 || start.elapsed() < BUDGET) {
-        times.push(launch(i)?);
+        times.push(launch()?);
     }
     times.sort_by(f64::total_cmp);
     Ok(times[times.len() / 2])
