@@ -134,3 +134,65 @@ fn the_check_finds_sizes_for_conditions_that_tie_sizes_together() {
         "{split}"
     );
 }
+
+/// Builds for the sizes at hand (`-DLIFT_SIZE_*`): every candidate of `Short` launched so,
+/// and a convolution compiled at run time and built for odd sizes, agree with the
+/// interpreter; runs at other sizes still use the general build.
+#[test]
+fn builds_for_the_sizes_agree_with_the_interpreter() {
+    let k = Short::new(ctx()).unwrap();
+    let (n, kk, m) = SIZES;
+    let (a, b) = (random_f32(n * kk, 11), random_f32(kk * m, 12));
+    let want = f32s(&interpret(
+        Short::LIFT,
+        "Short",
+        &[n, kk, m],
+        &[matrix(&a, n), matrix(&b, m)],
+    ));
+    let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
+    let out = ctx().alloc::<f32>(n * m).unwrap();
+    let all = applying(&k);
+    let plain = (0..Short::CANDIDATES.len())
+        .filter(|&c| k.temporary_bytes(c, n, kk, m).is_ok_and(|b| b == 0));
+    for c in all.iter().map(|&(c, _)| c).chain(plain.take(3)) {
+        let Ok(sc) = k.scratch_for(c, n, kk, m) else {
+            continue;
+        };
+        let Ok(ev) = k.launch_specialised(c, n, kk, m, &da, &db, &out, &sc) else {
+            continue;
+        };
+        ev.wait().unwrap();
+        let what = format!("Short {} built for the sizes", Short::CANDIDATES[c]);
+        assert_close(&out.download().unwrap(), &want, 1e-4, &what);
+    }
+
+    let text = "kernel Conv<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
+    let mut dk = lift_runtime::DynKernel::compile(ctx(), text, "Conv").unwrap();
+    let args = |(h, w, c, f): (usize, usize, usize, usize), seed: u64| {
+        let x = random_f32(h * w * c, seed);
+        let wt = random_f32(f * 9 * c, seed + 1);
+        let bias = random_f32(f, seed + 2);
+        let x = lift_runtime::core::interp::Value::Array(
+            x.chunks(w * c).map(|r| matrix(r, w)).collect(),
+        );
+        let wt = lift_runtime::core::interp::Value::Array(
+            wt.chunks(9 * c)
+                .map(|k| {
+                    lift_runtime::core::interp::Value::Array(
+                        k.chunks(3 * c).map(|r| matrix(r, 3)).collect(),
+                    )
+                })
+                .collect(),
+        );
+        vec![x, wt, lift_runtime::core::interp::Value::from_f32s(&bias)]
+    };
+    let at = (5, 7, 3, 2);
+    dk.specialise(&[5, 7, 3, 2]).unwrap();
+    for (sizes, seed) in [(at, 20), ((4, 3, 5, 3), 30), (at, 40)] {
+        let a = args(sizes, seed);
+        let s = [sizes.0, sizes.1, sizes.2, sizes.3];
+        let want = f32s(&interpret(text, "Conv", &s, &a));
+        let got = f32s(&dk.run(&s, &a).unwrap());
+        assert_close(&got, &want, 1e-4, &format!("Conv {sizes:?}"));
+    }
+}
