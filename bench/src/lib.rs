@@ -170,6 +170,7 @@ pub fn finish(suite: &mut Suite, cfg: &Config) -> Res<()> {
             Err(e) => eprintln!("PyTorch results not merged ({}): {e}", t.display()),
         }
     }
+    workloads::vgg::add_stack(suite);
     suite.write(&cfg.out)?;
     if let Err(e) = plot::draw(suite, &cfg.out.join("roofline.png")) {
         eprintln!("plot not drawn: {e}");

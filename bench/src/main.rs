@@ -1,7 +1,7 @@
 //! `lift-bench [--quick] [--only WORKLOAD] [--out DIR] [--clblast PATH] [--torch FILE]`
 //! runs the suite; `--spellings` (= `--only spellings`) runs the spellings-and-sizes part;
-//! `lift-bench --report DIR [--torch FILE]` rewrites the table, CSV and plot
-//! of an earlier run (merging PyTorch results).
+//! `lift-bench --report DIR[,MORE..] [--torch FILE]` rewrites the table, CSV and plot
+//! of an earlier run (merging PyTorch results and the records of the runs in MORE).
 
 use clap::Parser;
 use lift_bench::common::Config;
@@ -66,9 +66,10 @@ struct Args {
     /// Timed runs per implementation (at least).
     #[arg(long, value_name = "N")]
     runs: Option<usize>,
-    /// Rewrite the table, CSV and plots of an earlier run in DIR (merging --torch results).
-    #[arg(long, value_name = "DIR")]
-    report: Option<PathBuf>,
+    /// Rewrite the table, CSV and plots of an earlier run in DIR (merging --torch results);
+    /// `DIR,MORE,..` adds the records of the runs in MORE (one VGG layer per run, say).
+    #[arg(long, value_name = "DIR", value_delimiter = ',')]
+    report: Option<Vec<PathBuf>>,
 }
 
 fn main() -> ExitCode {
@@ -101,14 +102,19 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(runs) = args.runs {
         cfg.runs = runs;
     }
-    let mut suite = match args.report {
-        Some(dir) => {
+    let mut suite = match args.report.as_deref() {
+        Some([dir, more @ ..]) => {
             cfg.out = dir.clone();
             if cfg.torch.is_none() && dir.join("torch.json").exists() {
                 cfg.torch = Some(dir.join("torch.json"));
             }
-            Suite::read(&dir.join("results.json"))?
+            let mut suite = Suite::read(&dir.join("results.json"))?;
+            for d in more {
+                suite.absorb(Suite::read(&d.join("results.json"))?);
+            }
+            suite
         }
+        Some([]) => return Err("--report needs a directory".into()),
         None => lift_bench::run_suite(&cfg)?,
     };
     lift_bench::finish(&mut suite, &cfg)?;

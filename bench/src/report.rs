@@ -192,6 +192,17 @@ impl Suite {
         })
     }
 
+    /// Adds the records of `other` (a run of the same device: its roofline is not kept) and
+    /// the sizes of its workloads.
+    pub fn absorb(&mut self, other: Suite) {
+        for (w, size) in other.sizes {
+            if !self.sizes.iter().any(|(v, _)| *v == w) {
+                self.sizes.push((w, size));
+            }
+        }
+        self.records.extend(other.records);
+    }
+
     /// Adds the PyTorch results of `bench/scripts/torch_ref.py` (replacing earlier ones).
     pub fn merge_torch(&mut self, path: &Path) -> Res<()> {
         let v: Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;

@@ -770,10 +770,12 @@ pub fn kernel_item(
                 let __lift_out = self.ctx.alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
                 #count_alloc
                 #tune_scratch_hold
+                // The checks run on several threads: they borrow the context alone.
+                let __lift_ctx = &self.ctx;
                 let (__lift_c, __lift_t) = ::lift_runtime::tune::tune(
                     &self.ctx,
                     &__lift_job,
-                    &mut |__lift_c| ::lift_runtime::tune::check_candidate(&self.ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
+                    &|__lift_c| ::lift_runtime::tune::check_candidate(__lift_ctx, Self::LIFT, #kernel_name, Self::CANDIDATES[__lift_c]),
                     &mut |__lift_c, __lift_special| {
                         #tune_scratch_get
                         let __lift_ev = self.launch_with(__lift_c, __lift_special, #(#size_params,)* #(#forward,)* &__lift_out #count_arg #tune_scratch_arg)?;

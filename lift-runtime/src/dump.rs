@@ -67,6 +67,21 @@ pub struct CandidateOutcome {
     pub name: String,
     /// Its median time (ms), or the reason it was skipped.
     pub result: Result<f64, String>,
+    /// Seconds the tuner spent on it (its check, build included, and its timed launches).
+    pub seconds: f64,
+}
+
+/// Where a tuning run's time went, in seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Took {
+    /// Checking every candidate against the interpreter (several at once).
+    pub checks: f64,
+    /// The threads the checks ran on.
+    pub threads: usize,
+    /// Timing the general builds.
+    pub timing: f64,
+    /// Building and timing the fastest again for the sizes.
+    pub specialised: f64,
 }
 
 /// A name made safe as a file name: ASCII letters, digits and `_ - . =` kept, every other
@@ -123,14 +138,15 @@ pub fn tuning_file(dir: &Path, kernel: &str, sizes: &[usize]) -> PathBuf {
         .join(format!("tune-{}.txt", sizes.join("x")))
 }
 
-/// Writes a tuning run's outcome: the device, the sizes, every candidate's median time or
-/// failure, and the choice (`None`: no candidate was valid). Gives the file.
+/// Writes a tuning run's outcome: the device, the sizes, where the time went, every
+/// candidate's median time or failure (and the seconds spent on it), and the choice (`None`:
+/// no candidate was valid). Gives the file.
 pub fn write_tuning(
     dir: &Path,
     kernel_id: &str,
     device: &str,
     sizes: &[usize],
-    outcomes: &[CandidateOutcome],
+    (outcomes, took): (&[CandidateOutcome], &Took),
     chosen: Option<&crate::Tuned>,
 ) -> std::io::Result<PathBuf> {
     let kernel = kernel_id.split('#').next().unwrap_or(kernel_id);
@@ -143,14 +159,23 @@ pub fn write_tuning(
     let _ = writeln!(t, "device: {device}");
     let sz: Vec<String> = sizes.iter().map(usize::to_string).collect();
     let _ = writeln!(t, "sizes: {}", sz.join(", "));
+    let _ = writeln!(
+        t,
+        "took: checks {:.2} s on {} threads, timing {:.2} s, built for the sizes {:.2} s",
+        took.checks, took.threads, took.timing, took.specialised
+    );
     let _ = writeln!(t, "candidates:");
     for o in outcomes {
         match &o.result {
             Ok(ms) => {
-                let _ = writeln!(t, "  {:>12.4} ms  {}", ms, o.name);
+                let _ = writeln!(t, "  {:>12.4} ms  {} ({:.2} s)", ms, o.name, o.seconds);
             }
             Err(e) => {
-                let _ = writeln!(t, "  {:>15}  {}: {e}", "invalid", o.name);
+                let _ = writeln!(
+                    t,
+                    "  {:>15}  {}: {e} ({:.2} s)",
+                    "invalid", o.name, o.seconds
+                );
             }
         }
     }
@@ -207,7 +232,7 @@ pub fn tuning(
     kernel_id: &str,
     device: &str,
     sizes: &[usize],
-    outcomes: &[CandidateOutcome],
+    outcomes: (&[CandidateOutcome], &Took),
     chosen: Option<&crate::Tuned>,
 ) {
     if let Some(dir) = dump_dir() {
@@ -258,17 +283,26 @@ mod tests {
             CandidateOutcome {
                 name: "a".into(),
                 result: Ok(1.5),
+                seconds: 0.25,
             },
             CandidateOutcome {
                 name: "b".into(),
                 result: Err("disagrees".into()),
+                seconds: 2.0,
             },
         ];
-        let f = write_tuning(&dir, "K#0", "dev", &[8, 2], &outcomes, None).unwrap();
+        let took = Took {
+            checks: 2.0,
+            threads: 2,
+            timing: 0.25,
+            specialised: 0.0,
+        };
+        let f = write_tuning(&dir, "K#0", "dev", &[8, 2], (&outcomes, &took), None).unwrap();
         assert_eq!(f, dir.join("K").join("tune-8x2.txt"));
         let t = std::fs::read_to_string(f).unwrap();
-        assert!(t.contains("1.5000 ms  a"), "{t}");
-        assert!(t.contains("b: disagrees"), "{t}");
+        assert!(t.contains("1.5000 ms  a (0.25 s)"), "{t}");
+        assert!(t.contains("b: disagrees (2.00 s)"), "{t}");
+        assert!(t.contains("took: checks 2.00 s on 2 threads"), "{t}");
         assert!(t.contains("chosen: none"), "{t}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -485,7 +485,7 @@ impl DynKernel {
         let (i, t) = tune::tune_with(
             ctx,
             &job,
-            &mut |i| tune::check_candidate(ctx, program_text, kernel, names[i]),
+            &|i| tune::check_candidate(ctx, program_text, kernel, names[i]),
             &mut |i, special| {
                 if let std::collections::hash_map::Entry::Vacant(e) = built.entry(i) {
                     e.insert(DynKernel::compile_candidate(

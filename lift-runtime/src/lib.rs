@@ -22,6 +22,7 @@ pub use opencl3;
 
 mod buffer;
 pub mod cache;
+mod check;
 mod context;
 mod device;
 pub mod dump;

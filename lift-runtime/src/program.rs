@@ -16,10 +16,13 @@ const CL_INVALID_KERNEL_NAME: i32 = -46;
 /// Cache key: device id, source, options.
 type Key = (usize, String, String);
 
+/// A program's place in the cache: empty until a build succeeds.
+type Slot = Arc<Mutex<Option<Arc<BuiltProgram>>>>;
+
 /// Built programs of one context, keyed by (device, source, options).
 #[derive(Default)]
 pub(crate) struct ProgramCache {
-    programs: Mutex<HashMap<Key, Arc<BuiltProgram>>>,
+    programs: Mutex<HashMap<Key, Slot>>,
     builds: AtomicUsize,
 }
 
@@ -74,10 +77,20 @@ impl Context {
         }
         let device = self.cl_device().id();
         let key: Key = (device as usize, source.to_string(), options.to_string());
+        // Each program has its own slot: threads building different programs (the tuner's
+        // checks) build at once; a thread asking for a program being built waits for it.
+        // A poisoned lock only means another thread panicked mid-build; the data is intact.
         let cache = self.cache();
-        // A poisoned lock only means another thread panicked mid-build; the map is intact.
-        let mut programs = cache.programs.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(built) = programs.get(&key) {
+        let slot = Arc::clone(
+            cache
+                .programs
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(key)
+                .or_default(),
+        );
+        let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(built) = &*slot {
             return Ok(Arc::clone(built));
         }
         let mut program = Program::create_from_source(self.cl_context(), source)
@@ -96,7 +109,7 @@ impl Context {
             });
         }
         let built = Arc::new(BuiltProgram { program });
-        programs.insert(key, Arc::clone(&built));
+        *slot = Some(Arc::clone(&built));
         Ok(built)
     }
 

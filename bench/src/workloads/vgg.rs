@@ -5,12 +5,15 @@
 //! context that bounds its temporaries by the layer's im2col matrix; CLBlast runs `convgemm` (the same
 //! convolution without bias and ReLU, NCHW, in its single-kernel form). Each is checked
 //! against a CPU reference on a sample of the outputs. PyTorch's `conv2d` (cuDNN) comes from
-//! `torch_ref.py --vgg` and is merged by `--report`.
+//! `torch_ref.py --vgg` and is merged by `--report`; with all nine layers measured (in one
+//! run, or merged from several with `--report DIR,DIR,..`), `vgg-stack` rows give the whole
+//! stack of 13 layers.
 
 use super::{Bench, Blas};
 use crate::common::{par_map, random_vec, Config, Imp, Record, Reference, Work};
 use crate::lift_kernels::{Conv, ConvDirect, ConvIm2col};
-use crate::timing::{Done, Ev, Gate, Res};
+use crate::report::Suite;
+use crate::timing::{Done, Ev, Gate, Res, Stats};
 use lift_runtime::{Buffer, Context};
 
 /// `(side, input channels, filters)` of the nine distinct layers (conv1_1 .. conv5_x).
@@ -296,4 +299,146 @@ pub fn size_text(workload: &str, quick: bool) -> Option<String> {
     let i: usize = workload.strip_prefix("vgg-")?.parse().ok()?;
     let (n, c, f) = *layers(quick).get(i)?;
     Some(format!("{n}x{n}x{c}->{f}"))
+}
+
+/// How many of VGG-16's 13 convolution layers each of [`LAYERS`] stands for.
+const REPEATS: [usize; 9] = [1, 1, 1, 1, 1, 2, 1, 2, 3];
+
+/// The workload name of the whole stack's rows ([`add_stack`]).
+pub const STACK: &str = "vgg-stack";
+
+/// Adds a `vgg-stack` row for every implementation measured correct on all nine layers: the
+/// sum of its medians (and of its 10th and 90th percentiles) over the 13 layers, each
+/// distinct layer counted as often as VGG-16 has it. An implementation is its label: the
+/// name before `: ` (lift-rs rows name the candidate chosen per layer after it). Earlier
+/// stack rows are replaced.
+pub fn add_stack(suite: &mut Suite) {
+    suite.records.retain(|r| r.workload != STACK);
+    let label = |r: &Record| -> String {
+        let name = &r.implementation;
+        name.split_once(": ")
+            .map_or(name.clone(), |(l, _)| l.to_string())
+    };
+    let mut labels: Vec<(String, String)> = Vec::new();
+    for r in suite.records.iter().filter(|r| r.workload == name(0)) {
+        let key = (label(r), r.class.clone());
+        if !labels.contains(&key) {
+            labels.push(key);
+        }
+    }
+    let mut stack = Vec::new();
+    for (imp, class) in labels {
+        let rows: Option<Vec<&Record>> = (0..LAYERS.len())
+            .map(|i| {
+                suite.records.iter().find(|r| {
+                    r.workload == name(i)
+                        && label(r) == imp
+                        && r.class == class
+                        && r.status == "ok"
+                        && r.stats.is_some()
+                })
+            })
+            .collect();
+        let Some(rows) = rows else { continue };
+        let sum = |f: &dyn Fn(&Record) -> f64| -> f64 {
+            rows.iter().zip(REPEATS).map(|(r, n)| n as f64 * f(r)).sum()
+        };
+        let stat = |f: fn(&Stats) -> f64| sum(&|r| r.stats.as_ref().map_or(0.0, f));
+        let per_layer = rows.iter().any(|r| r.implementation != imp);
+        stack.push(Record {
+            workload: STACK.into(),
+            implementation: match per_layer {
+                true => format!("{imp} (each layer's choice)"),
+                false => imp,
+            },
+            class,
+            stats: Some(Stats {
+                median_ms: stat(|s| s.median_ms),
+                p10_ms: stat(|s| s.p10_ms),
+                p90_ms: stat(|s| s.p90_ms),
+                runs: rows
+                    .iter()
+                    .filter_map(|r| r.stats.as_ref().map(|s| s.runs))
+                    .min()
+                    .unwrap_or(0),
+            }),
+            rel_err: rows.iter().filter_map(|r| r.rel_err).reduce(f64::max),
+            status: "ok".into(),
+            flops: sum(&|r| r.flops),
+            bytes: sum(&|r| r.bytes),
+            timing: "sum of the 13 layers' medians".into(),
+            spelling: None,
+        });
+    }
+    if !stack.is_empty() && !suite.sizes.iter().any(|(w, _)| w == STACK) {
+        suite
+            .sizes
+            .push((STACK.into(), "13 layers (sum of medians)".into()));
+    }
+    suite.records.extend(stack);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(layer: usize, implementation: &str, class: &str, ms: f64) -> Record {
+        Record {
+            workload: name(layer).to_string(),
+            implementation: implementation.into(),
+            class: class.into(),
+            stats: Some(Stats {
+                median_ms: ms,
+                p10_ms: ms * 0.9,
+                p90_ms: ms * 1.1,
+                runs: 10 + layer,
+            }),
+            rel_err: Some(1e-7 * layer as f64),
+            status: "ok".into(),
+            flops: 1.0,
+            bytes: 2.0,
+            timing: String::new(),
+            spelling: None,
+        }
+    }
+
+    /// The stack sums each label's layers, repeated as in VGG-16; a label missing a layer
+    /// (or wrong on one) gets no row.
+    #[test]
+    fn the_stack_sums_thirteen_layers_per_label() {
+        let mut suite = Suite::default();
+        for i in 0..LAYERS.len() {
+            let ms = (i + 1) as f64;
+            suite
+                .records
+                .push(rec(i, &format!("lift-rs tuned: cand{i}"), "lift", ms));
+            suite.records.push(rec(i, "CLBlast", "clblast", 2.0 * ms));
+            if i != 4 {
+                suite.records.push(rec(i, "partial", "lift", ms));
+            }
+            let mut r = rec(i, "wrong once", "lift", ms);
+            if i == 2 {
+                r.status = "WRONG (rel err 1e-2)".into();
+            }
+            suite.records.push(r);
+        }
+        add_stack(&mut suite);
+        add_stack(&mut suite);
+        let stack: Vec<&Record> = suite
+            .records
+            .iter()
+            .filter(|r| r.workload == STACK)
+            .collect();
+        let names: Vec<&str> = stack.iter().map(|r| r.implementation.as_str()).collect();
+        assert_eq!(names, ["lift-rs tuned (each layer's choice)", "CLBlast"]);
+        // 1 + 2 + 3 + 4 + 5 + 2*6 + 7 + 2*8 + 3*9 = 77.
+        let s = stack[0].stats.as_ref().unwrap();
+        assert!((s.median_ms - 77.0).abs() < 1e-9, "{s:?}");
+        assert!((s.p90_ms - 77.0 * 1.1).abs() < 1e-9, "{s:?}");
+        assert_eq!(s.runs, 10);
+        assert_eq!(stack[0].flops, 13.0);
+        let c = stack[1].stats.as_ref().unwrap();
+        assert!((c.median_ms - 154.0).abs() < 1e-9, "{c:?}");
+        assert_eq!(suite.sizes.iter().filter(|(w, _)| w == STACK).count(), 1);
+    }
 }
