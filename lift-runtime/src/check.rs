@@ -131,7 +131,9 @@ fn interpreted(
     args: &[Value],
 ) -> Result<Vec<Scalar>> {
     type Slot = Arc<OnceLock<std::result::Result<Vec<Scalar>, String>>>;
-    static KEPT: Mutex<Vec<((String, String, Vec<usize>), Slot)>> = Mutex::new(Vec::new());
+    /// Program text, kernel and sizes.
+    type Key = (String, String, Vec<usize>);
+    static KEPT: Mutex<Vec<(Key, Slot)>> = Mutex::new(Vec::new());
     /// Interpretations kept (the oldest is dropped first).
     const KEEP: usize = 16;
     let key = (lift_text.to_string(), kernel.to_string(), sizes.to_vec());

@@ -116,6 +116,39 @@ fn identical_builds_hit_the_cache() {
     assert_eq!(other.builds(), 1);
 }
 
+/// Threads asking at once for one program share one build; asking for different programs,
+/// each gets its own (built side by side), and a failed build is not cached.
+#[test]
+fn threads_share_builds() {
+    let ctx = Context::new().unwrap();
+    let start = std::sync::Barrier::new(8);
+    let programs: Vec<Arc<lift_runtime::BuiltProgram>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                let (ctx, start) = (&ctx, &start);
+                s.spawn(move || {
+                    start.wait();
+                    // Half the threads ask for the same program, the others for one each.
+                    let options = match t % 2 {
+                        0 => String::new(),
+                        _ => format!("-DVARIANT={t}"),
+                    };
+                    ctx.build(AXPY, &options).unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(ctx.builds(), 1 + 4);
+    for p in programs.iter().step_by(2) {
+        assert!(Arc::ptr_eq(p, &programs[0]));
+    }
+    assert!(!Arc::ptr_eq(&programs[1], &programs[3]));
+    assert!(ctx.build("kernel void broken( {", "").is_err());
+    assert!(ctx.build("kernel void broken( {", "").is_err());
+    assert_eq!(ctx.builds(), 1 + 4 + 2);
+}
+
 #[test]
 fn build_errors_carry_the_log_and_source() {
     let ctx = ctx();
