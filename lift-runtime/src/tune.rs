@@ -128,7 +128,7 @@ pub fn cached(ctx: &Context, job: &TuneJob<'_>) -> Option<(usize, Tuned)> {
 
 /// Checks then times every candidate that applies and fits the device, stores the fastest in
 /// the cache and gives its index. `check(i)` says whether candidate `i` agrees with the
-/// interpreter (the checks run on several threads at once: they compile, build and
+/// interpreter (on a GPU the checks run on several threads at once: they compile, build and
 /// interpret, and nothing they do is timed); `launch(i, special)` runs it once (built for the sizes if `special`) and
 /// gives its profiled time in milliseconds. With `job.specialise`, the [`SPECIALISED`]
 /// fastest are then timed built for the sizes (a build each: the general ones are shared
@@ -167,7 +167,12 @@ pub fn tune_with(
         .filter(|&i| job.facts.get(i).is_some_and(|f| f.applies && f.fits(ctx)))
         .collect();
     let started = Instant::now();
-    let (checked, threads) = check_all(&todo, job, check);
+    // A CPU device runs its kernels on the cores the checks would share: one at a time there.
+    let threads = match ctx.device_info().kind {
+        crate::DeviceKind::Cpu => 1,
+        _ => crate::check::threads(),
+    };
+    let (checked, threads) = check_all(&todo, job, check, threads);
     let mut took = dump::Took {
         checks: started.elapsed().as_secs_f64(),
         threads,
@@ -327,16 +332,17 @@ fn time(launch: &mut dyn FnMut() -> Result<f64>, best: Option<f64>) -> Result<f6
     Ok(times[times.len() / 2])
 }
 
-/// Runs `check` on every candidate of `todo`, on [`crate::check::threads`] threads at once
+/// Runs `check` on every candidate of `todo`, on up to `threads` threads at once
 /// (a progress bar on stderr when it is a terminal): each result, in the order of `todo`,
 /// with the seconds it took, and the number of threads.
 fn check_all(
     todo: &[usize],
     job: &TuneJob<'_>,
     check: &(dyn Fn(usize) -> Result<bool> + Sync),
+    threads: usize,
 ) -> (Vec<(Result<bool>, f64)>, usize) {
     let bar = progress(todo.len(), "checking", job.kernel_id);
-    let threads = crate::check::threads().min(todo.len()).max(1);
+    let threads = threads.min(todo.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<(Result<bool>, f64)>> = Vec::new();
     results.resize_with(todo.len(), || None);
