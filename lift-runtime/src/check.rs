@@ -88,6 +88,11 @@ pub fn check_candidate(
     kernel: &str,
     candidate: &str,
 ) -> Result<bool> {
+    // A CPU device checks on the caller's thread, which keeps the programs it compiled:
+    // with workers, each would compile every program the caller checks one at a time.
+    if ctx.device_info().kind == crate::DeviceKind::Cpu {
+        return check_here(ctx, lift_text, kernel, candidate);
+    }
     let (ctx, lift_text, kernel, candidate) = (
         ctx.clone(),
         lift_text.to_string(),
