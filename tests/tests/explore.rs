@@ -111,6 +111,12 @@ lift! {
     kernel GemmNt<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(max, -1000.0) o map(|p| p.0 + p.1) $ zip(r, c)) $ bt) $ a
     }
+    /// Matrix product with a bias per column zipped with the columns and ReLU (the
+    /// epilogue reads the column's other component).
+    kernel GemmBias<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K], bias: [f32; M]) -> [[f32; M]; N] {
+        map(|r| map(|cb| max(0.0, cb.1 + (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, cb.0))))
+            $ zip(transpose $ b, bias)) $ a
+    }
     /// Matrix product with the first operand given transposed (`Aᵀ·B`).
     kernel GemmTn<N, K, M>(a_t: [[f32; N]; K], b: [[f32; M]; K]) -> [[f32; M]; N] {
         map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ transpose $ a_t
@@ -639,6 +645,25 @@ fn every_gemm_candidate_matches_the_interpreter() {
         assert!(
             kk % 8 != 0 || ran.iter().any(|c| c.starts_with("blocked")),
             "NT {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
+        );
+        let bias = random_f32(m, 5);
+        let want = f32s(&interpret(
+            GemmBias::LIFT,
+            "GemmBias",
+            &[n, kk, m],
+            &[matrix(&a, n), matrix(&b, kk), Value::from_f32s(&bias)],
+        ));
+        let (da, db, dbias) = (
+            ctx().upload(&a).unwrap(),
+            ctx().upload(&b).unwrap(),
+            ctx().upload(&bias).unwrap(),
+        );
+        let sc = GemmBias::new(ctx()).unwrap().scratch_all(n, kk, m).unwrap();
+        let ran = each_candidate!(GemmBias, [n, kk, m], &want, |k: &GemmBias, c, out| k
+            .launch_candidate(c, n, kk, m, &da, &db, &dbias, out, &sc));
+        assert!(
+            ran.iter().any(|c| c.starts_with("blocked")),
+            "bias {n}x{kk}x{m}: no blocked candidate ran: {ran:?}"
         );
         let at = random_f32(kk * n, 4);
         let want = f32s(&interpret(

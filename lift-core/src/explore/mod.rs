@@ -142,8 +142,8 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     // wasting the least work (a product with 64 columns gets a covered 64 x 64 blocking,
     // not a padded 128 x 128 one).
     out.sort_by_key(|c| Edge::of_params(&c.params) == Some(Edge::Pad));
-    // A product with an epilogue that reads other data (a convolution's bias): the
-    // product, blocked, and the epilogue as two kernels.
+    // A product with an epilogue that reads other data (a convolution's bias) that no
+    // blocking applies to: the product, blocked, and the epilogue as two kernels.
     let blocked = out.len() - nested;
     if let (0, Some(p)) = (blocked, &product) {
         let mut q = prog.clone();
@@ -154,10 +154,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     }
     // Partial products (split-K) of a product: more work-groups where its result has few
     // blocks and its shared dimension is long; after the unsplit ones.
-    let target = if blocked > 0 {
-        Some((body.clone(), None))
-    } else {
-        product.as_ref().map(|p| (p.product.clone(), Some(p)))
+    let target = match &product {
+        Some(p) => Some((p.product.clone(), Some(p))),
+        None => (blocked > 0).then(|| (body.clone(), None)),
     };
     if let Some((e, wrap)) = target {
         // Larger blocks first, then fewer slices: the untuned default takes the first that
@@ -308,16 +307,17 @@ fn split_candidates(
 /// three largest tilings, looped and unrolled).
 const SPLIT_COVERED: usize = 6;
 
-/// The elements of a block of the blocked stage of candidate `c` (`tm tn`; 0 if none).
+/// The elements of a block of blocked candidate `c` or of its blocked stage (`tm tn`; 0 if
+/// none).
 fn block_area(c: &Candidate) -> i64 {
     stage_param(c, "tm").unwrap_or(0) * stage_param(c, "tn").unwrap_or(0)
 }
 
-/// The value of tuning parameter `name` of a stage of candidate `c` (`s0.name`).
+/// The value of tuning parameter `name` of candidate `c` or of a stage of it (`s0.name`).
 fn stage_param(c: &Candidate, name: &str) -> Option<i64> {
     c.params
         .iter()
-        .find(|(n, _)| n.rsplit_once('.').is_some_and(|(_, p)| p == name))
+        .find(|(n, _)| n == name || n.rsplit_once('.').is_some_and(|(_, p)| p == name))
         .map(|(_, v)| *v)
 }
 

@@ -1008,7 +1008,7 @@ pub fn hoist_invariant_reduction() -> Rule {
             let s = e.span;
             // Only inside that map's lambda, which binds none of `r`'s names.
             let mut fs: Vec<Expr> = fs.into_iter().cloned().collect();
-            replace_same(&mut fs[i], &r, &ident(&h, s));
+            build::replace_same(&mut fs[i], &r, &ident(&h, s));
             let ExprKind::Apply(_, xs) = &e.kind else {
                 return None;
             };
@@ -1052,21 +1052,6 @@ fn invariant_reduction(e: &Expr, bound: &[String]) -> Option<Expr> {
     children(e)
         .into_iter()
         .find_map(|c| invariant_reduction(c, bound))
-}
-
-/// Replaces every sub-expression of `e` printed like `r` by `by`.
-fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
-    fn go(e: &mut Expr, target: &str, by: &Expr) {
-        if crate::print::expr(e) == target {
-            *e = by.clone();
-            return;
-        }
-        e.ty = None;
-        for c in children_mut(e) {
-            go(c, target, by);
-        }
-    }
-    go(e, &crate::print::expr(r), by);
 }
 
 /// `map(|t| E) $ zip(x0, .., xn) ⇒ map(|t| E') $ zip(xi, ..)` keeping only the components

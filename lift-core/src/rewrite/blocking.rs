@@ -174,6 +174,37 @@ const RHS: &str = "__joinA o map_wrg(1, |ra|
     ) o __splitC $ __C
 ) o __splitA $ __A";
 
+/// [`RHS`] for a product whose epilogue reads the column elements `__X` (bound to `col`, see
+/// [`with_column_extras`]): work-group `(i, j)` takes block `j` of `__X` with block `j` of
+/// `__C`, and each work-item zips its private results with the elements of its columns (as
+/// the accumulators are laid out: work-item `l0` holds the vectors of `V` columns
+/// `l0, l0 + LA, ..` of the block, its `jj`-th column is `(jj / V * LA + l0) * V + jj % V`).
+fn with_extras(rhs: &str, col: &str) -> Option<String> {
+    let write = "map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post))))";
+    let with_columns = format!(
+        "(|lift_acc| map_lcl(0, |(lift_accc, lift_xs)| map_lcl(1, |lift_blk| \
+           map_seq_unroll(|(lift_brow, {col})| map_seq_unroll(__post) $ lift_brow) \
+           $ zip(lift_blk, lift_xs)) $ lift_accc) \
+         $ zip(lift_acc, map(join) o transpose o split(LA) o split(V) $ lift_cbx))"
+    );
+    let replaced = [
+        (write, with_columns.as_str()),
+        ("map_wrg(0, |cb|", "map_wrg(0, |(cb, lift_cbx)|"),
+        (
+            ") o __splitC $ __C",
+            ") $ zip(__splitC $ __C, __splitC $ __X)",
+        ),
+    ];
+    let mut out = rhs.to_string();
+    for (from, to) in replaced {
+        if !out.contains(from) {
+            return None;
+        }
+        out = out.replacen(from, to, 1);
+    }
+    Some(out)
+}
+
 /// Stages a `tk x t` slice into local memory with the work-items' lanes (`l0`) along `t`,
 /// the slice's rows: coalesced where the operand's rows run along `t` in memory.
 const LANES_ALONG_ROWS: &str = "map_lcl(1, join o map_seq(map_lcl(0, id)) o split(LA))";
@@ -199,6 +230,9 @@ struct Matched {
     swapped: bool,
     /// The epilogue applied to each result (`alpha * dot`), if any.
     post: Option<Expr>,
+    /// The column elements the epilogue reads besides the result (see
+    /// [`with_column_extras`]): the name it binds them to and the array of them.
+    extras: Option<(String, Expr)>,
     /// For a batch of products, `map(|p| product) $ data`: `p` and `data` (`a` and `c` are
     /// then views of projections of `p`).
     batch: Option<(String, Expr)>,
@@ -311,8 +345,15 @@ fn matched(e: &Expr, batch: Option<(String, Expr)>) -> Option<Matched> {
     let (col, body) = lambda1(inner)?;
     let view =
         |x: &Expr| build::is_view(x) || batch.as_ref().is_some_and(|(p, _)| is_batch_view(x, p));
-    if !view(&a) || !view(&c) || build::mentions(&c, r) {
+    if !view(&a) || build::mentions(&c, r) {
         return None;
+    }
+    if !view(&c) {
+        return if batch.is_none() {
+            with_column_extras(a, &c, r, col, body)
+        } else {
+            None
+        };
     }
     let touches = |e: &Expr| epilogue::mentions_any(e, &[r, col]);
     let split = epilogue::split(body, &touches, &|d| fold_of(d, r, col).is_some())?;
@@ -325,8 +366,80 @@ fn matched(e: &Expr, batch: Option<(String, Expr)>) -> Option<Matched> {
         g,
         swapped,
         post: split.post,
+        extras: None,
         batch,
     })
+}
+
+/// The name the matched fold reads each column through, in [`with_column_extras`].
+const COLUMN: &str = "lift_column";
+
+/// `map(|r| map(|col| E[fold(zip(r, L $ col.i))]) $ zip(Y0, .., Yn)) $ A` (a layout chain `L`,
+/// possibly empty): the product of `A` with `C = map(L) $ Yi`, whose epilogue `E` reads the
+/// rest of each column element (`col.j`, a convolution's bias zipped with its filters): the
+/// blocked product binds `col` to `zip(..) [j]` where it writes column `j`.
+fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
+    if !build::is_data(data) || SIZES.contains(&col) {
+        return None;
+    }
+    let split = epilogue::split(body, &epilogue::has_reduce, &|d| fold_parts(d).is_some())?;
+    let Fold { pair, .. } = fold_parts(&split.core)?;
+    let (access, i) = pair.iter().find_map(|x| column_access(x, col))?;
+    let component = match (i, &data.kind) {
+        (None, _) => data.clone(),
+        (Some(i), ExprKind::Apply(z, ys)) if is_zip(data) && z.as_prim().is_some() => {
+            ys.get(i)?.clone()
+        }
+        _ => return None,
+    };
+    let (_, len) = data.ty.as_ref()?.as_array()?;
+    let mut c = match &access.kind {
+        ExprKind::Apply(l, _) => build::apply1(
+            build::with_fun(Prim::Map, &build::untyped(l), access.span),
+            component,
+            access.span,
+        ),
+        _ => component,
+    };
+    c.ty = Some(Type::array(access.ty.clone()?, len.clone()));
+    if !build::is_view(&c) {
+        return None;
+    }
+    let mut core = build::untyped(&split.core);
+    build::replace_same(&mut core, &access, &ident(COLUMN, access.span));
+    let (op, z, g, swapped) = fold_of(&core, r, COLUMN)?;
+    let post = split.post;
+    if post.as_ref().is_some_and(|p| build::mentions(p, r)) || build::mentions(&core, col) {
+        return None;
+    }
+    let extras = post
+        .as_ref()
+        .is_some_and(|p| build::mentions(p, col))
+        .then(|| (col.to_string(), build::untyped(data)));
+    Some(Matched {
+        a,
+        c,
+        z,
+        op,
+        g,
+        swapped,
+        post,
+        extras,
+        batch: None,
+    })
+}
+
+/// `L $ col.i`, `col.i`, `L $ col` or `col` (a layout chain `L`): the expression and `i`.
+fn column_access(x: &Expr, col: &str) -> Option<(Expr, Option<usize>)> {
+    let inner = match &x.kind {
+        ExprKind::Apply(l, xs) if build::is_layout(l) && xs.len() == 1 => &xs[0],
+        _ => x,
+    };
+    match &inner.kind {
+        ExprKind::Ident(_) if is_ident(inner, col) => Some((x.clone(), None)),
+        ExprKind::Proj(y, i) if is_ident(y, col) => Some((x.clone(), Some(*i))),
+        _ => None,
+    }
 }
 
 /// A fold over the pairs of two arrays: `reduce(op, z) o map(g) $ zip(x, y)`,
@@ -602,7 +715,11 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     } else {
         "reduce_seq"
     };
-    let mut rhs = crate::parse::parse_expr_str(&RHS.replace("__steps", steps), &SIZES).ok()?;
+    let mut text = RHS.replace("__steps", steps);
+    if let Some((col, _)) = &m.extras {
+        text = with_extras(&text, col)?;
+    }
+    let mut rhs = crate::parse::parse_expr_str(&text, &SIZES).ok()?;
     let sizes = [
         ("TM", cfg.tm),
         ("TN", cfg.tn),
@@ -657,6 +774,9 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         subst(&mut rhs, &format!("__join{name}"), &join);
         let x = pad_if(padded, pad_k_if(cfg, x.clone(), &kk, s), len, t, s);
         subst(&mut rhs, &format!("__{name}"), &x);
+    }
+    if let Some((_, x)) = &m.extras {
+        subst(&mut rhs, "__X", &pad_if(padded, x.clone(), &mm, cfg.tn, s));
     }
     if !padded {
         return Some(rhs);

@@ -404,3 +404,18 @@ pub(crate) fn free_names(e: &Expr) -> Vec<String> {
             .collect(),
     }
 }
+
+/// Replaces every sub-expression of `e` printed like `r` by `by` (untyping the rest).
+pub(crate) fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
+    fn go(e: &mut Expr, target: &str, by: &Expr) {
+        if crate::print::expr(e) == target {
+            *e = by.clone();
+            return;
+        }
+        e.ty = None;
+        for c in children_mut(e) {
+            go(c, target, by);
+        }
+    }
+    go(e, &crate::print::expr(r), by);
+}
