@@ -387,9 +387,7 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
     let (access, i) = pair.iter().find_map(|x| column_access(x, col))?;
     let component = match (i, &data.kind) {
         (None, _) => data.clone(),
-        (Some(i), ExprKind::Apply(z, ys)) if is_zip(data) && z.as_prim().is_some() => {
-            ys.get(i)?.clone()
-        }
+        (Some(i), ExprKind::Apply(_, ys)) if is_zip(data) => ys.get(i)?.clone(),
         _ => return None,
     };
     let (_, len) = data.ty.as_ref()?.as_array()?;
