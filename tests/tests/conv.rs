@@ -157,6 +157,35 @@ fn kernel_fission_places_the_boundary() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// The thesis's Listing 6.4: the convolution (3 filters, zero padding, bias, ReLU) annotated
+/// with every point of its Table 6.1, as in `lift-core`'s `rewrite::tests::points::listing_6_4`
+/// (which checks that every point applies): its candidates (the three `kernel_fission`
+/// boundaries taken or not) agree with the interpreter on POCL at an odd and a square size.
+#[test]
+fn the_annotated_convolution_of_listing_6_4_agrees() {
+    let ctx = ctx();
+    for (h, w, c) in [(7, 5, 3), (8, 8, 4)] {
+        let text = format!(
+            "kernel K(x: [[[f32; {c}]; {w}]; {h}], w: [[[[f32; {c}]; 3]; 3]; 3], b: [f32; 3]) \
+             -> [[[f32; 3]; {w}]; {h}] {{ #[pad_extra] (#[join_split] #[ab_tile] \
+             #[tile_nested_map_reduce] map2(|win| map(|wb| max(0.0, wb.1 + \
+             (#[privatise_accumulator] (reduce(+, 0.0) o map(|q| q.0 * q.1)) $ zip(win, wb.0)))) \
+             $ zip(#[kernel_fission] (map(join o join) $ w), b)) o #[kernel_fission] \
+             map2(join o join) o #[kernel_fission] slide2(3, 1)) o pad2(1, constant([0.0; {c}])) $ x }}"
+        );
+        let case = Case {
+            family: "conv",
+            text: text.clone(),
+            sizes: Vec::new(),
+            seed: (h * w) as u64,
+        };
+        match diff::check(ctx, &case, CheckOptions::default()) {
+            Outcome::Agree(runs) => assert!(runs >= 3, "{text}: {runs} runs"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn default_candidate_matches_plain_rust() {
     let ctx = ctx();

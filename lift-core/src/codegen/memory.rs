@@ -131,6 +131,24 @@ impl Gen<'_> {
         space: Space,
         per_item: &[bool],
     ) -> GResult<View> {
+        // A tuple holding arrays is stored as one buffer per component (struct of arrays),
+        // its view the tuple of theirs (`zip`).
+        if let Type::Tuple(ts) = ty.base() {
+            if ts.iter().any(|t| matches!(t, Type::Array(..))) {
+                let dims = ty.dims();
+                return ts
+                    .iter()
+                    .map(|t| {
+                        let comp = dims
+                            .iter()
+                            .rev()
+                            .fold(t.clone(), |e, n| Type::array(e, n.clone()));
+                        self.allocate_per_item(&comp, space, per_item)
+                    })
+                    .collect::<GResult<Vec<_>>>()
+                    .map(View::Tuple);
+            }
+        }
         let (buf, dims, reps) = self.allocate_in(ty, space, per_item)?;
         Ok(reps.into_iter().fold(View::Mem(buf, dims), |v, i| v.at(i)))
     }

@@ -50,10 +50,11 @@ pub(crate) fn split_join(core: &Expr, site: &Site<'_>) -> PointResult {
 /// `splitND(N) o map(f) o joinND`). Nested points go around the flat `map(f)`.
 pub(crate) fn join_split(core: &Expr, site: &Site<'_>) -> PointResult {
     on_function(core, site.ctx, &|e, ctx| {
-        let mut f = e
-            .prim_fun(Prim::Map)
+        // `map2(f)` and `map3(f)` are map nests of depth 2 and 3.
+        let (mut f, mut depth) = [(Prim::Map, 1), (Prim::Map2, 2), (Prim::Map3, 3)]
+            .into_iter()
+            .find_map(|(p, d)| e.prim_fun(p).map(|f| (f, d)))
             .ok_or("expects a map nest `map(map(f))`")?;
-        let mut depth = 1;
         while let Some(g) = f.prim_fun(Prim::Map) {
             f = g;
             depth += 1;
@@ -241,14 +242,18 @@ fn inner_rewrap(m: Expr, site: &Site<'_>) -> Expr {
 }
 
 /// Does the function keep prefixes: is the first part of its result on `x ++ pad` its result
-/// on `x`? True for chains of maps (of anything), `join`, `split`, `slide`, `id` and points on
-/// those.
+/// on `x`? True for chains of maps (of anything), `join`, `split`, `slide` (also `slide2` and
+/// `slide3`, whose windows of the outer dimension come first), `id` and points on those.
 fn keeps_prefixes(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Compose(fs) => fs.iter().all(keeps_prefixes),
         ExprKind::Point(_, _, x) => keeps_prefixes(x),
         ExprKind::Prim(p, _) => {
-            p.is_map() || matches!(p, Prim::Join | Prim::Split | Prim::Slide | Prim::Id)
+            p.is_map()
+                || matches!(
+                    p,
+                    Prim::Join | Prim::Split | Prim::Slide | Prim::Slide2 | Prim::Slide3 | Prim::Id
+                )
         }
         _ => false,
     }

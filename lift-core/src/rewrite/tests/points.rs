@@ -28,6 +28,18 @@ fn count(t: &Type) -> usize {
     }
 }
 
+/// `src` without its points (`#[name(args)] `).
+fn strip_points(src: &str) -> String {
+    let mut out = String::new();
+    let mut rest = src;
+    while let Some(i) = rest.find("#[") {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find(']').map_or(rest.len(), |j| i + j + 1);
+        rest = rest[end..].trim_start();
+    }
+    out + rest
+}
+
 fn parse(src: &str) -> Program {
     parse_program_str(src).unwrap_or_else(|e| panic!("parse: {e}\n{src}"))
 }
@@ -56,7 +68,7 @@ fn case(template: &str, point: &str, dims: [usize; 3], unchanged: bool) -> Vec<P
             .replace("{k}", &dims[2].to_string())
     };
     let src = fill(point);
-    let mut plain = parse(&fill(""));
+    let mut plain = parse(&strip_points(&src));
     check_program(&mut plain).unwrap_or_else(|e| panic!("typeck: {e}\n{src}"));
     let (out, warnings) =
         apply_points(&parse(&src), "K").unwrap_or_else(|e| panic!("apply: {e}\n{src}"));
@@ -135,8 +147,10 @@ fn split_join() {
 
 #[test]
 fn join_split() {
+    let map2 = "kernel K(x: [[f32; {m}]; {n}]) -> [[f32; {m}]; {n}] { {P} map2(|v| v - 0.5) $ x }";
     for (n, m) in SHAPES {
         applies(MAP2, "#[join_split]", [n, m, 0]);
+        applies(map2, "#[join_split]", [n, m, 0]);
     }
     warns(MAP1, "#[join_split]", [5, 0, 0], "map nest");
 }
@@ -185,6 +199,9 @@ fn pad_extra() {
         applies(MAP1, "#[pad_extra(3)]", [n, 0, 0]);
         applies(MAP1, "#[pad_extra(_)] #[split_join(_)]", [n, 0, 0]);
         applies(STENCIL, "#[pad_extra]", [n, 0, 0]);
+    }
+    for (n, m) in SHAPES {
+        applies(STENCIL2, "#[pad_extra]", [n, m, 0]);
     }
     let rev = "kernel K(x: [f32; {n}]) -> [f32; {n}] { {P} gather(reverse) $ x }";
     warns(rev, "#[pad_extra]", [5, 0, 0], "expects a chain");
@@ -419,4 +436,23 @@ fn unknown_points_warn() {
     let w = case(MAP1, "#[no_such_point] #[split_join(_)]", [12, 0, 0], false);
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].name, "no_such_point");
+}
+
+/// The thesis's Listing 6.4 (Table 6.1): one convolution (`{n} x {m}` pixels, `{k}` channels,
+/// 3 filters, zero padding, bias and ReLU) annotated with `pad_extra` before the windows,
+/// `kernel_fission` at the padded input, the windows flattened to rows (im2col) and the
+/// weights, `join_split`, `ab_tile`, `tile_nested_map_reduce` and `privatise_accumulator`:
+/// every point applies, together, and the result stays the interpreter's.
+const LISTING_6_4: &str = "kernel K(x: [[[f32; {k}]; {m}]; {n}], w: [[[[f32; {k}]; 3]; 3]; 3], \
+    b: [f32; 3]) -> [[[f32; 3]; {m}]; {n}] { #[pad_extra] (#[join_split] #[ab_tile] \
+    #[tile_nested_map_reduce] map2(|win| map(|wb| max(0.0, wb.1 + (#[privatise_accumulator] \
+    (reduce(+, 0.0) o map(|q| q.0 * q.1)) $ zip(win, wb.0)))) \
+    $ zip(#[kernel_fission] (map(join o join) $ w), b)) o #[kernel_fission] map2(join o join) \
+    o #[kernel_fission] slide2(3, 1)) o pad2(1, constant([0.0; {k}])) $ x }";
+
+#[test]
+fn listing_6_4() {
+    for dims in [[1, 1, 1], [7, 5, 3], [8, 8, 4], [4, 9, 2]] {
+        applies(LISTING_6_4, "", dims);
+    }
 }
