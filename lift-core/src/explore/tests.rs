@@ -214,6 +214,29 @@ fn epilogues_around_the_fold() {
         );
     assert_ne!(biased, GEMM);
     assert!(blocked(&biased));
+    // An element of another matrix per result, zipped with the rows and then with the
+    // columns (BLAS's `beta * c[i][j]`, a residual): one blocked kernel, no temporary.
+    let blas = "kernel K<N, K, M>(alpha: f32, beta: f32, a: [[f32; K]; N], b: [[f32; M]; K], c: [[f32; M]; N]) -> [[f32; M]; N] { map(|(ra, rc)| map(|(cb, x)| alpha * (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(ra, cb)) + beta * x) $ zip(transpose $ b, rc)) $ zip(a, c) }";
+    let residual = "kernel K<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K], c: [[f32; M]; N]) -> [[f32; M]; N] { map(|r| map(|q| max(0.0, q.1 + (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r.0, q.0)))) $ zip(transpose $ b, r.1)) $ zip(a, c) }";
+    for src in [blas, residual] {
+        let c = compile(src);
+        let blocked: Vec<_> = c
+            .candidates
+            .iter()
+            .filter(|c| c.strategy == "blocked")
+            .collect();
+        assert!(blocked.len() >= 4, "{:?}", names(&c));
+        assert!(blocked
+            .iter()
+            .all(|b| b.generated.temporaries.is_empty() && b.generated.kernels.len() == 1));
+    }
+    // The epilogue reading the row itself (not an element paired with the column) is not
+    // blocked this way.
+    let row = residual.replace("q.1 + (", "r.1[0] + (");
+    assert!(!compile(&row)
+        .candidates
+        .iter()
+        .any(|c| c.strategy == "blocked"));
 }
 
 /// A product in disguise (`products`): a 3x3 convolution over `slide2` windows, its windows

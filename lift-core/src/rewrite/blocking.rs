@@ -205,6 +205,44 @@ fn with_extras(rhs: &str, col: &str) -> Option<String> {
     Some(out)
 }
 
+/// [`RHS`] for a product whose epilogue reads element `[i][j]` of a matrix `__E` where it
+/// writes result `[i][j]` (see [`with_element_extras`]): work-group `(i, j)` takes block
+/// `(i, j)` of `__E`, and each work-item zips its private results with the elements at the
+/// same places, laid out as its accumulators are (columns as in [`with_extras`], rows
+/// `l1, l1 + LB, ..`).
+fn with_elements(rhs: &str) -> Option<String> {
+    let write = "map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post))))";
+    let with_elements = format!(
+        "(|lift_acc| map_lcl(0, |(lift_accc, lift_el)| map_lcl(1, |(lift_blk, lift_eb)| \
+           map_seq_unroll(|(lift_brow, lift_ec)| map_seq_unroll(|(lift_v, {ELEMENT})| \
+             __post $ lift_v) $ zip(lift_brow, lift_ec)) $ zip(lift_blk, lift_eb)) \
+           $ zip(lift_accc, lift_el)) \
+         $ zip(lift_acc, map(transpose o map(transpose o split(LB))) o map(join) o transpose \
+             o split(LA) o split(V) o transpose $ lift_cbx))"
+    );
+    let replaced = [
+        (write, with_elements.as_str()),
+        ("map_wrg(1, |ra|", "map_wrg(1, |(ra, lift_rx)|"),
+        ("map_wrg(0, |cb|", "map_wrg(0, |(cb, lift_cbx)|"),
+        (
+            ") o __splitC $ __C",
+            ") $ zip(__splitC $ __C, transpose o map(__splitC) $ lift_rx)",
+        ),
+        (
+            ") o __splitA $ __A",
+            ") $ zip(__splitA $ __A, __splitA $ __E)",
+        ),
+    ];
+    let mut out = rhs.to_string();
+    for (from, to) in replaced {
+        if !out.contains(from) {
+            return None;
+        }
+        out = out.replacen(from, to, 1);
+    }
+    Some(out)
+}
+
 /// Stages a `tk x t` slice into local memory with the work-items' lanes (`l0`) along `t`,
 /// the slice's rows: coalesced where the operand's rows run along `t` in memory.
 const LANES_ALONG_ROWS: &str = "map_lcl(1, join o map_seq(map_lcl(0, id)) o split(LA))";
@@ -233,6 +271,9 @@ struct Matched {
     /// The column elements the epilogue reads besides the result (see
     /// [`with_column_extras`]): the name it binds them to and the array of them.
     extras: Option<(String, Expr)>,
+    /// The matrix of elements the epilogue reads besides the result, element `[i][j]` where
+    /// it writes result `[i][j]` (see [`with_element_extras`]): `beta * c[i][j]`.
+    elements: Option<Expr>,
     /// For a batch of products, `map(|p| product) $ data`: `p` and `data` (`a` and `c` are
     /// then views of projections of `p`).
     batch: Option<(String, Expr)>,
@@ -345,7 +386,13 @@ fn matched(e: &Expr, batch: Option<(String, Expr)>) -> Option<Matched> {
     let (col, body) = lambda1(inner)?;
     let view =
         |x: &Expr| build::is_view(x) || batch.as_ref().is_some_and(|(p, _)| is_batch_view(x, p));
-    if !view(&a) || build::mentions(&c, r) {
+    if build::mentions(&c, r) {
+        return match batch {
+            None => with_element_extras(&a, &c, r, col, body),
+            Some(_) => None,
+        };
+    }
+    if !view(&a) {
         return None;
     }
     if !view(&c) {
@@ -367,6 +414,7 @@ fn matched(e: &Expr, batch: Option<(String, Expr)>) -> Option<Matched> {
         swapped,
         post: split.post,
         extras: None,
+        elements: None,
         batch,
     })
 }
@@ -390,19 +438,7 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
         (Some(i), ExprKind::Apply(_, ys)) if is_zip(data) => ys.get(i)?.clone(),
         _ => return None,
     };
-    let (_, len) = data.ty.as_ref()?.as_array()?;
-    let mut c = match &access.kind {
-        ExprKind::Apply(l, _) => build::apply1(
-            build::with_fun(Prim::Map, &build::untyped(l), access.span),
-            component,
-            access.span,
-        ),
-        _ => component,
-    };
-    c.ty = Some(Type::array(access.ty.clone()?, len.clone()));
-    if !build::is_view(&c) {
-        return None;
-    }
+    let c = through(&access, component, data)?;
     let mut core = build::untyped(&split.core);
     build::replace_same(&mut core, &access, &ident(COLUMN, access.span));
     let (op, z, g, swapped) = fold_of(&core, r, COLUMN)?;
@@ -423,6 +459,97 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
         swapped,
         post,
         extras,
+        elements: None,
+        batch: None,
+    })
+}
+
+/// `map(L) $ x` for an access `L $ v` of each element `v` of `x` (`x` for `v` or `v.i`),
+/// typed as an array of `data`'s length, if it is a view.
+fn through(access: &Expr, x: Expr, data: &Expr) -> Option<Expr> {
+    let (_, len) = data.ty.as_ref()?.as_array()?;
+    let mut v = match &access.kind {
+        ExprKind::Apply(l, _) => build::apply1(
+            build::with_fun(Prim::Map, &build::untyped(l), access.span),
+            x,
+            access.span,
+        ),
+        _ => x,
+    };
+    v.ty = Some(Type::array(access.ty.clone()?, len.clone()));
+    build::is_view(&v).then_some(v)
+}
+
+/// The name the matched fold reads each row through, in [`with_element_extras`].
+const ROW: &str = "lift_row";
+
+/// The name the epilogue reads its element through, in [`with_element_extras`].
+const ELEMENT: &str = "lift_ex";
+
+/// `map(|r| map(|col| E[fold(zip(L $ r.i, L' $ col.k))]) $ zip(.., r.j, ..)) $ zip(A0, .., An)`:
+/// the product of `map(L) $ Ai` with `map(L') $ Yk` (`Yk` the `k`-th zipped columns), whose
+/// epilogue `E` reads, as `col.m`, the element of row `r.j` paired with the column: element
+/// `[i][col]` of the matrix `Aj` (BLAS's `beta * c[i][j]`, a residual added to a product).
+/// The blocked product reads `Aj[i][j]` where it writes result `[i][j]`.
+fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
+    if SIZES.contains(&col) || SIZES.contains(&r) || !is_zip(d) || !is_zip(z) {
+        return None;
+    }
+    let (ExprKind::Apply(_, ds), ExprKind::Apply(_, zs)) = (&d.kind, &z.kind) else {
+        return None;
+    };
+    if !ds.iter().all(build::is_view) {
+        return None;
+    }
+    // The one zipped component that reads the row: `r.j`, the row of a matrix.
+    let mut reads_row = zs.iter().enumerate().filter(|(_, y)| build::mentions(y, r));
+    let (m, j) = match (reads_row.next(), reads_row.next()) {
+        (Some((m, y)), None) => match &y.kind {
+            ExprKind::Proj(x, j) if is_ident(x, r) => (m, *j),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let elements = ds.get(j)?.clone();
+    let (n, mm) = (d.ty.as_ref()?.as_array()?.1, z.ty.as_ref()?.as_array()?.1);
+    if elements.ty.as_ref()?.dims() != [n.clone(), mm.clone()] {
+        return None;
+    }
+    let split = epilogue::split(body, &epilogue::has_reduce, &|d| fold_parts(d).is_some())?;
+    let Fold { pair, .. } = fold_parts(&split.core)?;
+    let (c_access, ci) = pair.iter().find_map(|x| column_access(x, col))?;
+    let (a_access, ai) = pair.iter().find_map(|x| column_access(x, r))?;
+    let (ci, ai) = (ci?, ai?);
+    if ci == m {
+        return None;
+    }
+    let a = through(&a_access, ds.get(ai)?.clone(), d)?;
+    let c = through(&c_access, zs.get(ci)?.clone(), z)?;
+    let mut core = build::untyped(&split.core);
+    build::replace_same(&mut core, &c_access, &ident(COLUMN, c_access.span));
+    build::replace_same(&mut core, &a_access, &ident(ROW, a_access.span));
+    let (op, zero, g, swapped) = fold_of(&core, ROW, COLUMN)?;
+    let mut post = split.post?;
+    let element = Expr::new(
+        ExprKind::Proj(Box::new(ident(col, body.span)), m),
+        body.span,
+    );
+    build::replace_same(&mut post, &element, &ident(ELEMENT, body.span));
+    if [r, col, ELEMENT].iter().any(|v| build::mentions(&core, v))
+        || [r, col].iter().any(|v| build::mentions(&post, v))
+    {
+        return None;
+    }
+    Some(Matched {
+        a,
+        c,
+        z: zero,
+        op,
+        g,
+        swapped,
+        post: Some(post),
+        extras: None,
+        elements: Some(elements),
         batch: None,
     })
 }
@@ -717,6 +844,9 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     if let Some((col, _)) = &m.extras {
         text = with_extras(&text, col)?;
     }
+    if m.elements.is_some() {
+        text = with_elements(&text)?;
+    }
     let mut rhs = crate::parse::parse_expr_str(&text, &SIZES).ok()?;
     let sizes = [
         ("TM", cfg.tm),
@@ -775,6 +905,20 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     }
     if let Some((_, x)) = &m.extras {
         subst(&mut rhs, "__X", &pad_if(padded, x.clone(), &mm, cfg.tn, s));
+    }
+    if let Some(x) = &m.elements {
+        // Padded along both dimensions, as `A`'s rows and `C`'s.
+        let t = |x| build::apply1(prim(Prim::Transpose, Vec::new(), s), x, s);
+        let x = match padded {
+            true => build::pad_to_multiple(
+                t(build::pad_to_multiple(t(x.clone()), &mm, cfg.tn, s)),
+                &n,
+                cfg.tm,
+                s,
+            ),
+            false => x.clone(),
+        };
+        subst(&mut rhs, "__E", &x);
     }
     if !padded {
         return Some(rhs);
