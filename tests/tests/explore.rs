@@ -266,7 +266,8 @@ fn epilogues_keep_the_parallel_candidates() {
         let ran = each_candidate!(GemmEpi, [n, kk, m], &want, |k: &GemmEpi, c, out| k
             .launch_candidate(c, n, kk, m, alpha, &da, &db, out, &sc));
         assert!(
-            ran.iter().any(|c| c.starts_with("blocked")),
+            ran.iter().any(|c| c.starts_with("blocked"))
+                && ran.iter().any(|c| c.starts_with("stages(kernels=2")),
             "{n}x{kk}x{m}: {ran:?}"
         );
     }
@@ -478,7 +479,8 @@ fn nested_3d_stencil_is_parallel_and_matches_the_interpreter() {
 
 /// BLAS-style GEMM (an epilogue reading the element of C where it writes) runs as one
 /// blocked product applying the epilogue (exact, covered and padded blocks, `K` a multiple of
-/// the step or not); softmax written with `let`s runs its four stages.
+/// the step or not), or as a blocked product then the epilogue (two kernels); softmax written
+/// with `let`s runs its four stages.
 #[test]
 fn sgemm_and_softmax_stages_match_the_interpreter() {
     assert!(
@@ -518,8 +520,9 @@ fn sgemm_and_softmax_stages_match_the_interpreter() {
             ctx().upload(&b).unwrap(),
             ctx().upload(&c).unwrap(),
         );
+        let sc = Sgemm::new(ctx()).unwrap().scratch_all(n, kk, m).unwrap();
         let ran = each_candidate!(Sgemm, [n, kk, m], &want, |k: &Sgemm, i, out| k
-            .launch_candidate(i, n, kk, m, alpha, beta, &da, &db, &dc, out));
+            .launch_candidate(i, n, kk, m, alpha, beta, &da, &db, &dc, out, &sc));
         assert!(
             ran.iter().any(|c| c.starts_with("blocked")),
             "{n}x{kk}x{m}: {ran:?}"

@@ -423,6 +423,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
     );
     let cv = random_vec(n * n, 7);
     let c = &ctx.upload(&cv)?;
+    let scratch = &GemmBlas::new(ctx)?.scratch_all(n, n, n)?;
     spelling(
         b,
         g,
@@ -435,7 +436,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         GemmBlas::new(ctx),
         |k| k.candidate_for(n, n, n),
         |k| k.tune(n, n, n, 1.0, 0.0, av, bv, &cv),
-        |k, o| k.launch(n, n, n, 1.0, 0.0, a, bm, c, o),
+        |k, o| k.launch(n, n, n, 1.0, 0.0, a, bm, c, o, scratch),
     );
     g.clblast(b, "CLBlast Sgemm", blas, |bl, o| bl.gemm(ctx, n, a, bm, o));
     g.clblast(b, "CLBlast Sgemm, B given transposed", blas, |bl, o| {

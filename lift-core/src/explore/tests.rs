@@ -229,6 +229,12 @@ fn epilogues_around_the_fold() {
         assert!(blocked
             .iter()
             .all(|b| b.generated.temporaries.is_empty() && b.generated.kernels.len() == 1));
+        // The blocked product first; the product and the epilogue as two kernels after it.
+        assert_eq!(c.candidates[0].strategy, "blocked", "{:?}", names(&c));
+        assert!(c
+            .candidates
+            .iter()
+            .any(|c| c.name.starts_with("stages(kernels=2")));
     }
     // The epilogue reading the row itself (not an element paired with the column) is not
     // blocked this way.

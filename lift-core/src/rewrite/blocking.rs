@@ -325,6 +325,12 @@ pub fn worth_running(cfg: &Blocking, e: &Expr) -> Option<Precondition> {
     })
 }
 
+/// Whether `e` is a product whose epilogue reads an element of another matrix at each
+/// result's place (see [`with_element_extras`]).
+pub fn reads_elements(e: &Expr) -> bool {
+    matched(e, None).is_some_and(|m| m.elements.is_some())
+}
+
 /// A batch of products, `map(|p| map(|r| map(|c| ..) $ C) $ A) $ data`, where `A` and `C` are
 /// views of projections of `p` (the partial products of [`super::partial`]).
 fn batched(e: &Expr) -> Option<Matched> {
