@@ -498,7 +498,13 @@ const ELEMENT: &str = "lift_ex";
 /// `[i][col]` of the matrix `Aj` (BLAS's `beta * c[i][j]`, a residual added to a product).
 /// The blocked product reads `Aj[i][j]` where it writes result `[i][j]`.
 fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
-    if SIZES.contains(&col) || SIZES.contains(&r) || !is_zip(d) || !is_zip(z) {
+    // The names this rule binds must not be the program's own (they would capture them).
+    if SIZES.contains(&col)
+        || SIZES.contains(&r)
+        || [ROW, ELEMENT].iter().any(|v| build::mentions(body, v))
+        || !is_zip(d)
+        || !is_zip(z)
+    {
         return None;
     }
     let (ExprKind::Apply(_, ds), ExprKind::Apply(_, zs)) = (&d.kind, &z.kind) else {
