@@ -2,7 +2,7 @@
 //! which parameters and conditions. (Every candidate is run against the interpreter on POCL in
 //! `tests/tests/explore.rs`.)
 
-use crate::driver::{compile_kernel, Compiled};
+use crate::driver::{compile_kernel, Compiled, CompiledCandidate};
 use crate::parse::parse_program_str;
 use crate::typeck::check_program;
 
@@ -11,6 +11,14 @@ fn compile(src: &str) -> Compiled {
     check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
     let k = p.kernels.last().map(|k| k.name.clone()).unwrap_or_default();
     compile_kernel(&p, &k).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+/// The candidates of the blocked strategy.
+fn blocked_of(c: &Compiled) -> Vec<&CompiledCandidate> {
+    c.candidates
+        .iter()
+        .filter(|c| c.strategy == "blocked")
+        .collect()
 }
 
 fn names(c: &Compiled) -> Vec<&str> {
@@ -220,11 +228,7 @@ fn epilogues_around_the_fold() {
     let residual = "kernel K<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K], c: [[f32; M]; N]) -> [[f32; M]; N] { map(|r| map(|q| max(0.0, q.1 + (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r.0, q.0)))) $ zip(transpose $ b, r.1)) $ zip(a, c) }";
     for src in [blas, residual] {
         let c = compile(src);
-        let blocked: Vec<_> = c
-            .candidates
-            .iter()
-            .filter(|c| c.strategy == "blocked")
-            .collect();
+        let blocked = blocked_of(&c);
         assert!(blocked.len() >= 4, "{:?}", names(&c));
         assert!(blocked
             .iter()
@@ -254,20 +258,12 @@ fn epilogues_around_the_fold() {
 fn convolutions_are_blocked_products() {
     let plain = "kernel K<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|c| reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ c)) $ w) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
     let c = compile(plain);
-    let blocked: Vec<_> = c
-        .candidates
-        .iter()
-        .filter(|c| c.strategy == "blocked")
-        .collect();
+    let blocked = blocked_of(&c);
     assert!(blocked.len() >= 4, "{:?}", names(&c));
     assert!(blocked.iter().all(|b| b.generated.temporaries.is_empty()));
     let biased = "kernel K<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }";
     let c = compile(biased);
-    let fused: Vec<_> = c
-        .candidates
-        .iter()
-        .filter(|c| c.strategy == "blocked")
-        .collect();
+    let fused = blocked_of(&c);
     assert!(fused.len() >= 4, "{:?}", names(&c));
     for b in &fused {
         assert_eq!(b.generated.kernels.len(), 1, "{}", b.name);

@@ -174,6 +174,19 @@ const RHS: &str = "__joinA o map_wrg(1, |ra|
     ) o __splitC $ __C
 ) o __splitA $ __A";
 
+/// `rhs` with the first occurrence of each `from` replaced by its `to`, in order; `None` if
+/// one is missing.
+fn replace_each(rhs: &str, replaced: &[(&str, &str)]) -> Option<String> {
+    let mut out = rhs.to_string();
+    for (from, to) in replaced {
+        if !out.contains(from) {
+            return None;
+        }
+        out = out.replacen(from, to, 1);
+    }
+    Some(out)
+}
+
 /// [`RHS`] for a product whose epilogue reads the column elements `__X` (bound to `col`, see
 /// [`with_column_extras`]): work-group `(i, j)` takes block `j` of `__X` with block `j` of
 /// `__C`, and each work-item zips its private results with the elements of its columns (as
@@ -195,14 +208,7 @@ fn with_extras(rhs: &str, col: &str) -> Option<String> {
             ") $ zip(__splitC $ __C, __splitC $ __X)",
         ),
     ];
-    let mut out = rhs.to_string();
-    for (from, to) in replaced {
-        if !out.contains(from) {
-            return None;
-        }
-        out = out.replacen(from, to, 1);
-    }
-    Some(out)
+    replace_each(rhs, &replaced)
 }
 
 /// [`RHS`] for a product whose epilogue reads element `[i][j]` of a matrix `__E` where it
@@ -233,14 +239,7 @@ fn with_elements(rhs: &str) -> Option<String> {
             ") $ zip(__splitA $ __A, __splitA $ __E)",
         ),
     ];
-    let mut out = rhs.to_string();
-    for (from, to) in replaced {
-        if !out.contains(from) {
-            return None;
-        }
-        out = out.replacen(from, to, 1);
-    }
-    Some(out)
+    replace_each(rhs, &replaced)
 }
 
 /// Stages a `tk x t` slice into local memory with the work-items' lanes (`l0`) along `t`,
