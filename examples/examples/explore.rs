@@ -2,11 +2,15 @@
 //! launch-time conditions, the size of its mapping problem, and the time the driver took (what `lift!` spends per kernel at
 //! build time). With no argument it explores a few built-in kernels; with a file argument,
 //! every kernel of that `lift!` program text. With `--source NAME` it also prints the
-//! low-level program and the OpenCL C of the candidates named `NAME`.
+//! low-level program and the OpenCL C of the candidates named `NAME`. With `--build OPTIONS`
+//! it builds every candidate on the default device (`LIFT_DEVICE`) with those compiler options
+//! and prints the build log (`-cl-nv-verbose` makes NVIDIA's log give each kernel's registers
+//! and spills; `-DLIFT_SIZE_N=4096` fixes a size as the tuner does).
 //!
-//! `cargo run --release --example explore [FILE] [--source NAME]`
+//! `cargo run --release --example explore [FILE] [--source NAME] [--build OPTIONS]`
 
 use lift_runtime::core::{driver, explore, parse, print, typeck};
+use lift_runtime::Context;
 use std::time::Instant;
 
 const BUILT_IN: &str = "
@@ -33,11 +37,19 @@ struct Args {
     /// Also print the low-level program and the OpenCL C of the candidates named NAME.
     #[arg(long, value_name = "NAME")]
     source: Option<String>,
+    /// Build every candidate on the default device with these compiler options and print
+    /// the build log.
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    build: Option<String>,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Args = clap::Parser::parse();
     let show = args.source;
+    let device = match &args.build {
+        Some(_) => Some(Context::new()?),
+        None => None,
+    };
     let text = match &args.file {
         Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
         None => BUILT_IN.to_string(),
@@ -87,6 +99,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("  {:<58} {when}", c.name);
             if show.as_deref() == Some(c.name.as_str()) {
                 println!("\n{}\n\n{}\n", c.generated.lowered, c.generated.source);
+            }
+            if let (Some(ctx), Some(options)) = (&device, &args.build) {
+                let log = match ctx.build(&c.generated.source, options) {
+                    Ok(built) => built
+                        .raw()
+                        .get_build_log(ctx.cl_device().id())
+                        .unwrap_or_else(|e| format!("(no build log: {e})")),
+                    Err(e) => format!("build failed: {e}"),
+                };
+                for line in log.lines().filter(|l| !l.trim().is_empty()) {
+                    println!("      {line}");
+                }
             }
         }
         for (name, why) in &compiled.rejected {
