@@ -20,7 +20,13 @@ use std::time::{Duration, Instant};
 pub const TUNE_ENV: &str = "LIFT_TUNE";
 
 /// Timed launches per candidate (after one warm-up), at most.
-const RUNS: usize = 7;
+const RUNS: usize = 51;
+/// Timed launches per candidate, at least (within [`BUDGET`]).
+const MIN_RUNS: usize = 5;
+/// Device time (ms) a candidate's timed launches add up to before the tuner stops timing it:
+/// a short kernel gets many launches (its median is stable where a few launches of a tenth of
+/// a millisecond are not), a long one [`MIN_RUNS`].
+const TARGET_MS: f64 = 20.0;
 /// Time budget per candidate's timed launches.
 const BUDGET: Duration = Duration::from_millis(500);
 
@@ -316,16 +322,21 @@ const HOPELESS: f64 = 8.0;
 /// constant sizes can take much longer, on POCL most of all).
 pub const SPECIALISED: usize = 8;
 
-/// The median of one warm-up then up to [`RUNS`] launches within [`BUDGET`]; only the
-/// warm-up if that is [`HOPELESS`]ly slower than `best`.
+/// The median of one warm-up then timed launches: at least 3, then until they add up to
+/// [`TARGET_MS`] of device time with at least [`MIN_RUNS`], at most [`RUNS`] and within
+/// [`BUDGET`]; only the warm-up if that is [`HOPELESS`]ly slower than `best`.
 fn time(launch: &mut dyn FnMut() -> Result<f64>, best: Option<f64>) -> Result<f64> {
     let warm = launch()?;
     if best.is_some_and(|b| warm > HOPELESS * b) {
         return Ok(warm);
     }
     let start = Instant::now();
-    let mut times = Vec::with_capacity(RUNS);
-    while times.len() < RUNS && (times.len() < 3 || start.elapsed() < BUDGET) {
+    let mut times: Vec<f64> = Vec::with_capacity(RUNS);
+    let enough = |times: &[f64]| {
+        times.len() >= RUNS
+            || times.len() >= MIN_RUNS && times.iter().sum::<f64>() >= TARGET_MS
+    };
+    while times.len() < 3 || !enough(&times) && start.elapsed() < BUDGET {
         times.push(launch()?);
     }
     times.sort_by(f64::total_cmp);
@@ -387,4 +398,39 @@ fn progress(n: usize, doing: &str, what: &str) -> Option<indicatif::ProgressBar>
     }
     bar.set_prefix(what.split('#').next().unwrap_or(what).to_string());
     Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many launches `time` makes (the warm-up included) of a kernel taking `ms` each,
+    /// and the median it gives.
+    fn launches(ms: f64, best: Option<f64>) -> (usize, f64) {
+        let mut n = 0;
+        let median = time(
+            &mut || {
+                n += 1;
+                Ok(ms + n as f64 * 1e-6)
+            },
+            best,
+        )
+        .unwrap();
+        (n, median)
+    }
+
+    #[test]
+    fn short_kernels_get_many_launches_and_long_ones_few() {
+        // A tenth of a millisecond: the cap of launches comes before 20 ms of device time.
+        assert_eq!(launches(0.1, None).0, 1 + RUNS);
+        // One millisecond: 20 launches reach 20 ms.
+        assert_eq!(launches(1.0, None).0, 1 + 20);
+        // Ten milliseconds: the minimum of launches.
+        assert_eq!(launches(10.0, None).0, 1 + MIN_RUNS);
+        // Hopeless against the best so far: the warm-up alone.
+        assert_eq!(launches(10.0, Some(1.0)), (1, 10.0 + 1e-6));
+        // The median of the timed launches (the warm-up is not one of them).
+        let (n, median) = launches(10.0, None);
+        assert!((median - (10.0 + (2 + (n - 1) / 2) as f64 * 1e-6)).abs() < 1e-9, "{median}");
+    }
 }
