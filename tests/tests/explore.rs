@@ -564,12 +564,13 @@ macro_rules! each_candidate_2 {
     }};
 }
 
-/// Row reductions with 1, 16, 32 or 64 rows per work-group, over rows and over columns of
-/// memory, at row counts that are not multiples of the group.
+/// Row reductions with 1, 8, 16, 32 or 64 rows per work-group of 256 or 1024 work-items,
+/// over rows and over columns of memory, at row counts that are not multiples of the group.
 #[test]
 fn every_row_reduction_candidate_matches_the_interpreter() {
     assert!(GemvT::CANDIDATES[0].starts_with("reduction(cols="));
     assert!(Gemv::CANDIDATES.contains(&"reduction(cols=1)"));
+    assert!(GemvT::CANDIDATES.contains(&"reduction(cols=64,wg=1024)"));
     for (n, m) in [(1, 1), (33, 200), (70, 129), (130, 7)] {
         let (a, x) = (random_f32(n * m, 21), random_f32(m, 22));
         let want = f32s(&interpret(
@@ -588,6 +589,10 @@ fn every_row_reduction_candidate_matches_the_interpreter() {
         ));
         let ran = each_candidate_2!(GemvT, [n, m], &a, &x, &want);
         assert!(ran.len() >= 4, "T {n}x{m}: {ran:?}");
+        assert!(
+            ran.iter().filter(|c| c.ends_with(",wg=1024)")).count() == 5,
+            "T {n}x{m}: {ran:?}"
+        );
         let want = f32s(&interpret(
             ColSum::LIFT,
             "ColSum",

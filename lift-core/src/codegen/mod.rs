@@ -256,11 +256,13 @@ pub fn generate_with(
 pub enum ReductionShape {
     /// A full reduction in two kernels.
     Full,
-    /// A map of row reductions with a work-group per `cols` rows (see
+    /// A map of row reductions with a work-group of `wg` work-items per `cols` rows (see
     /// `reduction::compile_rows`).
     Rows {
         /// Rows per work-group, a power of two dividing the work-group size.
         cols: i64,
+        /// Work-items per group, a power of two.
+        wg: i64,
     },
 }
 
@@ -277,24 +279,25 @@ pub fn generate_reduction(
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     match shape {
         ReductionShape::Full => reduction::compile(prog, k, info),
-        ReductionShape::Rows { cols } => reduction::compile_rows(prog, k, info, cols),
+        ReductionShape::Rows { cols, wg } => reduction::compile_rows(prog, k, info, cols, wg),
     }
 }
 
 /// The reduction shapes that apply to kernel `kernel`: `Full`, or `Rows` with each of
-/// `cols`, or none.
+/// `groups` (rows and work-items per group), or none.
 pub fn reduction_shapes(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    cols: &[i64],
+    groups: &[(i64, i64)],
 ) -> Vec<ReductionShape> {
     let ok = |s| matches!(generate_reduction(prog, kernel, info, s), Ok(Some(_)));
     if ok(ReductionShape::Full) {
         return vec![ReductionShape::Full];
     }
-    cols.iter()
-        .map(|&cols| ReductionShape::Rows { cols })
+    groups
+        .iter()
+        .map(|&(cols, wg)| ReductionShape::Rows { cols, wg })
         .filter(|&s| ok(s))
         .collect()
 }

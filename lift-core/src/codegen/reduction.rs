@@ -170,7 +170,7 @@ pub(crate) fn compile(
         (&input, &elem_ty, lanes.as_ref()),
         &n,
         ("get_global_id(0)", "get_global_size(0)"),
-        1,
+        (1, WG),
     )?;
     if needs_buffers(&g) {
         return Ok(None);
@@ -213,7 +213,7 @@ pub(crate) fn compile(
         (&pview, &t, None),
         &groups,
         ("get_local_id(0)", &WG.to_string()),
-        1,
+        (1, WG),
     )?;
     let result = g.finish(post, "lift_tmp[0]", &t)?;
     g.line(format!("if (lift_l == 0) out[0] = {result};"));
@@ -342,19 +342,23 @@ fn tree_scalar(t: &Type) -> Option<ScalarType> {
 }
 
 /// Compiles `map(|row| reduce(op, z) o map(g)... $ input(row)) $ x` (GEMV-like) with one
-/// work-group per `cols` rows: the group's `WG` work-items are `WG / cols` slices of `cols`
-/// lanes; lane `c` of every slice folds row `cols · group + c` at a stride of `WG / cols`
+/// work-group per `cols` rows: the group's `wg` work-items are `wg / cols` slices of `cols`
+/// lanes; lane `c` of every slice folds row `cols · group + c` at a stride of `wg / cols`
 /// elements, and a local-memory tree combines the slices. `cols = 1` reads each row with
 /// consecutive work-items (coalesced when rows are rows of memory); `cols = 32` or more
 /// reads one element of `cols` consecutive rows side by side (coalesced when the rows are
 /// columns of memory, a transposed view). Used when the row length is symbolic or at least
-/// `WG / 2`.
+/// `wg / 2`.
 pub(crate) fn compile_rows(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
     cols: i64,
+    wg: i64,
 ) -> GResult<Option<super::Generated>> {
+    if cols < 1 || wg < cols || wg % cols != 0 || wg & (wg - 1) != 0 {
+        return Ok(None);
+    }
     // `map(f) $ x`, or `(map(f) o layout) $ y` with `x = layout $ y`.
     let Some((lambda, x)) = crate::rewrite::blocking::map_app(&k.body) else {
         return Ok(None);
@@ -427,7 +431,7 @@ pub(crate) fn compile_rows(
     let Some(Type::Array(row_elem, len)) = &row_input.ty else {
         return Ok(None);
     };
-    if len.as_cst().is_some_and(|c| c < WG / 2) {
+    if len.as_cst().is_some_and(|c| c < wg / 2) {
         return Ok(None);
     }
     let t = Type::Scalar(elem);
@@ -453,7 +457,7 @@ pub(crate) fn compile_rows(
         xv.at(Nat::index_var("lift_row", Nat::cst(0), rows.clone())),
     );
     let input = g.value(Arg::Expr(row_input))?;
-    let (start, stride) = (format!("get_local_id(0) / {cols}"), (WG / cols).to_string());
+    let (start, stride) = (format!("get_local_id(0) / {cols}"), (wg / cols).to_string());
     g.tree(
         &t,
         (fold, op),
@@ -461,7 +465,7 @@ pub(crate) fn compile_rows(
         (&input, row_elem, None),
         len,
         (&start, &stride),
-        cols,
+        (cols, wg),
     )?;
     if needs_buffers(&g) {
         return Ok(None);
@@ -475,7 +479,7 @@ pub(crate) fn compile_rows(
     let name = c_name(&k.name);
     let mut source = g.preamble()?;
     source.push_str(&format!(
-        "__attribute__((reqd_work_group_size({WG}, 1, 1)))\nkernel void {name}({}) {{\n{body}}}\n",
+        "__attribute__((reqd_work_group_size({wg}, 1, 1)))\nkernel void {name}({}) {{\n{body}}}\n",
         params.join(", ")
     ));
     Ok(Some(super::Generated {
@@ -483,9 +487,9 @@ pub(crate) fn compile_rows(
         kernels: vec![GeneratedKernel {
             name,
             args,
-            global: vec![(rows + &Nat::cst(cols - 1)) / &Nat::cst(cols) * WG],
-            local: Some(vec![Nat::cst(WG)]),
-            local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
+            global: vec![(rows + &Nat::cst(cols - 1)) / &Nat::cst(cols) * wg],
+            local: Some(vec![Nat::cst(wg)]),
+            local_mem_bytes: Nat::cst(wg * elem_bytes(elem)),
         }],
         temporaries: Vec::new(),
         lowered: format!(
@@ -600,7 +604,8 @@ impl Gen<'_> {
     /// when `lanes` gives the input's buffers), then the group combines its values in local
     /// memory (`lift_tmp`) with a tree of `combine`, leaving the result in `lift_tmp[0]`. With
     /// `cols > 1` the group holds `cols` independent reductions, work-item `l` taking part in
-    /// reduction `l % cols`: the tree stops at `cols` values, `lift_tmp[0..cols]`.
+    /// reduction `l % cols`: the tree stops at `cols` values, `lift_tmp[0..cols]`. The group
+    /// has `wg` work-items.
     #[allow(clippy::too_many_arguments)]
     fn tree(
         &mut self,
@@ -610,12 +615,12 @@ impl Gen<'_> {
         (input, elem, lanes): (&View, &Type, Option<&Lanes>),
         n: &Nat,
         (start, stride): (&str, &str),
-        cols: i64,
+        (cols, wg): (i64, i64),
     ) -> GResult<()> {
         let ct = self.ct.compute(t)?;
         let zv = self.value(Arg::Expr(z))?;
         let zc = self.read(&zv, t)?;
-        self.line(format!("local {ct} lift_tmp[{WG}];"));
+        self.line(format!("local {ct} lift_tmp[{wg}];"));
         self.line("const int lift_l = get_local_id(0);");
         self.line(format!("{ct} lift_acc = {zc};"));
         let mut first = start.to_string();
@@ -660,7 +665,7 @@ impl Gen<'_> {
         self.close();
         self.line("lift_tmp[lift_l] = lift_acc;");
         self.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        let mut s = WG / 2;
+        let mut s = wg / 2;
         while s >= cols {
             let args = vec![
                 Arg::View(View::Value("lift_tmp[lift_l]".into()), t.clone()),

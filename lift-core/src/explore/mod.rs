@@ -196,7 +196,12 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
                 strategy: "reduction",
                 params: match shape {
                     ReductionShape::Full => Vec::new(),
-                    ReductionShape::Rows { cols } => vec![("cols".to_string(), cols)],
+                    ReductionShape::Rows { cols, wg } if wg == space::MAX_GROUP => {
+                        vec![("cols".to_string(), cols)]
+                    }
+                    ReductionShape::Rows { cols, wg } => {
+                        vec![("cols".to_string(), cols), ("wg".to_string(), wg)]
+                    }
                 },
                 lowering: Lowering::Reduction(prog.clone(), shape),
                 info: info.clone(),

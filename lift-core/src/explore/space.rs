@@ -3,8 +3,9 @@
 //! valid. Constraints come from the program (the divisibility that `split` and `as_vector`
 //! require of the tile sizes, consistency between tiles and work-groups) and from bounds that
 //! hold on every OpenCL device (at most 256 work-items per group, 16 KiB of local memory, a
-//! private-memory budget of 64 accumulators per work-item); the device's own limits are
-//! checked again at launch, where the runtime skips a candidate that does not fit.
+//! private-memory budget of 64 accumulators per work-item; row reductions also try groups of
+//! 1024); the device's own limits are checked again at launch, where the runtime skips a
+//! candidate that does not fit.
 //!
 //! Only valid configurations are enumerated; [`valid_fraction`] reports how rare they are
 //! among configurations drawn uniformly from the ranges (the thesis found 1 in 49,000 for its
@@ -149,10 +150,17 @@ pub fn splits() -> Vec<i64> {
     vec![2, 4, 8, 16, 32]
 }
 
-/// Rows per work-group of row reductions (`reduction(cols=c)`): powers of two up to the
-/// work-group size's quarter, with one row per group first.
-pub fn row_groups() -> Vec<i64> {
-    vec![1, 16, 32, 64]
+/// Rows and work-items per work-group of row reductions (`reduction(cols=c)`, and
+/// `reduction(cols=c,wg=w)` for groups of other than [`MAX_GROUP`] work-items): one row per
+/// group first, then 16 to 64 (rows of 64 to 256 bytes side by side, for a transposed view;
+/// the untuned default takes the first), then 8 (more groups, shorter segments: it pays for
+/// few long rows); groups of [`MAX_GROUP`] work-items first, then of 1024 (more work-items
+/// per row: a device whose groups are smaller skips them).
+pub fn row_groups() -> Vec<(i64, i64)> {
+    [MAX_GROUP, 1024]
+        .into_iter()
+        .flat_map(|wg| [1, 16, 32, 64, 8].map(|cols| (cols, wg)))
+        .collect()
 }
 
 #[cfg(test)]
