@@ -333,8 +333,7 @@ fn time(launch: &mut dyn FnMut() -> Result<f64>, best: Option<f64>) -> Result<f6
     let start = Instant::now();
     let mut times: Vec<f64> = Vec::with_capacity(RUNS);
     let enough = |times: &[f64]| {
-        times.len() >= RUNS
-            || times.len() >= MIN_RUNS && times.iter().sum::<f64>() >= TARGET_MS
+        times.len() >= RUNS || times.len() >= MIN_RUNS && times.iter().sum::<f64>() >= TARGET_MS
     };
     while times.len() < 3 || !enough(&times) && start.elapsed() < BUDGET {
         times.push(launch()?);
@@ -431,6 +430,9 @@ mod tests {
         assert_eq!(launches(10.0, Some(1.0)), (1, 10.0 + 1e-6));
         // The median of the timed launches (the warm-up is not one of them).
         let (n, median) = launches(10.0, None);
-        assert!((median - (10.0 + (2 + (n - 1) / 2) as f64 * 1e-6)).abs() < 1e-9, "{median}");
+        assert!(
+            (median - (10.0 + (2 + (n - 1) / 2) as f64 * 1e-6)).abs() < 1e-9,
+            "{median}"
+        );
     }
 }
