@@ -93,8 +93,9 @@ pub struct Kernel {
 }
 
 /// The function a dynamic index `x[e]` (an index computed at run time) is applied as:
-/// `lift_index(x, e)`, printed `x[e]`. The index is clamped to `[0, n)`.
-pub const DYN_INDEX: &str = "lift_index";
+/// `#index(x, e)`, printed `x[e]`. The index is clamped to `[0, n)`. No user can write
+/// the name, so no variable or function of theirs can shadow it.
+pub const DYN_INDEX: &str = "#index";
 
 /// How many data arguments the function expression `f` takes, where its form says:
 /// a lambda's parameters, a user function's (from `funs`), two for an operator section.

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod arith;
+pub mod cnames;
 pub mod codegen;
 pub mod driver;
 pub mod error;

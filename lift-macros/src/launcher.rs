@@ -9,7 +9,7 @@ use lift_core::typeck::{Cond, KernelInfo};
 use lift_core::types::{ScalarType, Type};
 use lift_core::{CompileError, ErrorKind};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::format_ident;
 
 /// How a kernel parameter or the result crosses between host and device.
 struct HostType {
@@ -48,13 +48,13 @@ impl HostType {
     /// Uploads the host slice `id` (in `run`).
     fn upload(&self, id: &proc_macro2::Ident) -> TokenStream {
         match self.conv {
-            Conv::Plain => quote!(self.ctx.upload(#id)?),
-            Conv::Bool => quote!(self.ctx.upload(
+            Conv::Plain => q!(self.ctx.upload(#id)?),
+            Conv::Bool => q!(self.ctx.upload(
                 &#id.iter().map(|&b| u8::from(b)).collect::<::std::vec::Vec<u8>>()
             )?),
             Conv::Tuple(k) => {
                 let fields = (0..k).map(syn::Index::from);
-                quote!(self.ctx.upload(
+                q!(self.ctx.upload(
                     &#id.iter().flat_map(|t| [#(t.#fields),*]).collect::<::std::vec::Vec<_>>()
                 )?)
             }
@@ -65,10 +65,10 @@ impl HostType {
     fn to_host(&self, v: TokenStream) -> TokenStream {
         match self.conv {
             Conv::Plain => v,
-            Conv::Bool => quote!(#v.into_iter().map(|b| b != 0).collect::<::std::vec::Vec<bool>>()),
+            Conv::Bool => q!(#v.into_iter().map(|b| b != 0).collect::<::std::vec::Vec<bool>>()),
             Conv::Tuple(k) => {
-                let fields = (0..k).map(|i| quote!(c[#i]));
-                quote!(#v.chunks_exact(#k).map(|c| (#(#fields),*)).collect::<::std::vec::Vec<_>>())
+                let fields = (0..k).map(|i| q!(c[#i]));
+                q!(#v.chunks_exact(#k).map(|c| (#(#fields),*)).collect::<::std::vec::Vec<_>>())
             }
         }
     }
@@ -80,14 +80,14 @@ fn unsupported(span: Span, msg: String) -> CompileError {
 
 fn host_elem(s: ScalarType) -> TokenStream {
     match s {
-        ScalarType::F16 => quote!(::lift_runtime::half::f16),
-        ScalarType::F32 => quote!(f32),
-        ScalarType::F64 => quote!(f64),
-        ScalarType::I32 => quote!(i32),
-        ScalarType::U32 => quote!(u32),
-        ScalarType::I64 => quote!(i64),
-        ScalarType::U64 => quote!(u64),
-        ScalarType::Bool => quote!(bool),
+        ScalarType::F16 => q!(::lift_runtime::half::f16),
+        ScalarType::F32 => q!(f32),
+        ScalarType::F64 => q!(f64),
+        ScalarType::I32 => q!(i32),
+        ScalarType::U32 => q!(u32),
+        ScalarType::I64 => q!(i64),
+        ScalarType::U64 => q!(u64),
+        ScalarType::Bool => q!(bool),
     }
 }
 
@@ -124,13 +124,13 @@ fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError
         eval(&n)
     });
     let device = match conv {
-        Conv::Bool => quote!(u8),
+        Conv::Bool => q!(u8),
         _ => host_elem(scalar),
     };
     let host = match conv {
         Conv::Tuple(k) => {
             let e = vec![host_elem(scalar); k];
-            quote!((#(#e),*))
+            q!((#(#e),*))
         }
         _ => host_elem(scalar),
     };
@@ -159,9 +159,9 @@ fn capped_elem_len(ty: &Type) -> lift_core::arith::Nat {
 /// The value passed to `set_scalar` for a scalar parameter (`f16` as float, bool as uchar).
 fn device_scalar(id: &proc_macro2::Ident, s: ScalarType) -> TokenStream {
     match s {
-        ScalarType::F16 => quote!(#id.to_f32()),
-        ScalarType::Bool => quote!(u8::from(#id)),
-        _ => quote!(#id),
+        ScalarType::F16 => q!(#id.to_f32()),
+        ScalarType::Bool => q!(u8::from(#id)),
+        _ => q!(#id),
     }
 }
 
@@ -171,14 +171,40 @@ fn cond_holds(p: &lift_core::typeck::Precondition) -> TokenStream {
     let test = match &p.cond {
         Cond::Divisible(n, d) => {
             let (n, d) = (eval(n), eval(d));
-            quote!({ let __lift_d = #d; __lift_d != 0 && ::lift_runtime::__private::rem(#n, __lift_d)? == 0 })
+            q!({ let __lift_d = #d; __lift_d != 0 && ::lift_runtime::__private::rem(#n, __lift_d)? == 0 })
         }
         Cond::Le(a, b) => {
             let (a, b) = (eval(a), eval(b));
-            quote!((#a <= #b))
+            q!((#a <= #b))
         }
     };
-    quote!((|| -> ::core::result::Result<bool, ::lift_runtime::Error> { Ok(#test) })().unwrap_or(false))
+    q!((|| -> ::core::result::Result<bool, ::lift_runtime::Error> { Ok(#test) })().unwrap_or(false))
+}
+
+/// Refuses the names of kernel `k` that cannot become Rust identifiers of the launcher: its
+/// name, size variables and parameters become a struct and parameters of `run`, `launch` and
+/// `tune`, so none may be a Rust keyword (`type`, `self`, `fn`). Every other name is
+/// accepted: the launcher's own locals are hygienic (see `q!`), and the OpenCL C side renames
+/// what would meet a C name (`lift_core::cnames`).
+pub fn check_rust_names(k: &Kernel) -> Result<(), CompileError> {
+    let sizes = k.sizes.iter().map(|(n, s)| ("size variable", n, *s));
+    let params = k.params.iter().map(|p| ("parameter", &p.name, p.span));
+    for (what, name, span) in std::iter::once(("kernel", &k.name, k.span))
+        .chain(sizes)
+        .chain(params)
+    {
+        if syn::parse_str::<syn::Ident>(name).is_err() {
+            return Err(CompileError::new(
+                ErrorKind::Syntax,
+                span,
+                format!(
+                    "{what} `{name}`: a Rust keyword cannot be used here (it names a parameter \
+                     or type of the generated Rust launcher); choose another name"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The struct, constants and methods for kernel `k` with its compiled candidates.
@@ -190,7 +216,7 @@ pub fn kernel_item(
     helpers: &str,
 ) -> Result<TokenStream, CompileError> {
     let name = format_ident!("{}", k.name, span = k.span);
-    let vis = if k.public { quote!(pub) } else { quote!() };
+    let vis = if k.public { q!(pub) } else { q!() };
     let docs = &k.docs;
     let standalone = Program {
         funs: prog.funs.clone(),
@@ -236,8 +262,8 @@ pub fn kernel_item(
         })
         .collect();
     let cand_params = cands.iter().map(|c| {
-        let ps = c.params.iter().map(|(n, v)| quote!((#n, #v)));
-        quote!(&[#(#ps),*])
+        let ps = c.params.iter().map(|(n, v)| q!((#n, #v)));
+        q!(&[#(#ps),*])
     });
 
     let size_names: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
@@ -250,12 +276,12 @@ pub fn kernel_item(
             Cond::Divisible(n, d) => {
                 let (what, expected) = (n.to_string(), d.to_string());
                 let (n, d) = (eval(n), eval(d));
-                quote!(::lift_runtime::__private::check_divisible(#what, #expected, #origin, #n, #d)?;)
+                q!(::lift_runtime::__private::check_divisible(#what, #expected, #origin, #n, #d)?;)
             }
             Cond::Le(a, b) => {
                 let (what, bound) = (a.to_string(), b.to_string());
                 let (a, b) = (eval(a), eval(b));
-                quote!(::lift_runtime::__private::check_le(#what, #bound, #origin, #a, #b)?;)
+                q!(::lift_runtime::__private::check_le(#what, #bound, #origin, #a, #b)?;)
             }
         }
     });
@@ -276,11 +302,11 @@ pub fn kernel_item(
         let pname = &p.name;
         match &ht.len {
             Some(len) => {
-                run_params.push(quote!(#id: &[#host]));
-                launch_params.push(quote!(#id: &::lift_runtime::Buffer<#device>));
+                run_params.push(q!(#id: &[#host]));
+                launch_params.push(q!(#id: &::lift_runtime::Buffer<#device>));
                 let fields = ht.fields();
                 for (checks, per) in [(&mut run_checks, 1usize), (&mut launch_checks, fields)] {
-                    checks.push(quote! {
+                    checks.push(q! {
                         let __lift_len = ::lift_runtime::__private::to_usize(#len)? * #per;
                         if #id.len() != __lift_len {
                             return Err(::lift_runtime::Error::ArgLength { arg: #pname.into(), expected: __lift_len, actual: #id.len() });
@@ -290,17 +316,17 @@ pub fn kernel_item(
                 for c in info.index_checks.iter().filter(|c| c.param == p.name) {
                     let len = eval(&c.len);
                     run_checks.push(
-                        quote!(::lift_runtime::__private::check_indices(#pname, #len, #id)?;),
+                        q!(::lift_runtime::__private::check_indices(#pname, #len, #id)?;),
                     );
                 }
                 let upload = ht.upload(&id);
-                uploads.push(quote!(let #id = #upload;));
-                forward.push(quote!(&#id));
+                uploads.push(q!(let #id = #upload;));
+                forward.push(q!(&#id));
             }
             None if !matches!(ht.conv, Conv::Tuple(_)) => {
-                run_params.push(quote!(#id: #host));
-                launch_params.push(quote!(#id: #host));
-                forward.push(quote!(#id));
+                run_params.push(q!(#id: #host));
+                launch_params.push(q!(#id: #host));
+                forward.push(q!(#id));
             }
             None => {
                 return Err(unsupported(
@@ -312,24 +338,24 @@ pub fn kernel_item(
                 ))
             }
         }
-        launch_forward.push(quote!(#id));
+        launch_forward.push(q!(#id));
         params.push((id, ht));
     }
 
     let out = host_type(&info.result, "the result", k.ret_span)?;
     let (out_host, out_elem) = (&out.host, &out.device);
     let out_fields = out.fields();
-    let out_len = out.len.clone().unwrap_or_else(|| quote!(1i64));
-    let converted = out.to_host(quote!(__lift_out.download()?));
+    let out_len = out.len.clone().unwrap_or_else(|| q!(1i64));
+    let converted = out.to_host(q!(__lift_out.download()?));
     let (run_ret, download) = match out.len {
         Some(_) if matches!(out.conv, Conv::Plain) => (
-            quote!(::std::vec::Vec<#out_host>),
-            quote!(__lift_out.download()),
+            q!(::std::vec::Vec<#out_host>),
+            q!(__lift_out.download()),
         ),
-        Some(_) => (quote!(::std::vec::Vec<#out_host>), quote!(Ok(#converted))),
+        Some(_) => (q!(::std::vec::Vec<#out_host>), q!(Ok(#converted))),
         None => (
-            quote!(#out_host),
-            quote!(#converted
+            q!(#out_host),
+            q!(#converted
             .pop()
             .ok_or(::lift_runtime::Error::Launch {
                 reason: "empty result buffer".into()
@@ -341,20 +367,20 @@ pub fn kernel_item(
     // `launch`.
     let scratch_name = format_ident!("{}Scratch", k.name);
     let has_scratch = cands.iter().any(|c| !c.generated.temporaries.is_empty());
-    let scratch_param = has_scratch.then(|| quote!(, scratch: &#scratch_name));
-    let scratch_arg = has_scratch.then(|| quote!(, &__lift_scratch));
-    let scratch_fwd = has_scratch.then(|| quote!(, scratch));
-    let tune_scratch_arg = has_scratch.then(|| quote!(, __lift_scratch));
+    let scratch_param = has_scratch.then(|| q!(, scratch: &#scratch_name));
+    let scratch_arg = has_scratch.then(|| q!(, &__lift_scratch));
+    let scratch_fwd = has_scratch.then(|| q!(, scratch));
+    let tune_scratch_arg = has_scratch.then(|| q!(, __lift_scratch));
 
     // A capped result (`filter_seq`): `out` holds its capacity and a one-element `count`
     // buffer receives its length; `run` returns that many elements.
     let capped = matches!(info.result, Type::Capped(..));
-    let count_param = capped.then(|| quote!(, count: &::lift_runtime::Buffer<i32>));
-    let count_arg = capped.then(|| quote!(, &__lift_count));
-    let count_fwd = capped.then(|| quote!(, count));
-    let count_alloc = capped.then(|| quote!(let __lift_count = self.ctx.alloc::<i32>(1)?;));
+    let count_param = capped.then(|| q!(, count: &::lift_runtime::Buffer<i32>));
+    let count_arg = capped.then(|| q!(, &__lift_count));
+    let count_fwd = capped.then(|| q!(, count));
+    let count_alloc = capped.then(|| q!(let __lift_count = self.ctx.alloc::<i32>(1)?;));
     let count_check = capped.then(|| {
-        quote! {
+        q! {
             if count.len() != 1 {
                 return Err(::lift_runtime::Error::ArgLength { arg: "count".into(), expected: 1, actual: count.len() });
             }
@@ -362,7 +388,7 @@ pub fn kernel_item(
     });
     let download = if capped {
         let per = eval(&capped_elem_len(&info.result));
-        quote! {
+        q! {
             let __lift_kept = ::lift_runtime::__private::to_usize(i64::from(__lift_count.download()?[0]))?;
             let mut __lift_v: ::std::vec::Vec<#out_host> = (#download)?;
             __lift_v.truncate(__lift_kept * ::lift_runtime::__private::to_usize(#per)?);
@@ -372,13 +398,13 @@ pub fn kernel_item(
         download
     };
     let scratch_alloc =
-        has_scratch.then(|| quote!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
+        has_scratch.then(|| q!(let __lift_scratch = self.scratch(#(#size_params),*)?;));
     // The tuner times candidates one after another, each with a scratch of its own (the
     // previous one freed first), so that no candidate's temporaries are held for another.
     let tune_scratch_hold =
-        has_scratch.then(|| quote!(let mut __lift_held: Option<(usize, #scratch_name)> = None;));
+        has_scratch.then(|| q!(let mut __lift_held: Option<(usize, #scratch_name)> = None;));
     let tune_scratch_get = has_scratch.then(|| {
-        quote! {
+        q! {
             let __lift_scratch = match __lift_held.take() {
                 Some((c, s)) if c == __lift_c => s,
                 _ => self.scratch_for(__lift_c, #(#size_params),*)?,
@@ -391,7 +417,7 @@ pub fn kernel_item(
     let scratch_checks = cands.iter().enumerate().map(|(ci, c)| {
         let checks = c.generated.temporaries.iter().enumerate().map(|(ti, t)| {
             let b = eval(&t.bytes);
-            quote! {
+            q! {
                 let __lift_need = ::lift_runtime::__private::to_usize(#b)?;
                 let __lift_have = scratch.bufs.get(#ti).map_or(0, |b| b.len());
                 if __lift_have < __lift_need {
@@ -403,10 +429,10 @@ pub fn kernel_item(
                 }
             }
         });
-        quote!(#ci => { #(#checks)* })
+        q!(#ci => { #(#checks)* })
     });
     let scratch_check =
-        has_scratch.then(|| quote!(match candidate { #(#scratch_checks)* _ => {} }));
+        has_scratch.then(|| q!(match candidate { #(#scratch_checks)* _ => {} }));
     // Per candidate: the bytes of each of its temporaries at these sizes (none where it does
     // not apply). Candidates run one at a time and share the buffers: temporary `i` of a
     // scratch serves temporary `i` of whichever candidate runs.
@@ -419,9 +445,9 @@ pub fn kernel_item(
         let applies = c.conditions.iter().map(cond_holds);
         let needs = c.generated.temporaries.iter().enumerate().map(|(ti, t)| {
             let b = eval(&t.bytes);
-            quote!(__lift_need[#ti] = ::lift_runtime::__private::to_usize(#b)?;)
+            q!(__lift_need[#ti] = ::lift_runtime::__private::to_usize(#b)?;)
         });
-        quote!(#ci => if true #(&& #applies)* { #(#needs)* })
+        q!(#ci => if true #(&& #applies)* { #(#needs)* })
     });
 
     // Per candidate: whether it applies, what it needs of the device, and its enqueue block.
@@ -432,11 +458,11 @@ pub fn kernel_item(
             Some(l) => {
                 let l = l.iter().map(|x| {
                     let x = eval(x);
-                    quote!(::lift_runtime::__private::to_usize(#x).unwrap_or(usize::MAX))
+                    q!(::lift_runtime::__private::to_usize(#x).unwrap_or(usize::MAX))
                 });
-                quote!(Some(vec![#(#l),*]))
+                q!(Some(vec![#(#l),*]))
             }
-            None => quote!(None),
+            None => q!(None),
         };
         let lmem = g.iter().map(|k| eval(&k.local_mem_bytes));
         // The work-groups of the first kernel with a fixed work-group size.
@@ -444,17 +470,17 @@ pub fn kernel_item(
             Some(k) => {
                 let per = k.global.iter().zip(k.local.iter().flatten()).map(|(gl, l)| {
                     let (gl, l) = (eval(gl), eval(l));
-                    quote!(::lift_runtime::__private::to_usize(#gl)?.div_ceil(::lift_runtime::__private::to_usize(#l)?.max(1)))
+                    q!(::lift_runtime::__private::to_usize(#gl)?.div_ceil(::lift_runtime::__private::to_usize(#l)?.max(1)))
                 });
-                quote!((|| -> ::core::result::Result<::core::option::Option<usize>, ::lift_runtime::Error> {
+                q!((|| -> ::core::result::Result<::core::option::Option<usize>, ::lift_runtime::Error> {
                     let __lift_dims: ::std::vec::Vec<usize> = vec![#(#per),*];
                     Ok(__lift_dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)))
                 })().ok().flatten())
             }
-            None => quote!(None),
+            None => q!(None),
         };
         let temps = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
-        quote! {
+        q! {
             ::lift_runtime::select::CandidateFacts {
                 temporaries: vec![#((|| -> ::core::result::Result<usize, ::lift_runtime::Error> { ::lift_runtime::__private::to_usize(#temps) })().unwrap_or(usize::MAX)),*],
                 applies: true #(&& #applies)*,
@@ -469,32 +495,32 @@ pub fn kernel_item(
     // Per candidate: the scalar counts of its temporaries (the rest of what it indexes).
     let temp_extents = cands.iter().enumerate().map(|(ci, c)| {
         let t = c.generated.temporaries.iter().map(|t| eval(&t.scalars));
-        quote!(#ci => ::lift_runtime::__private::index64(&[#(#t),*]),)
+        q!(#ci => ::lift_runtime::__private::index64(&[#(#t),*]),)
     });
     let applies_arms = cands.iter().enumerate().map(|(ci, c)| {
         let applies = c.conditions.iter().map(cond_holds);
-        quote!(#ci => true #(&& #applies)*,)
+        q!(#ci => true #(&& #applies)*,)
     });
     let arms = cands.iter().enumerate().map(|(ci, c)| {
         let block = enqueue_block(&c.generated.kernels, &params);
-        quote!(#ci => { #block })
+        q!(#ci => { #block })
     });
     let cand_kernels = cands.iter().map(|c| {
         let names = c.generated.kernels.iter().map(|k| &k.name);
-        quote!(&[#(#names),*])
+        q!(&[#(#names),*])
     });
-    let unused_sizes = quote!(#(let _ = #size_locals;)*);
+    let unused_sizes = q!(#(let _ = #size_locals;)*);
 
     let temp_bytes = cands.iter().enumerate().map(|(ci, c)| {
         let b = c.generated.temporaries.iter().map(|t| eval(&t.bytes));
-        quote!(#ci => 0usize #(+ ::lift_runtime::__private::to_usize(#b)?)*,)
+        q!(#ci => 0usize #(+ ::lift_runtime::__private::to_usize(#b)?)*,)
     });
     let scratch_item = has_scratch.then(|| {
         let doc = format!(
             "Global temporaries of [`{}`], allocated once by `scratch` and reused by `launch`.",
             k.name
         );
-        quote! {
+        q! {
             #[doc = #doc]
             #vis struct #scratch_name {
                 bufs: ::std::vec::Vec<::lift_runtime::Buffer<u8>>,
@@ -509,7 +535,7 @@ pub fn kernel_item(
         }
     });
     let scratch_fn = has_scratch.then(|| {
-        quote! {
+        q! {
             /// Allocates the global temporaries that `launch` needs for these sizes: those of
             /// the candidate it runs there ([`Self::candidate_for`]; after tuning changes that
             /// choice, make the scratch again).
@@ -575,7 +601,7 @@ pub fn kernel_item(
     });
     let kernel_name = &k.name;
 
-    Ok(quote! {
+    Ok(q! {
         #(#[doc = #docs])*
         #vis struct #name {
             ctx: ::lift_runtime::Context,
@@ -882,55 +908,55 @@ fn enqueue_block(
             match a {
                 KernelArg::Input { param } => {
                     let id = &params[*param].0;
-                    quote!(__lift_k.set_buffer(#ai, #id)?;)
+                    q!(__lift_k.set_buffer(#ai, #id)?;)
                 }
-                KernelArg::Output => quote!(__lift_k.set_buffer(#ai, out)?;),
-                KernelArg::Count => quote!(__lift_k.set_buffer(#ai, count)?;),
-                KernelArg::Temporary(t) => quote!(__lift_k.set_buffer(#ai, &scratch.bufs[#t])?;),
+                KernelArg::Output => q!(__lift_k.set_buffer(#ai, out)?;),
+                KernelArg::Count => q!(__lift_k.set_buffer(#ai, count)?;),
+                KernelArg::Temporary(t) => q!(__lift_k.set_buffer(#ai, &scratch.bufs[#t])?;),
                 KernelArg::Size(s) => {
                     let l = size_local(s);
-                    quote!(if __lift_wide { __lift_k.set_scalar(#ai, #l)?; } else { __lift_k.set_scalar(#ai, #l as i32)?; })
+                    q!(if __lift_wide { __lift_k.set_scalar(#ai, #l)?; } else { __lift_k.set_scalar(#ai, #l as i32)?; })
                 }
                 KernelArg::Local { bytes } => {
                     let b = eval(bytes);
-                    quote!(__lift_k.set_local(#ai, ::lift_runtime::__private::to_usize(#b)?)?;)
+                    q!(__lift_k.set_local(#ai, ::lift_runtime::__private::to_usize(#b)?)?;)
                 }
                 KernelArg::Scalar { param } => {
                     let (id, ht) = &params[*param];
                     let v = device_scalar(id, ht.scalar);
-                    quote!(__lift_k.set_scalar(#ai, #v)?;)
+                    q!(__lift_k.set_scalar(#ai, #v)?;)
                 }
                 // The macro never generates traced kernels (only the race checker does).
-                KernelArg::Trace { .. } => quote!(compile_error!("a traced kernel in a launcher");),
+                KernelArg::Trace { .. } => q!(compile_error!("a traced kernel in a launcher");),
             }
         });
         let global = gk.global.iter().map(|g| {
             let g = eval(g);
-            quote!(::lift_runtime::__private::to_usize(#g)?)
+            q!(::lift_runtime::__private::to_usize(#g)?)
         });
         let local = match &gk.local {
             Some(l) => {
                 let l = l.iter().map(|x| {
                     let x = eval(x);
-                    quote!(::lift_runtime::__private::to_usize(#x)?)
+                    q!(::lift_runtime::__private::to_usize(#x)?)
                 });
-                quote!(Some(&[#(#l),*][..]))
+                q!(Some(&[#(#l),*][..]))
             }
-            None => quote!(__lift_auto.as_ref().map(|l| &l[..__lift_global.len()])),
+            None => q!(__lift_auto.as_ref().map(|l| &l[..__lift_global.len()])),
         };
         let auto = gk.local.is_none().then(
-            || quote!(let __lift_auto = __lift_k.default_local(&self.ctx, &__lift_global);),
+            || q!(let __lift_auto = __lift_k.default_local(&self.ctx, &__lift_global);),
         );
         let lmem = eval(&gk.local_mem_bytes);
-        let enqueue = quote!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?);
+        let enqueue = q!(::lift_runtime::__private::enqueue(__lift_k, &self.ctx, &__lift_global, __lift_local)?);
         // The first kernel's event is kept in the last's (for `Event::span_ns`).
         let enqueue = match (ki, last) {
             (0, 0) => enqueue,
-            (0, _) => quote!(let __lift_first = #enqueue;),
-            (k, l) if k == l => quote!(::lift_runtime::__private::spanning(#enqueue, __lift_first)),
-            _ => quote!(#enqueue;),
+            (0, _) => q!(let __lift_first = #enqueue;),
+            (k, l) if k == l => q!(::lift_runtime::__private::spanning(#enqueue, __lift_first)),
+            _ => q!(#enqueue;),
         };
-        quote! {
+        q! {
             let __lift_k = &__lift_handles[#ki];
             #(#sets)*
             let __lift_global = [#(#global),*];
@@ -941,5 +967,5 @@ fn enqueue_block(
             #enqueue
         }
     });
-    quote!(#(#blocks)*)
+    q!(#(#blocks)*)
 }

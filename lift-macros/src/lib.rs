@@ -7,6 +7,14 @@
 
 #![warn(missing_docs)]
 
+/// `quote!` with every identifier it writes itself spanned at `Span::mixed_site()`: the
+/// launcher's own local variables and parameters (`out`, `candidate`, `__lift_len`, the
+/// size locals) are hygienic, so no kernel parameter or size variable of the user's, whatever
+/// its name, can meet one of them. Items, fields and methods still resolve at the call site.
+macro_rules! q {
+    ($($t:tt)*) => { ::quote::quote_spanned!(::proc_macro2::Span::mixed_site()=> $($t)*) };
+}
+
 mod includes;
 mod launcher;
 mod sizes;
@@ -30,6 +38,7 @@ fn expand(
     let (helpers, tracked) = includes::resolve(&prog.includes)?;
     let mut items = tracked;
     for (k, info) in prog.kernels.iter().zip(&infos) {
+        launcher::check_rust_names(k)?;
         let compiled = lift_core::driver::compile_kernel(&prog, &k.name).map_err(|e| {
             lift_core::CompileError::new(
                 lift_core::ErrorKind::Unsupported,

@@ -91,7 +91,10 @@ pub struct TuneJob<'a> {
 pub fn size_options<'a>(sizes: impl IntoIterator<Item = (&'a str, i64)>) -> String {
     sizes
         .into_iter()
-        .map(|(n, v)| format!(" -D{}{n}={v}", lift_core::codegen::SIZE_MACRO))
+        .map(|(n, v)| {
+            let n = lift_core::cnames::c_name(n);
+            format!(" -D{}{n}={v}", lift_core::codegen::SIZE_MACRO)
+        })
         .collect()
 }
 

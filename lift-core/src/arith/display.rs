@@ -92,6 +92,9 @@ fn write_nat(out: &mut String, n: &Nat, min: u8, c: bool) -> fmt::Result {
 fn write_raw(out: &mut String, n: &Nat, c: bool) -> fmt::Result {
     match n {
         Nat::Cst(c) => write!(out, "{c}"),
+        Nat::Var(v) if c && v.kind == super::VarKind::Size => {
+            out.write_str(&crate::cnames::c_name(&v.name))
+        }
         Nat::Var(v) => out.write_str(&v.name),
         Nat::Sum(ts) if ts.is_empty() => out.write_str("0"),
         Nat::Sum(ts) => {

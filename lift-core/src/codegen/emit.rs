@@ -115,22 +115,7 @@ pub(crate) fn array_of(t: &Type) -> GResult<(Type, Nat)> {
     }
 }
 
-/// Names that cannot be used as C identifiers.
-const RESERVED: &[&str] = &[
-    "int", "float", "double", "half", "char", "uchar", "short", "long", "uint", "ulong", "bool",
-    "void", "global", "local", "private", "constant", "kernel", "if", "else", "for", "while", "do",
-    "return", "const", "restrict", "out", "struct", "typedef", "switch", "case", "default",
-    "break", "continue", "sizeof", "static", "register",
-];
-
-/// A C identifier for a user-chosen name.
-pub(crate) fn c_name(name: &str) -> String {
-    if RESERVED.contains(&name) {
-        format!("{name}_")
-    } else {
-        name.to_string()
-    }
-}
+pub(crate) use crate::cnames::c_name;
 
 impl<'a> Gen<'a> {
     pub(crate) fn new(prog: &'a Program, facts: Facts, launch: Launch) -> Gen<'a> {
@@ -166,10 +151,11 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A fresh C name with this prefix.
+    /// A fresh C name with this prefix (a user's name as its C identifier): ends with a
+    /// number, as no user name's identifier does ([`crate::cnames`]).
     pub(crate) fn fresh(&mut self, prefix: &str) -> String {
         self.counter += 1;
-        format!("{prefix}_{}", self.counter)
+        format!("{}_{}", c_name(prefix), self.counter)
     }
 
     /// Emits one line at the current indentation.
@@ -684,7 +670,7 @@ fn compile_padded(
         });
     }
     g.place_barriers()?;
-    let name = c_name(&k.name);
+    let name = crate::cnames::kernel_c_name(&k.name);
     let mut src = g.preamble()?;
     if tracing {
         src.push_str(super::trace::HELPER);

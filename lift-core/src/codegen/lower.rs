@@ -52,6 +52,10 @@ pub fn lower_program(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult
 /// works on this.
 pub fn prepare(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Program> {
     let mut out = prog.clone();
+    let k = prog
+        .kernel(kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    let ctx = RewriteCtx::for_kernel(prog, k, info);
     let k = out
         .kernels
         .iter_mut()
@@ -65,7 +69,6 @@ pub fn prepare(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Progr
                 .into(),
         ));
     }
-    let ctx = RewriteCtx::for_kernel(info);
     let body = expand_nd(unroll_shrinking(k.body.clone(), None));
     let fusion = normalize(left_choice(
         rule(algorithmic::apply_to_compose()),
@@ -82,7 +85,10 @@ pub fn prepare(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Progr
 /// Step 4: every map left high-level in kernel `kernel` of `prog` becomes `map_seq` and
 /// every `reduce` `reduce_seq`; the result is type-checked.
 pub fn finish(mut prog: Program, kernel: &str, info: &KernelInfo) -> GResult<Lowered> {
-    let ctx = RewriteCtx::for_kernel(info);
+    let k = prog
+        .kernel(kernel)
+        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
+    let ctx = RewriteCtx::for_kernel(&prog, k, info);
     let k = prog
         .kernels
         .iter_mut()

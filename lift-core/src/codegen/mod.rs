@@ -77,9 +77,10 @@ pub(crate) fn size_params(k: &crate::ir::Kernel) -> (Vec<String>, Vec<KernelArg>
     let mut params = Vec::new();
     let mut args = Vec::new();
     let mut lines = String::new();
-    for (s, _) in &k.sizes {
+    for (name, _) in &k.sizes {
+        let s = crate::cnames::c_name(name);
         params.push(format!("lift_idx lift_size_{s}"));
-        args.push(KernelArg::Size(s.clone()));
+        args.push(KernelArg::Size(name.clone()));
         lines.push_str(&format!(
             "#ifdef {SIZE_MACRO}{s}\n  const lift_idx {s} = {SIZE_MACRO}{s};\n#else\n  const lift_idx {s} = lift_size_{s};\n#endif\n"
         ));

@@ -14,6 +14,7 @@
 //! is what makes the reordering valid; `z` is applied once per work-item, so it must be
 //! neutral for `op`, as `reduce`'s initial value is in every lowering of LIFT.
 
+use crate::rewrite::names;
 use super::emit::{c_name, Arg, Gen, Output};
 use super::launch::Launch;
 use super::memory::{Buffer, Space};
@@ -177,7 +178,7 @@ pub(crate) fn compile(
     }
     g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
     let body1 = format!("{size_lines}{}", g.take_text()?);
-    let name1 = c_name(&part.name);
+    let name1 = crate::cnames::kernel_c_name(&part.name);
     let kernel1 = GeneratedKernel {
         name: name1.clone(),
         args,
@@ -218,7 +219,7 @@ pub(crate) fn compile(
     let result = g.finish(post, "lift_tmp[0]", &t)?;
     g.line(format!("if (lift_l == 0) out[0] = {result};"));
     let body2 = format!("{size_lines}{}", g.take_text()?);
-    let name2 = c_name(&fin.name);
+    let name2 = crate::cnames::kernel_c_name(&fin.name);
     let kernel2 = GeneratedKernel {
         name: name2.clone(),
         args,
@@ -267,7 +268,11 @@ fn elem_bytes(t: ScalarType) -> i64 {
 
 /// `|acc, v| op(acc, g1(...gk(v)))`: the fold of one work-item.
 fn fused_fold(s: &Shape, span: Span) -> Expr {
-    let (acc, v) = ("lift_acc", "lift_v");
+    // Binders named after nothing in the functions they are put around.
+    let around: Vec<&Expr> = s.maps.iter().chain([&s.op]).collect();
+    let acc = names::unused("lift_acc", &around);
+    let v = names::unused("lift_v", &around);
+    let (acc, v) = (acc.as_str(), v.as_str());
     let mut mapped = ident(v, span);
     for g in s.maps.iter().rev() {
         mapped = node(ExprKind::Apply(Box::new(g.clone()), vec![mapped]), span);
@@ -287,8 +292,9 @@ fn fused_fold(s: &Shape, span: Span) -> Expr {
 
 /// `post $ reduce_seq(op, z) $ lift_partial` over `lift_groups` values: the final kernel, and
 /// the way to get `op` and the epilogue `post` typed for the local-memory tree.
-fn op_kernel(k: &Kernel, elem: ScalarType, s: &Shape, span: Span) -> Kernel {
-    let fold = reduce_seq(s.op.clone(), s.z.clone(), ident("lift_partial", span), span);
+fn op_kernel(prog: &Program, k: &Kernel, elem: ScalarType, s: &Shape, span: Span) -> Kernel {
+    let partial = names::fresh_for("lift_partial", &names::of_kernel(prog, k));
+    let fold = reduce_seq(s.op.clone(), s.z.clone(), ident(&partial, span), span);
     let body = match &s.post {
         Some(post) => node(ExprKind::Apply(Box::new(post.clone()), vec![fold]), span),
         None => fold,
@@ -297,7 +303,7 @@ fn op_kernel(k: &Kernel, elem: ScalarType, s: &Shape, span: Span) -> Kernel {
         name: format!("{}_final", k.name),
         sizes: vec![(GROUPS.into(), span)],
         params: std::iter::once(Param {
-            name: "lift_partial".into(),
+            name: partial,
             ty: Type::array(Type::Scalar(elem), Nat::size_var(GROUPS)),
             span,
         })
@@ -323,7 +329,7 @@ fn with_op_kernel(
     elem: ScalarType,
     s: &Shape,
 ) -> Option<Program> {
-    let fin = op_kernel(k, elem, s, k.body.span);
+    let fin = op_kernel(prog, k, elem, s, k.body.span);
     let mut sprog = Program {
         funs: prog.funs.clone(),
         kernels: vec![main, fin],
@@ -366,13 +372,14 @@ pub(crate) fn compile_rows(
     let x = &x;
     let span = k.body.span;
     // `map(f)` with a function that is not a lambda is `map(|lift_row| f $ lift_row)`.
+    let row = names::unused("lift_row", &[lambda]);
     let (pat, row_body) = match &lambda.kind {
         ExprKind::Lambda(pats, body) if pats.len() == 1 => (pats[0].clone(), (**body).clone()),
         ExprKind::Lambda(..) => return Ok(None),
         _ => (
-            Pat::Name("lift_row".into(), span),
+            Pat::Name(row.clone(), span),
             node(
-                ExprKind::Apply(Box::new(lambda.clone()), vec![ident("lift_row", span)]),
+                ExprKind::Apply(Box::new(lambda.clone()), vec![ident(&row, span)]),
                 span,
             ),
         ),
@@ -476,7 +483,7 @@ pub(crate) fn compile_rows(
         rows.c()
     ));
     let body = format!("{size_lines}{}", g.take_text()?);
-    let name = c_name(&k.name);
+    let name = crate::cnames::kernel_c_name(&k.name);
     let mut source = g.preamble()?;
     source.push_str(&format!(
         "__attribute__((reqd_work_group_size({wg}, 1, 1)))\nkernel void {name}({}) {{\n{body}}}\n",

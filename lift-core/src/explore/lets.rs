@@ -57,9 +57,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         e
     };
     let (value, mut rest) = (read(value), read(rest));
-    // The value becomes a kernel parameter of the rest: named as no program names a variable
-    // (a `let` the normaliser wrote may be named `#x`, not a C identifier), one per nesting.
-    let param = format!("lift_l{}", k.params.len());
+    // The value becomes a kernel parameter of the rest, named as nothing in the kernel.
+    let taken = crate::rewrite::names::of_kernel(prog, k);
+    let param = crate::rewrite::names::fresh_for(&format!("lift_l{}", k.params.len()), &taken);
     let read_param = build::ident(&param, rest.span);
     build::subst(&mut rest, name, &read_param);
     let names = Names {
@@ -151,7 +151,7 @@ pub(crate) fn nest(
     let rname = rprog.kernels[0].name.clone();
     let mut rprog = super::normalise::normalise_kernel(&rprog, &rname).ok()?;
     let rinfo = check_program(&mut rprog).ok()?.into_iter().next()?;
-    let facts = crate::rewrite::RewriteCtx::for_kernel(info).facts;
+    let facts = crate::rewrite::RewriteCtx::facts_of(info);
     if !rinfo.result.equiv(&info.result, &facts) {
         return None;
     }

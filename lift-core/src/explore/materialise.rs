@@ -78,13 +78,14 @@ fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<C
     );
     let mut rest_chain = vec![f];
     rest_chain.extend(windows.iter().cloned());
+    let param = crate::rewrite::names::fresh_for(INPUT, &crate::rewrite::names::of_kernel(prog, k));
     let rest = Expr::new(
-        ExprKind::Apply(Box::new(compose(rest_chain, s)), vec![ident(INPUT, s)]),
+        ExprKind::Apply(Box::new(compose(rest_chain, s)), vec![ident(&param, s)]),
         s,
     );
     let names = super::lets::Names {
         value: format!("{kernel}_i"),
-        param: INPUT.to_string(),
+        param,
         rest: format!("{kernel}_q"),
         label: ("materialise", 2),
     };
@@ -155,14 +156,15 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         ExprKind::Lambda(vec![crate::ir::Pat::Name(w.to_string(), s)], Box::new(b)),
         s,
     );
+    let param = crate::rewrite::names::fresh_for(VIEW, &crate::rewrite::names::of_kernel(prog, k));
     let rest = Expr::new(
-        ExprKind::Apply(Box::new(maps(depth, lam, s)), vec![ident(VIEW, s)]),
+        ExprKind::Apply(Box::new(maps(depth, lam, s)), vec![ident(&param, s)]),
         s,
     );
 
     let names = super::lets::Names {
         value: format!("{kernel}_m"),
-        param: VIEW.to_string(),
+        param,
         rest: format!("{kernel}_p"),
         label: ("materialise", 1),
     };

@@ -92,7 +92,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
-    let ctx = RewriteCtx::for_kernel(info);
+    let ctx = RewriteCtx::for_kernel(prog, k, info);
     // A `let` of a computed array at the top (`kernel_fission`): the value by a kernel of its
     // own, then the rest explored.
     let mut out = lets::candidates(prog, kernel, info);
@@ -363,7 +363,7 @@ fn lowered(
     let info2 = infos.into_iter().find(|i| i.name == kernel)?;
     if !info2
         .result
-        .equiv(&info.result, &RewriteCtx::for_kernel(info).facts)
+        .equiv(&info.result, &RewriteCtx::facts_of(info))
     {
         return None;
     }

@@ -69,6 +69,7 @@ const MAX_STAGES: usize = 32;
 pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
     let k = prog.kernel(kernel)?;
     let span = k.body.span;
+    let temps = Temps::new(&crate::rewrite::names::of_kernel(prog, k));
     // (body, result type if known) per stage, bodies reading earlier results as `lift_t{j}`.
     let mut parts: Vec<(Expr, Option<Type>)> = Vec::new();
     // How each `let` name is read in later stages.
@@ -84,7 +85,7 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
             body = (**b).clone();
             continue;
         }
-        let temp = ident(&format!("lift_t{}", parts.len()), span);
+        let temp = ident(&temps.name(parts.len()), span);
         let read = match t {
             Type::Array(..) => temp,
             _ => Expr::new(ExprKind::Index(Box::new(temp), Nat::cst(0)), span),
@@ -95,13 +96,14 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
     }
     substitute(&mut body, &reads);
     if let Some((values, rest)) =
-        let_in_map(&body, parts.len()).or_else(|| nest_epilogue(&body, parts.len()))
+        let_in_map(&body, &temps.name(parts.len()))
+            .or_else(|| nest_epilogue(&body, &temps.name(parts.len())))
     {
         parts.push((values.0, Some(values.1)));
         body = rest;
     }
     let first = parts.len();
-    parts.extend(chain_stages(&body, &info.result, first));
+    parts.extend(chain_stages(&body, &info.result, &temps, first));
     if parts.len() < 2 || parts.len() > MAX_STAGES {
         return None;
     }
@@ -110,7 +112,7 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
         let mut params = k.params.clone();
         for (j, prev) in kernels.iter().enumerate() {
             params.push(Param {
-                name: format!("lift_t{j}"),
+                name: temps.name(j),
                 ty: match &prev.ret {
                     t @ Type::Array(..) => t.clone(),
                     t => Type::array(t.clone(), Nat::cst(1)),
@@ -199,8 +201,13 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
 /// The stages of `body`, a chain `L2 o f2 o L1 o f1 o L0 $ data` cut before every computing
 /// function but the leftmost one (`body` itself as one stage if it is no such chain), with
 /// their result types (`result` for the last, `None` where it is to be inferred); stage `i`
-/// reads stage `i - 1`'s result as `lift_t{first + i - 1}`.
-fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Option<Type>)> {
+/// reads stage `i - 1`'s result as temporary `first + i - 1`.
+fn chain_stages(
+    body: &Expr,
+    result: &Type,
+    temps: &Temps,
+    first: usize,
+) -> Vec<(Expr, Option<Type>)> {
     let whole = vec![(body.clone(), Some(result.clone()))];
     let ExprKind::Apply(f, args) = &body.kind else {
         return whole;
@@ -223,7 +230,7 @@ fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Option<T
         let input = if i == 0 {
             args.clone()
         } else {
-            vec![ident(&format!("lift_t{}", first + i - 1), body.span)]
+            vec![ident(&temps.name(first + i - 1), body.span)]
         };
         let chain = compose(fs[start..end].to_vec(), f.span);
         out.push((
@@ -237,8 +244,8 @@ fn chain_stages(body: &Expr, result: &Type, first: usize) -> Vec<(Expr, Option<T
 
 /// `map(|x| { let h = R; B }) $ xs` (`R` computed from `x`) as two stages: the values of
 /// `R`, `map(|x| R) $ xs` (a map of reductions: one work-group per row), and the rest,
-/// `map(|(x, h)| B) $ zip(xs, lift_t{first})` (parallel over the whole nest).
-fn let_in_map(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
+/// `map(|(x, h)| B) $ zip(xs, temp)` (parallel over the whole nest).
+fn let_in_map(body: &Expr, temp: &str) -> Option<((Expr, Type), Expr)> {
     let ExprKind::Apply(m, xs) = &body.kind else {
         return None;
     };
@@ -278,7 +285,7 @@ fn let_in_map(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
     let zipped = Expr::new(
         ExprKind::Apply(
             Box::new(crate::rewrite::build::prim(Prim::Zip, Vec::new(), s)),
-            vec![data.clone(), ident(&format!("lift_t{first}"), s)],
+            vec![data.clone(), ident(temp, s)],
         ),
         s,
     );
@@ -293,15 +300,15 @@ fn let_in_map(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
 /// other data of the element (`alpha * dot + beta * c`, C given zipped with the rows) as two
 /// stages: the nest of reductions alone, `map(|t0| map(|t1| R) $ Y) $ X` (which the other
 /// strategies then match, a blocked matrix product for GEMM), and the epilogue over
-/// `zip(X, lift_t{first})`. Under layouts (`split(W) $ nest`, a product reshaped by
+/// `zip(X, temp)`. Under layouts (`split(W) $ nest`, a product reshaped by
 /// [`super::products`]) the epilogue stage keeps them.
-fn nest_epilogue(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
+fn nest_epilogue(body: &Expr, temp: &str) -> Option<((Expr, Type), Expr)> {
     let ExprKind::Apply(m0, xs) = &body.kind else {
         return None;
     };
     let [x] = xs.as_slice() else { return None };
     if crate::rewrite::build::is_layout(m0) {
-        let (values, rest) = nest_epilogue(x, first)?;
+        let (values, rest) = nest_epilogue(x, temp)?;
         let apply = ExprKind::Apply(Box::new(crate::rewrite::build::untyped(m0)), vec![rest]);
         return Some((values, Expr::new(apply, body.span)));
     }
@@ -332,7 +339,10 @@ fn nest_epilogue(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
         map_of(name(t1), split.core.clone(), y.clone()),
         x.clone(),
     );
-    let (g, v) = ("lift_g", "lift_s");
+    // Binders fresh for everything they are put around.
+    let g = crate::rewrite::names::unused("lift_g", &[&post, x, y, e]);
+    let v = crate::rewrite::names::unused("lift_s", &[&post, x, y, e, &ident(&g, sp)]);
+    let (g, v) = (g.as_str(), v.as_str());
     let applied = crate::rewrite::build::call(&post, vec![ident(v, sp)], sp);
     let rest = map_of(
         Pat::Tuple(vec![name(t0), name(g)], sp),
@@ -341,7 +351,7 @@ fn nest_epilogue(body: &Expr, first: usize) -> Option<((Expr, Type), Expr)> {
             applied,
             zip(y.clone(), ident(g, sp)),
         ),
-        zip(x.clone(), ident(&format!("lift_t{first}"), sp)),
+        zip(x.clone(), ident(temp, sp)),
     );
     let t = Type::array(Type::array(rt, m.clone()), n.clone());
     Some(((values, t), rest))
@@ -360,9 +370,42 @@ fn is_reduction(e: &Expr) -> bool {
 }
 
 /// Replaces the free occurrences of each name of `reads` in `e` by its expression.
+/// Replaces every name of `reads` by its read, all at once; where a name is bound twice the
+/// later binding is the one in scope.
 fn substitute(e: &mut Expr, reads: &[(String, Expr)]) {
-    for (name, by) in reads {
-        crate::rewrite::build::subst(e, name, by);
+    let mut by: Vec<(&str, &Expr)> = Vec::new();
+    for (name, read) in reads.iter().rev() {
+        if !by.iter().any(|(n, _)| n == name) {
+            by.push((name, read));
+        }
+    }
+    crate::rewrite::names::subst_all(e, &by);
+}
+
+/// The names of the temporaries between stages: `lift_t{j}`, or with a longer prefix where
+/// the kernel already uses a name of that form.
+struct Temps {
+    prefix: String,
+}
+
+impl Temps {
+    fn new(taken: &std::collections::HashSet<String>) -> Temps {
+        let clashes = |prefix: &str| {
+            taken.iter().any(|n| {
+                n.strip_prefix(prefix)
+                    .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        let prefix = std::iter::once("lift_t".to_string())
+            .chain((1u32..).map(|k| format!("lift_t{k}_")))
+            .find(|p| !clashes(p))
+            .unwrap_or_default();
+        Temps { prefix }
+    }
+
+    /// The name of temporary `j`.
+    fn name(&self, j: usize) -> String {
+        format!("{}{j}", self.prefix)
     }
 }
 

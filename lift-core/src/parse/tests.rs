@@ -368,8 +368,8 @@ fn errors() {
         UnknownName,
         "unknown size variable `K`",
     );
-    // An index that is not a size expression is computed at run time: `lift_index(x, K)`.
-    assert_eq!(shape("x[K]"), "(lift_index x K)");
+    // An index that is not a size expression is computed at run time: `#index(x, K)`.
+    assert_eq!(shape("x[K]"), "(#index x K)");
     assert_eq!(shape("x[N - 1]"), "([] x N - 1)");
     check(
         err_expr("#[p(K)] x"),

@@ -36,7 +36,8 @@
 //! matches the left-hand side on any spelling that normalisation brings to it (any views for
 //! `A` and `C`, an operand given transposed included) and instantiates the pattern.
 
-use super::build::{self, call, ident, is_ident, lambda1, prim, subst};
+use super::build::{self, call, ident, is_ident, lambda1, prim};
+use super::names;
 use super::walk::children_mut;
 use super::{epilogue, RewriteCtx, Rule};
 use crate::arith::Nat;
@@ -187,16 +188,23 @@ fn replace_each(rhs: &str, replaced: &[(&str, &str)]) -> Option<String> {
     Some(out)
 }
 
-/// [`RHS`] for a product whose epilogue reads the column elements `__X` (bound to `col`, see
-/// [`with_column_extras`]): work-group `(i, j)` takes block `j` of `__X` with block `j` of
-/// `__C`, and each work-item zips its private results with the elements of its columns (as
-/// the accumulators are laid out: work-item `l0` holds the vectors of `V` columns
-/// `l0, l0 + LA, ..` of the block, its `jj`-th column is `(jj / V * LA + l0) * V + jj % V`).
-fn with_extras(rhs: &str, col: &str) -> Option<String> {
+/// The binder of [`with_extras`] that the epilogue reads its column element through.
+const COLUMN_BINDER: &str = "lift_col";
+
+/// The binder of [`with_elements`] that the epilogue reads its element through.
+const ELEMENT_BINDER: &str = "lift_ex";
+
+/// [`RHS`] for a product whose epilogue reads the column elements `__X` (bound to
+/// [`COLUMN_BINDER`], see [`with_column_extras`]): work-group `(i, j)` takes block `j` of
+/// `__X` with block `j` of `__C`, and each work-item zips its private results with the
+/// elements of its columns (as the accumulators are laid out: work-item `l0` holds the vectors
+/// of `V` columns `l0, l0 + LA, ..` of the block, its `jj`-th column is
+/// `(jj / V * LA + l0) * V + jj % V`).
+fn with_extras(rhs: &str) -> Option<String> {
     let write = "map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post))))";
     let with_columns = format!(
         "(|lift_acc| map_lcl(0, |(lift_accc, lift_xs)| map_lcl(1, |lift_blk| \
-           map_seq_unroll(|(lift_brow, {col})| map_seq_unroll(__post) $ lift_brow) \
+           map_seq_unroll(|(lift_brow, {COLUMN_BINDER})| map_seq_unroll(__post) $ lift_brow) \
            $ zip(lift_blk, lift_xs)) $ lift_accc) \
          $ zip(lift_acc, map(join) o transpose o split(LA) o split(V) $ lift_cbx))"
     );
@@ -220,7 +228,7 @@ fn with_elements(rhs: &str) -> Option<String> {
     let write = "map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post))))";
     let with_elements = format!(
         "(|lift_acc| map_lcl(0, |(lift_accc, lift_el)| map_lcl(1, |(lift_blk, lift_eb)| \
-           map_seq_unroll(|(lift_brow, lift_ec)| map_seq_unroll(|(lift_v, {ELEMENT})| \
+           map_seq_unroll(|(lift_brow, lift_ec)| map_seq_unroll(|(lift_v, {ELEMENT_BINDER})| \
              __post $ lift_v) $ zip(lift_brow, lift_ec)) $ zip(lift_blk, lift_eb)) \
            $ zip(lift_accc, lift_el)) \
          $ zip(lift_acc, map(transpose o map(transpose o split(LB))) o map(join) o transpose \
@@ -271,8 +279,9 @@ struct Matched {
     /// [`with_column_extras`]): the name it binds them to and the array of them.
     extras: Option<(String, Expr)>,
     /// The matrix of elements the epilogue reads besides the result, element `[i][j]` where
-    /// it writes result `[i][j]` (see [`with_element_extras`]): `beta * c[i][j]`.
-    elements: Option<Expr>,
+    /// it writes result `[i][j]` (see [`with_element_extras`]): `beta * c[i][j]`; with the
+    /// name the epilogue reads that element through.
+    elements: Option<(String, Expr)>,
     /// For a batch of products, `map(|p| product) $ data`: `p` and `data` (`a` and `c` are
     /// then views of projections of `p`).
     batch: Option<(String, Expr)>,
@@ -432,7 +441,7 @@ const COLUMN: &str = "lift_column";
 /// rest of each column element (`col.j`, a convolution's bias zipped with its filters): the
 /// blocked product binds `col` to `zip(..) [j]` where it writes column `j`.
 fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
-    if !build::is_data(data) || SIZES.contains(&col) {
+    if !build::is_data(data) {
         return None;
     }
     let split = epilogue::split(body, &epilogue::has_reduce, &|d| fold_parts(d).is_some())?;
@@ -445,8 +454,9 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
     };
     let c = through(&access, component, data)?;
     let mut core = build::untyped(&split.core);
-    build::replace_same(&mut core, &access, &ident(COLUMN, access.span));
-    let (op, z, g, swapped) = fold_of(&core, r, COLUMN)?;
+    let column = names::unused(COLUMN, &[&core]);
+    build::replace_same(&mut core, &access, &ident(&column, access.span));
+    let (op, z, g, swapped) = fold_of(&core, r, &column)?;
     let post = split.post;
     if post.as_ref().is_some_and(|p| build::mentions(p, r)) || build::mentions(&core, col) {
         return None;
@@ -497,13 +507,7 @@ const ELEMENT: &str = "lift_ex";
 /// `[i][col]` of the matrix `Aj` (BLAS's `beta * c[i][j]`, a residual added to a product).
 /// The blocked product reads `Aj[i][j]` where it writes result `[i][j]`.
 fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
-    // The names this rule binds must not be the program's own (they would capture them).
-    if SIZES.contains(&col)
-        || SIZES.contains(&r)
-        || [ROW, ELEMENT].iter().any(|v| build::mentions(body, v))
-        || !is_zip(d)
-        || !is_zip(z)
-    {
+    if !is_zip(d) || !is_zip(z) {
         return None;
     }
     let (ExprKind::Apply(_, ds), ExprKind::Apply(_, zs)) = (&d.kind, &z.kind) else {
@@ -537,16 +541,20 @@ fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> O
     let a = through(&a_access, ds.get(ai)?.clone(), d)?;
     let c = through(&c_access, zs.get(ci)?.clone(), z)?;
     let mut core = build::untyped(&split.core);
-    build::replace_same(&mut core, &c_access, &ident(COLUMN, c_access.span));
-    build::replace_same(&mut core, &a_access, &ident(ROW, a_access.span));
-    let (op, zero, g, swapped) = fold_of(&core, ROW, COLUMN)?;
+    // Placeholders named after nothing in the body.
+    let column = names::unused(COLUMN, &[body]);
+    let row = names::unused(ROW, &[body, &ident(&column, body.span)]);
+    build::replace_same(&mut core, &c_access, &ident(&column, c_access.span));
+    build::replace_same(&mut core, &a_access, &ident(&row, a_access.span));
+    let (op, zero, g, swapped) = fold_of(&core, &row, &column)?;
     let mut post = split.post?;
     let element = Expr::new(
         ExprKind::Proj(Box::new(ident(col, body.span)), m),
         body.span,
     );
-    build::replace_same(&mut post, &element, &ident(ELEMENT, body.span));
-    if [r, col, ELEMENT].iter().any(|v| build::mentions(&core, v))
+    let element_name = names::unused(ELEMENT, &[body]);
+    build::replace_same(&mut post, &element, &ident(&element_name, body.span));
+    if [r, col, &element_name].iter().any(|v| build::mentions(&core, v))
         || [r, col].iter().any(|v| build::mentions(&post, v))
     {
         return None;
@@ -560,7 +568,7 @@ fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> O
         swapped,
         post: Some(post),
         extras: None,
-        elements: Some(elements),
+        elements: Some((element_name, elements)),
         batch: None,
     })
 }
@@ -852,8 +860,8 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         "reduce_seq"
     };
     let mut text = RHS.replace("__steps", steps);
-    if let Some((col, _)) = &m.extras {
-        text = with_extras(&text, col)?;
+    if m.extras.is_some() {
+        text = with_extras(&text)?;
     }
     if m.elements.is_some() {
         text = with_elements(&text)?;
@@ -868,7 +876,21 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         ("V", cfg.v),
     ];
     subst_sizes(&mut rhs, &sizes);
-    let (a_el, c_el) = (ident("a", s), ident("bv", s));
+    // Every binder of the pattern gets a name fresh for the whole kernel before the matched
+    // parts are put in, so none of them captures a name of the program.
+    let parts: Vec<&Expr> = [&m.a, &m.c, &m.z, &m.op]
+        .into_iter()
+        .chain(m.g.as_ref())
+        .chain(m.post.as_ref())
+        .chain(m.extras.as_ref().map(|(_, x)| x))
+        .chain(m.elements.as_ref().map(|(_, x)| x))
+        .collect();
+    let renamed = names::rename_binders(&mut rhs, &mut |b| ctx.fresh(b, &parts));
+    let var = |b: &str| {
+        let n = renamed.iter().find(|(old, _)| old == b).map(|(_, new)| new)?;
+        Some(ident(n, s))
+    };
+    let (a_el, c_el) = (var("a")?, var("bv")?);
     let pair = if m.swapped {
         vec![c_el, a_el]
     } else {
@@ -876,11 +898,9 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     };
     let pair = Expr::new(ExprKind::Tuple(pair), s);
     let step = match &m.g {
-        Some(g) => call(&m.op, vec![ident("e", s), call(g, vec![pair], s)], s),
-        None => call(&m.op, vec![ident("e", s), pair], s),
+        Some(g) => call(&m.op, vec![var("e")?, call(g, vec![pair], s)], s),
+        None => call(&m.op, vec![var("e")?, pair], s),
     };
-    subst(&mut rhs, "__step", &step);
-    subst(&mut rhs, "__z", &build::untyped(&m.z));
     // Local layouts are fixed by the compute (`A`'s slice `tm x tk`, `C`'s `tk x tn`); the
     // lanes of each copy run along the dimension that is contiguous in memory.
     let a_along_k = rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0;
@@ -896,28 +916,45 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     } else {
         LANES_ALONG_ROWS.to_string()
     };
-    for (name, body) in [("__loadA", load_a), ("__loadC", load_c)] {
+    let load = |body: &str| {
         let mut f = crate::parse::parse_expr_str(&format!("to_local({body})"), &SIZES).ok()?;
         subst_sizes(&mut f, &sizes);
-        subst(&mut rhs, name, &f);
-    }
-    let post = m
+        Some(f)
+    };
+    let (load_a, load_c) = (load(&load_a)?, load(&load_c)?);
+    let mut post = m
         .post
         .clone()
         .unwrap_or_else(|| prim(Prim::Id, Vec::new(), s));
-    subst(&mut rhs, "__post", &post);
+    if let Some((col, _)) = &m.extras {
+        names::subst(&mut post, col, &var(COLUMN_BINDER)?);
+    }
+    if let Some((element, _)) = &m.elements {
+        names::subst(&mut post, element, &var(ELEMENT_BINDER)?);
+    }
     let padded = cfg.edge == Edge::Pad;
-    for (name, x, len, t) in [("A", &m.a, &n, cfg.tm), ("C", &m.c, &mm, cfg.tn)] {
-        let (split, join) = blocks(cfg.edge, len, t, s);
-        subst(&mut rhs, &format!("__split{name}"), &split);
-        subst(&mut rhs, &format!("__join{name}"), &join);
-        let x = pad_if(padded, pad_k_if(cfg, x.clone(), &kk, s), len, t, s);
-        subst(&mut rhs, &format!("__{name}"), &x);
-    }
+    let (split_a, join_a) = blocks(cfg.edge, &n, cfg.tm, s);
+    let (split_c, join_c) = blocks(cfg.edge, &mm, cfg.tn, s);
+    let a = pad_if(padded, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s);
+    let c = pad_if(padded, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s);
+    let z = build::untyped(&m.z);
+    let mut holes: Vec<(&str, Expr)> = vec![
+        ("__step", step),
+        ("__z", z),
+        ("__loadA", load_a),
+        ("__loadC", load_c),
+        ("__post", post),
+        ("__splitA", split_a),
+        ("__joinA", join_a),
+        ("__splitC", split_c),
+        ("__joinC", join_c),
+        ("__A", a),
+        ("__C", c),
+    ];
     if let Some((_, x)) = &m.extras {
-        subst(&mut rhs, "__X", &pad_if(padded, x.clone(), &mm, cfg.tn, s));
+        holes.push(("__X", pad_if(padded, x.clone(), &mm, cfg.tn, s)));
     }
-    if let Some(x) = &m.elements {
+    if let Some((_, x)) = &m.elements {
         // Padded along both dimensions, as `A`'s rows and `C`'s.
         let t = |x| build::apply1(prim(Prim::Transpose, Vec::new(), s), x, s);
         let x = match padded {
@@ -929,8 +966,10 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
             ),
             false => x.clone(),
         };
-        subst(&mut rhs, "__E", &x);
+        holes.push(("__E", x));
     }
+    let holes: Vec<(&str, &Expr)> = holes.iter().map(|(h, x)| (*h, x)).collect();
+    names::plug(&mut rhs, &holes);
     if !padded {
         return Some(rhs);
     }

@@ -4,6 +4,7 @@
 //! every type left on a tree stays correct for side conditions.
 
 use super::walk::children_mut;
+pub(crate) use super::names::{binds, free as free_names, mentions, pat_names, subst};
 use crate::arith::Nat;
 use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Reorder, Section};
 use crate::prim::Prim;
@@ -78,13 +79,6 @@ pub(crate) fn same_reorder(a: &Reorder, b: &Reorder) -> bool {
         (Reorder::Stride(x, _), Reorder::Stride(y, _)) => x == y,
         _ => false,
     }
-}
-
-/// Does the name `name` occur anywhere in `e` (as a variable, a pattern or a function)?
-pub(crate) fn mentions(e: &Expr, name: &str) -> bool {
-    crate::print::expr(e)
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| w == name)
 }
 
 /// Element type and length of an array type.
@@ -289,61 +283,40 @@ pub(crate) fn call(f: &Expr, args: Vec<Expr>, s: Span) -> Expr {
         }
         (ExprKind::Lambda(ps, body), _) if ps.len() == args.len() => {
             let mut out = untyped(body);
+            let mut pairs = Vec::new();
             for (p, a) in ps.iter().zip(&args) {
-                bind(&mut out, p, a);
+                bindings(p, a, &mut pairs);
             }
+            let by: Vec<(&str, &Expr)> = pairs.iter().map(|(n, v)| (n.as_str(), v)).collect();
+            super::names::subst_all(&mut out, &by);
             out
         }
         _ => Expr::new(ExprKind::Apply(Box::new(f.clone()), args), s),
     }
 }
 
-/// Substitutes the names of pattern `p` by the matching parts of `v`.
+/// Substitutes the names of pattern `p` by the matching parts of `v`, all at once.
 pub(crate) fn bind(e: &mut Expr, p: &Pat, v: &Expr) {
+    let mut pairs = Vec::new();
+    bindings(p, v, &mut pairs);
+    let by: Vec<(&str, &Expr)> = pairs.iter().map(|(n, v)| (n.as_str(), v)).collect();
+    super::names::subst_all(e, &by);
+}
+
+/// The names of pattern `p` with the parts of `v` they stand for (projections of `v` where
+/// it is not a tuple).
+fn bindings(p: &Pat, v: &Expr, out: &mut Vec<(String, Expr)>) {
     match p {
-        Pat::Name(n, _) => subst(e, n, v),
+        Pat::Name(n, _) => out.push((n.clone(), v.clone())),
         Pat::Tuple(ps, _) => {
             for (i, q) in ps.iter().enumerate() {
                 let part = match &v.kind {
                     ExprKind::Tuple(vs) if vs.len() == ps.len() => vs[i].clone(),
                     _ => Expr::new(ExprKind::Proj(Box::new(v.clone()), i), v.span),
                 };
-                bind(e, q, &part);
+                bindings(q, &part, out);
             }
         }
-    }
-}
-
-/// Replaces the free occurrences of `name` in `e` by `by` (the names bound inside the
-/// pattern are fresh, so no capture can occur), folding projections of tuples.
-pub(crate) fn subst(e: &mut Expr, name: &str, by: &Expr) {
-    if is_ident(e, name) {
-        *e = by.clone();
-        return;
-    }
-    if let ExprKind::Lambda(ps, _) = &e.kind {
-        if ps.iter().any(|p| binds(p, name)) {
-            return;
-        }
-    }
-    e.ty = None;
-    for c in children_mut(e) {
-        subst(c, name, by);
-    }
-    if let ExprKind::Proj(x, i) = &e.kind {
-        if let ExprKind::Tuple(vs) = &x.kind {
-            if let Some(v) = vs.get(*i) {
-                *e = v.clone();
-            }
-        }
-    }
-}
-
-/// Does pattern `p` bind `name`?
-pub(crate) fn binds(p: &Pat, name: &str) -> bool {
-    match p {
-        Pat::Name(n, _) => n == name,
-        Pat::Tuple(ps, _) => ps.iter().any(|q| binds(q, name)),
     }
 }
 
@@ -370,38 +343,6 @@ pub(crate) fn chain(f: &Expr) -> Vec<Expr> {
     match &f.kind {
         ExprKind::Compose(fs) => flatten(fs),
         _ => vec![f.clone()],
-    }
-}
-
-/// The names a pattern binds.
-pub(crate) fn pat_names(p: &Pat) -> Vec<String> {
-    match p {
-        Pat::Name(n, _) => vec![n.clone()],
-        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
-    }
-}
-
-/// The names that occur free in `e` (not bound by a lambda or `let` inside it).
-pub(crate) fn free_names(e: &Expr) -> Vec<String> {
-    match &e.kind {
-        ExprKind::Ident(n) => vec![n.clone()],
-        ExprKind::Lambda(ps, b) => {
-            let bound: Vec<String> = ps.iter().flat_map(pat_names).collect();
-            free_names(b)
-                .into_iter()
-                .filter(|n| !bound.contains(n))
-                .collect()
-        }
-        ExprKind::Let(p, v, b) => {
-            let bound = pat_names(p);
-            let mut out = free_names(v);
-            out.extend(free_names(b).into_iter().filter(|n| !bound.contains(n)));
-            out
-        }
-        _ => super::walk::children(e)
-            .into_iter()
-            .flat_map(free_names)
-            .collect(),
     }
 }
 

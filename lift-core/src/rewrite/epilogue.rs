@@ -9,7 +9,7 @@ use super::build::{self, compose, ident};
 use super::walk::children;
 use crate::ir::{Expr, ExprKind, Pat};
 
-/// The name the epilogue function binds to the core's result.
+/// The name the epilogue function binds to the core's result (numbered where `E` uses it).
 const HOLE: &str = "lift_epi";
 
 /// `E[core]` split into the epilogue `|lift_epi| E[lift_epi]` (`None` when `e` is the core
@@ -36,9 +36,10 @@ pub(crate) fn split(
             core: e.clone(),
         });
     }
-    let (hole, core) = with_hole(e, touches, is_core)?;
+    let name = super::names::unused(HOLE, &[e]);
+    let (hole, core) = with_hole(e, &name, touches, is_core)?;
     let post = Expr::new(
-        ExprKind::Lambda(vec![Pat::Name(HOLE.into(), e.span)], Box::new(hole)),
+        ExprKind::Lambda(vec![Pat::Name(name, e.span)], Box::new(hole)),
         e.span,
     );
     Some(Split {
@@ -50,11 +51,12 @@ pub(crate) fn split(
 /// `(E[lift_epi], core)` for `e = E[core]` (see [`split`]).
 fn with_hole(
     e: &Expr,
+    name: &str,
     touches: &dyn Fn(&Expr) -> bool,
     is_core: &dyn Fn(&Expr) -> bool,
 ) -> Option<(Expr, Expr)> {
     if is_core(e) {
-        return Some((ident(HOLE, e.span), e.clone()));
+        return Some((ident(name, e.span), e.clone()));
     }
     match &e.kind {
         // `(p1 o ... o pk o core...) $ x`: the functions left of the core are the epilogue.
@@ -73,7 +75,7 @@ fn with_hole(
                 }
                 let post = compose(fs[..k].iter().map(build::untyped).collect(), f.span);
                 let hole = Expr::new(
-                    ExprKind::Apply(Box::new(post), vec![ident(HOLE, e.span)]),
+                    ExprKind::Apply(Box::new(post), vec![ident(name, e.span)]),
                     e.span,
                 );
                 Some((hole, core))
@@ -81,7 +83,7 @@ fn with_hole(
         }
         // `let p = E[core]; body`: the body may use `p`, not the data.
         ExprKind::Let(p, v, b) if !touches(b) => {
-            let (hole, core) = with_hole(v, touches, is_core)?;
+            let (hole, core) = with_hole(v, name, touches, is_core)?;
             let kind = ExprKind::Let(p.clone(), Box::new(hole), Box::new(build::untyped(b)));
             Some((Expr::new(kind, e.span), core))
         }
@@ -98,7 +100,7 @@ fn with_hole(
             if i == 0 && matches!(e.kind, ExprKind::Apply(..)) {
                 return None;
             }
-            let (hole, core) = with_hole(child, touches, is_core)?;
+            let (hole, core) = with_hole(child, name, touches, is_core)?;
             let mut out = build::untyped(e);
             let slot = super::walk::children_mut(&mut out).into_iter().nth(i)?;
             *slot = hole;

@@ -15,6 +15,7 @@
 pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
+pub(crate) mod names;
 pub(crate) mod epilogue;
 pub mod filter;
 pub mod interchange;
@@ -35,11 +36,12 @@ mod tests;
 
 use crate::arith::Facts;
 use crate::error::CompileError;
-use crate::ir::{Expr, ExprKind, Program};
+use crate::ir::{Expr, ExprKind, Kernel, Program};
 use crate::prim::Prim;
 use crate::typeck::{check_program, Cond, KernelInfo};
 use crate::types::Type;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::fmt;
 use std::rc::Rc;
 
@@ -55,6 +57,9 @@ pub struct RewriteCtx {
     pub enclosing: Vec<(Prim, usize)>,
     /// The fresh-name counter, shared by every context derived from one root.
     fresh: Rc<Cell<u32>>,
+    /// The names of the whole kernel and every fresh name given out so far, shared by every
+    /// context derived from one root: a fresh name is none of them.
+    taken: Rc<RefCell<HashSet<String>>>,
 }
 
 impl RewriteCtx {
@@ -66,15 +71,23 @@ impl RewriteCtx {
         }
     }
 
-    /// A context for a checked kernel: its divisibility preconditions become facts.
-    pub fn for_kernel(info: &KernelInfo) -> RewriteCtx {
+    /// A context for kernel `k` of `prog` (`info` its checker output): its divisibility
+    /// preconditions become facts, and fresh names avoid every name of the kernel.
+    pub fn for_kernel(prog: &Program, k: &Kernel, info: &KernelInfo) -> RewriteCtx {
+        let ctx = RewriteCtx::new(RewriteCtx::facts_of(info));
+        ctx.taken.borrow_mut().extend(names::of_kernel(prog, k));
+        ctx
+    }
+
+    /// The divisibility facts of a checked kernel's preconditions.
+    pub fn facts_of(info: &KernelInfo) -> Facts {
         let mut facts = Facts::new();
         for p in &info.preconditions {
             if let Cond::Divisible(n, d) = &p.cond {
                 facts.assume_divisible(n, d);
             }
         }
-        RewriteCtx::new(facts)
+        facts
     }
 
     /// The same context at a location whose input type is `input`.
@@ -85,14 +98,18 @@ impl RewriteCtx {
         }
     }
 
-    /// A variable name `{base}{k}` that occurs in none of `avoid` (lambda parameters that
-    /// cannot capture anything).
+    /// A variable name `{base}{k}` that occurs in none of `avoid`, nowhere in the kernel of
+    /// the root context ([`RewriteCtx::for_kernel`]) and was given out by no context of
+    /// that root before: a binder that cannot capture anything.
     pub fn fresh(&self, base: &str, avoid: &[&Expr]) -> String {
         loop {
             let k = self.fresh.get();
             self.fresh.set(k.wrapping_add(1));
             let name = format!("{base}{k}");
-            if !avoid.iter().any(|e| build::mentions(e, &name)) {
+            if !self.taken.borrow().contains(&name)
+                && !avoid.iter().any(|e| names::mentions(e, &name))
+            {
+                self.taken.borrow_mut().insert(name.clone());
                 return name;
             }
         }
@@ -213,7 +230,7 @@ pub fn rewrite_kernel(
         .iter()
         .position(|k| k.name == kernel)
         .ok_or_else(|| RewriteError::UnknownKernel(kernel.to_string()))?;
-    let ctx = RewriteCtx::for_kernel(&infos[idx]);
+    let ctx = RewriteCtx::for_kernel(&p, &p.kernels[idx], &infos[idx]);
     let body = s
         .apply(&p.kernels[idx].body, &ctx)
         .ok_or_else(|| RewriteError::NoMatch(kernel.to_string()))?;

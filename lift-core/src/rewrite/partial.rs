@@ -33,8 +33,6 @@ use crate::prim::Prim;
 use crate::types::ScalarType;
 use proc_macro2::Span;
 
-/// The name the rewritten body binds the partial products to.
-pub const PARTS: &str = "lift_parts";
 
 /// The partial-products rule for `s` slices whose length is a multiple of `q` (see the
 /// module docs). Matches an `f32` product whose fold is `+` from `0` over `map(g)`.
@@ -124,8 +122,8 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
         );
         build::apply1(f, m, sp)
     };
-    let [p, r2, c2, pr, ps] =
-        ["p", "r", "c", "pr", "ps"].map(|n| ctx.fresh(&format!("lift_{n}"), &[e]));
+    let [p, r2, c2, pr, ps, parts_name] = ["p", "r", "c", "pr", "ps", "parts"]
+        .map(|n| ctx.fresh(&format!("lift_{n}"), &[e]));
     let map_over = |pat: Pat, body: Expr, data: Expr| build::map_over(pat, body, data, sp);
     // The batch of partial products.
     let zipped = if swapped {
@@ -176,10 +174,10 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
             value,
             build::zip2(build::untyped(&y), ident(&pr, sp), sp),
         ),
-        build::zip2(build::untyped(&x), per_row(ident(PARTS, sp)), sp),
+        build::zip2(build::untyped(&x), per_row(ident(&parts_name, sp)), sp),
     );
     let new = Expr::new(
-        ExprKind::Let(Pat::Name(PARTS.into(), sp), Box::new(batch), Box::new(rest)),
+        ExprKind::Let(Pat::Name(parts_name, sp), Box::new(batch), Box::new(rest)),
         sp,
     );
     Some((new, k))

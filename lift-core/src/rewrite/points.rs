@@ -135,7 +135,7 @@ pub fn apply_points(
     let mut warnings = Vec::new();
     for _ in 0..MAX_POINTS {
         let infos = check_program(&mut p).map_err(RewriteError::After)?;
-        let ctx = RewriteCtx::for_kernel(&infos[idx]);
+        let ctx = RewriteCtx::for_kernel(&p, &p.kernels[idx], &infos[idx]);
         let Some((path, pctx)) = find_point(&p.kernels[idx].body, &ctx, &mut Vec::new()) else {
             return Ok((p, warnings));
         };
@@ -250,7 +250,7 @@ fn try_point(
     q.kernels[idx].body = replace_at(body, path, marked, ctx).ok_or(NO_LOCATION)?;
     let infos = check_program(&mut q)
         .map_err(|e| format!("the rewritten expression does not type-check: {e}"))?;
-    let facts = RewriteCtx::for_kernel(&infos[idx]).facts;
+    let facts = RewriteCtx::facts_of(&infos[idx]);
     let after = node_at(&q.kernels[idx].body, path).and_then(|e| e.ty.as_ref());
     if let (Some(before), Some(after)) = (point.ty.as_ref(), after) {
         if !before.equiv(after, &facts) {

@@ -255,7 +255,7 @@ pub(super) fn check_rule(pattern: &dyn Fn(&mut Gen) -> Option<Rule>, tol: Tol, m
 fn check_case(src: &str, r: &Rule, n0: usize, rng: &mut StdRng, tol: Tol) -> usize {
     let p = checked(src);
     let infos = check_program(&mut p.clone()).expect("checked");
-    let ctx = RewriteCtx::for_kernel(&infos[0]);
+    let ctx = RewriteCtx::for_kernel(&p, &p.kernels[0], &infos[0]);
     let body = &p.kernels[0].body;
     let s = rule(r.clone());
     let locs = locations(&s, body, &ctx);

@@ -47,7 +47,7 @@ fn partial_products_agree_with_the_product() {
     for src in PROGRAMS {
         let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
         let infos = check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
-        let ctx = RewriteCtx::for_kernel(&infos[0]);
+        let ctx = RewriteCtx::for_kernel(&p, &p.kernels[0], &infos[0]);
         for (s, q) in [(2, 1), (3, 2), (4, 4), (16, 16)] {
             let new = split_shared(s, q)
                 .apply(&p.kernels[0].body, &ctx)
@@ -99,7 +99,7 @@ fn partial_products_need_a_sum_from_zero() {
     ] {
         let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
         let infos = check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
-        let ctx = RewriteCtx::for_kernel(&infos[0]);
+        let ctx = RewriteCtx::for_kernel(&p, &p.kernels[0], &infos[0]);
         assert!(
             split_shared(4, 4).apply(&p.kernels[0].body, &ctx).is_none(),
             "{src}"
