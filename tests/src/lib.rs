@@ -112,3 +112,4 @@ pub fn nested<T: Into<Scalar> + Copy>(data: &[T], dims: &[usize]) -> Value {
 }
 
 pub mod diff;
+pub mod names;

@@ -378,13 +378,7 @@ fn parse_primary(input: ParseStream, sc: Scope) -> syn::Result<Expr> {
     if let Some(p) = Prim::from_name(&name) {
         return parse_prim(input, sc, p, span);
     }
-    if !input.peek(token::Paren) {
-        match name.as_str() {
-            "min" => return Ok(Expr::new(ExprKind::Section(Section::Min), span)),
-            "max" => return Ok(Expr::new(ExprKind::Section(Section::Max), span)),
-            _ => {}
-        }
-    }
+    // `min`/`max` without arguments are sections unless bound (see `resolve_sections`).
     Ok(Expr::new(ExprKind::Ident(name), span))
 }
 

@@ -21,7 +21,7 @@ mod types;
 mod userfun;
 
 use crate::error::{CResult, CompileError, ErrorKind};
-use crate::ir::{Expr, LitValue, Program};
+use crate::ir::{Expr, ExprKind, LitValue, Pat, Program, Section};
 use crate::types::ScalarType;
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use std::cell::{Cell, RefCell};
@@ -31,9 +31,62 @@ use syn::parse::{ParseStream, Parser};
 /// Parses the body of a `lift! { ... }` block.
 pub fn parse_program(tokens: TokenStream) -> CResult<Program> {
     let st = State::default();
-    (|input: ParseStream| items::parse_items(input, &st))
+    let mut prog = (|input: ParseStream| items::parse_items(input, &st))
         .parse2(tokens)
-        .map_err(|e| st.resolve(e))
+        .map_err(|e| st.resolve(e))?;
+    let funs: Vec<String> = prog.funs.iter().map(|f| f.name.clone()).collect();
+    for k in &mut prog.kernels {
+        let mut bound: Vec<String> = funs.clone();
+        bound.extend(k.params.iter().map(|p| p.name.clone()));
+        resolve_sections(&mut k.body, &mut bound);
+    }
+    Ok(prog)
+}
+
+/// `min` and `max` written without arguments (`reduce(max, z)`) are the operator sections,
+/// unless a variable or user function of that name is in scope there (`bound`): the
+/// expression parser leaves every name a name, and this decides by scope.
+fn resolve_sections(e: &mut Expr, bound: &mut Vec<String>) {
+    let depth = bound.len();
+    match &mut e.kind {
+        ExprKind::Ident(n) if !bound.contains(n) => {
+            match n.as_str() {
+                "min" => e.kind = ExprKind::Section(Section::Min),
+                "max" => e.kind = ExprKind::Section(Section::Max),
+                _ => {}
+            }
+            return;
+        }
+        // A call by name (`min(a, b)`) stays a call.
+        ExprKind::Apply(f, xs) if matches!(f.kind, ExprKind::Ident(_)) => {
+            for x in xs {
+                resolve_sections(x, bound);
+            }
+            return;
+        }
+        ExprKind::Lambda(ps, body) => {
+            bound.extend(ps.iter().flat_map(pat_names));
+            resolve_sections(body, bound);
+        }
+        ExprKind::Let(p, v, body) => {
+            resolve_sections(v, bound);
+            bound.extend(pat_names(p));
+            resolve_sections(body, bound);
+        }
+        _ => {
+            for c in crate::ir::children_mut(e) {
+                resolve_sections(c, bound);
+            }
+        }
+    }
+    bound.truncate(depth);
+}
+
+fn pat_names(p: &Pat) -> Vec<String> {
+    match p {
+        Pat::Name(n, _) => vec![n.clone()],
+        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
+    }
 }
 
 /// Parses the body of a `lift!` block given as a string (`∘` may stand for `o`).
@@ -50,9 +103,11 @@ pub fn parse_expr_str(src: &str, sizes: &[&str]) -> CResult<Expr> {
         sizes: &sizes,
         st: &st,
     };
-    (|input: ParseStream| expr::parse_expr(input, sc))
+    let mut e = (|input: ParseStream| expr::parse_expr(input, sc))
         .parse2(tokens)
-        .map_err(|e| st.resolve(e))
+        .map_err(|e| st.resolve(e))?;
+    resolve_sections(&mut e, &mut Vec::new());
+    Ok(e)
 }
 
 /// Tokenizes `src` after replacing `∘` by ` o `; with `span`, every token gets that span.

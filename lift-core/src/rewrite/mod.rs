@@ -15,7 +15,7 @@
 pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
-pub(crate) mod names;
+pub mod names;
 pub(crate) mod epilogue;
 pub mod filter;
 pub mod interchange;
@@ -24,6 +24,7 @@ pub mod lowering;
 pub mod partial;
 pub mod points;
 pub mod reduction;
+pub mod rename;
 pub mod reorder;
 pub mod simplify;
 pub mod stencil;

@@ -46,7 +46,7 @@ pub(crate) fn of(e: &Expr) -> HashSet<String> {
 /// Every name kernel `k` of `prog` uses: its parameters, the names in its body, and the
 /// program's user functions with their parameters. A name fresh for this set captures
 /// nothing wherever it is bound in the kernel.
-pub(crate) fn of_kernel(prog: &Program, k: &Kernel) -> HashSet<String> {
+pub fn of_kernel(prog: &Program, k: &Kernel) -> HashSet<String> {
     let mut out = of(&k.body);
     out.extend(k.params.iter().map(|p| p.name.clone()));
     for f in &prog.funs {

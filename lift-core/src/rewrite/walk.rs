@@ -6,62 +6,11 @@
 //! its arguments; every other node's operands left to right.
 
 use super::RewriteCtx;
-use crate::ir::{Boundary, Expr, ExprKind, PrimArg};
+use crate::ir::{Expr, ExprKind, PrimArg};
 use crate::prim::Prim;
 use crate::types::Type;
 
-/// The sub-expressions of one primitive argument.
-fn arg_child(a: &PrimArg) -> Option<&Expr> {
-    match a {
-        PrimArg::Fun(e) | PrimArg::Value(e) => Some(e),
-        PrimArg::Boundary(Boundary::Constant(e), _) => Some(e),
-        _ => None,
-    }
-}
-
-fn arg_child_mut(a: &mut PrimArg) -> Option<&mut Expr> {
-    match a {
-        PrimArg::Fun(e) | PrimArg::Value(e) => Some(e),
-        PrimArg::Boundary(Boundary::Constant(e), _) => Some(e),
-        _ => None,
-    }
-}
-
-/// The immediate sub-expressions of `e`.
-pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
-        ExprKind::Prim(_, args) => args.iter().filter_map(arg_child).collect(),
-        ExprKind::Lambda(_, b)
-        | ExprKind::Proj(b, _)
-        | ExprKind::Index(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Cast(b, _)
-        | ExprKind::Point(_, _, b) => vec![&**b],
-        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter().collect(),
-        ExprKind::Apply(f, xs) => std::iter::once(&**f).chain(xs.iter()).collect(),
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => vec![&**a, &**b],
-        ExprKind::If(c, a, b) => vec![&**c, &**a, &**b],
-    }
-}
-
-/// The immediate sub-expressions of `e`, mutably, in the order of [`children`].
-pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
-        ExprKind::Prim(_, args) => args.iter_mut().filter_map(arg_child_mut).collect(),
-        ExprKind::Lambda(_, b)
-        | ExprKind::Proj(b, _)
-        | ExprKind::Index(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Cast(b, _)
-        | ExprKind::Point(_, _, b) => vec![&mut **b],
-        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter_mut().collect(),
-        ExprKind::Apply(f, xs) => std::iter::once(&mut **f).chain(xs.iter_mut()).collect(),
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => vec![&mut **a, &mut **b],
-        ExprKind::If(c, a, b) => vec![&mut **c, &mut **a, &mut **b],
-    }
-}
+pub(crate) use crate::ir::{children, children_mut};
 
 /// `e` with child `i` replaced by `new`; `None` if there is no child `i`. A composition put
 /// into a composition is spliced in (only the indices from `i` on change). A replaced child
@@ -108,7 +57,7 @@ fn fun_input(p: Prim, args: &[PrimArg], input: Option<&Type>) -> Option<Type> {
 pub(crate) fn child_ctx(e: &Expr, i: usize, ctx: &RewriteCtx) -> RewriteCtx {
     match &e.kind {
         ExprKind::Prim(p, args) => {
-            let arg = args.iter().filter(|a| arg_child(a).is_some()).nth(i);
+            let arg = args.iter().filter(|a| crate::ir::arg_child(a).is_some()).nth(i);
             if let Some(PrimArg::Fun(_)) = arg {
                 let mut c = ctx.with_input(fun_input(*p, args, ctx.input.as_ref()));
                 c.enclosing.push((*p, PrimArg::dim(args)));

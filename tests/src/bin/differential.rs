@@ -4,8 +4,12 @@
 //!
 //! ```sh
 //! cargo run --release -p lift-tests --bin differential -- --programs 10000 [--seed S] [--jobs J]
-//!     [--races] [--family NAME] [--shrink-budget N] [--failures FILE] [--seconds S] [--log]
+//!     [--races] [--rename] [--family NAME] [--shrink-budget N] [--failures FILE] [--seconds S]
+//!     [--log]
 //! ```
+//!
+//! `--rename` compiles every program with the names it binds renamed to the compiler's own
+//! (`lift_tests::names::hostile`) and compares against the interpreter on the original.
 //!
 //! `--log` prints each program's seed when it starts and its time when it ends. A program
 //! still running after `--hang S` seconds (default 300) is a failure ("hang"): once every
@@ -28,6 +32,7 @@ struct Args {
     seed: u64,
     jobs: usize,
     races: bool,
+    rename: bool,
     family: Option<String>,
     shrink_budget: usize,
     failures: Option<String>,
@@ -39,7 +44,7 @@ struct Args {
 }
 
 const USAGE: &str = "usage: differential [--programs N] [--seed S] [--jobs J] [--races] \
-[--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED] [--write-corpus DIR] \
+[--rename] [--family NAME] [--shrink-budget N] [--failures FILE] [--show SEED] [--write-corpus DIR] \
 [--seconds S] [--log] [--hang S]";
 
 fn args() -> Result<Args, String> {
@@ -48,6 +53,7 @@ fn args() -> Result<Args, String> {
         seed: 0,
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         races: false,
+        rename: false,
         family: None,
         shrink_budget: 150,
         failures: None,
@@ -74,6 +80,7 @@ fn args() -> Result<Args, String> {
                 a.shrink_budget = num(value("--shrink-budget")?, "--shrink-budget")? as usize
             }
             "--races" => a.races = true,
+            "--rename" => a.rename = true,
             "--log" => a.log = true,
             "--family" => {
                 let f = value("--family")?;
@@ -140,7 +147,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let opts = CheckOptions { races: a.races };
+    let opts = CheckOptions {
+        races: a.races,
+        rename: a.rename,
+    };
     if let Some(seed) = a.show {
         let c = diff::case(seed, a.family.as_deref());
         println!("seed {seed} [{}] sizes {:?}\n{}", c.family, c.sizes, c.text);
@@ -148,12 +158,13 @@ fn main() {
         return;
     }
     println!(
-        "differential: {} programs from seed {} on `{}`, {} jobs{}",
+        "differential: {} programs from seed {} on `{}`, {} jobs{}{}",
         a.programs,
         a.seed,
         ctx.device_info().name,
         a.jobs,
-        if a.races { ", race checker on" } else { "" }
+        if a.races { ", race checker on" } else { "" },
+        if a.rename { ", names renamed" } else { "" }
     );
     let start = Instant::now();
     let deadline = a.seconds.map(|s| start + std::time::Duration::from_secs(s));

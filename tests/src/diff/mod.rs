@@ -310,6 +310,10 @@ pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
 pub struct CheckOptions {
     /// Run every candidate under the race checker (slower).
     pub races: bool,
+    /// Compile and run the program with every name it binds renamed to a hostile one
+    /// ([`crate::names::hostile`]), against the interpreter on the original; a renamed
+    /// program rejected where the original compiles is a failure.
+    pub rename: bool,
 }
 
 /// Compiles, runs and compares `c` on `ctx`: the default candidate, then every candidate
@@ -320,8 +324,27 @@ pub fn check(ctx: &Context, c: &Case, opts: CheckOptions) -> Outcome {
 }
 
 fn check_inner(ctx: &Context, c: &Case, opts: CheckOptions) -> Outcome {
-    let kernel = match DynKernel::compile(ctx, &c.text, "K") {
+    let renamed;
+    let text = if opts.rename {
+        renamed = match crate::names::hostile(&c.text, c.seed) {
+            Ok(t) => t,
+            Err(e) => return Outcome::Rejected(format!("rename: {e}")),
+        };
+        &renamed
+    } else {
+        &c.text
+    };
+    let kernel = match DynKernel::compile(ctx, text, "K") {
         Ok(k) => k,
+        Err(Error::Compile { message }) if opts.rename => {
+            return match DynKernel::compile(ctx, &c.text, "K") {
+                Ok(_) => Outcome::Failed(
+                    "renamed program rejected",
+                    format!("{message}\nrenamed: {text}"),
+                ),
+                Err(_) => Outcome::Rejected(message),
+            };
+        }
         Err(Error::Compile { message }) => return Outcome::Rejected(message),
         Err(e) => return Outcome::Failed("build", e.to_string()),
     };
@@ -367,9 +390,9 @@ fn check_inner(ctx: &Context, c: &Case, opts: CheckOptions) -> Outcome {
                 trace: true,
                 drop_barrier: None,
             };
-            DynKernel::compile_traced(ctx, &c.text, "K", Some(name), traced)
+            DynKernel::compile_traced(ctx, text, "K", Some(name), traced)
         } else {
-            DynKernel::compile_candidate(ctx, &c.text, "K", Some(name))
+            DynKernel::compile_candidate(ctx, text, "K", Some(name))
         };
         let other = match other {
             Ok(k) => k,
