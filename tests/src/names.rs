@@ -68,6 +68,12 @@ pub fn hostile(text: &str, seed: u64) -> Result<String, String> {
     for k in &prog.kernels {
         used.extend(names::of_kernel(&prog, k));
     }
+    // Every word of the text too: `reduce(max, z)` uses `max` as an operator section, which a
+    // variable or function of that name would shadow.
+    used.extend(
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map(str::to_string),
+    );
     let mut pool: Vec<&str> = hostile_names()
         .filter(|n| !used.contains(*n) && Prim::from_name(n).is_none())
         .collect();

@@ -396,21 +396,34 @@ impl Nat {
         }
     }
 
-    /// Replace the variable `name` by `by` (also inside the ranges of other
+    /// Replace the variable `name` (of any kind) by `by` (also inside the ranges of other
     /// variables) and re-simplify.
     pub fn substitute(&self, name: &str, by: &Nat) -> Nat {
+        self.substitute_where(&|v| &*v.name == name, name, by)
+    }
+
+    /// Replace the index variable `name` by `by`: a size variable of the same name (a user
+    /// may call a size `j_3`, as the code generator calls an index) is kept.
+    pub fn substitute_index(&self, name: &str, by: &Nat) -> Nat {
+        self.substitute_where(&|v| v.kind == VarKind::Index && &*v.name == name, name, by)
+    }
+
+    fn substitute_where(&self, hit: &dyn Fn(&Var) -> bool, name: &str, by: &Nat) -> Nat {
         if !self.mentions(name) {
             return self.clone();
         }
         match self {
-            Nat::Var(v) if &*v.name == name => by.clone(),
+            Nat::Var(v) if hit(v) => by.clone(),
             Nat::Var(v) => Nat::Var(Var {
                 name: v.name.clone(),
                 kind: v.kind,
-                lo: Arc::new(v.lo.substitute(name, by)),
-                hi: v.hi.as_ref().map(|h| Arc::new(h.substitute(name, by))),
+                lo: Arc::new(v.lo.substitute_where(hit, name, by)),
+                hi: v
+                    .hi
+                    .as_ref()
+                    .map(|h| Arc::new(h.substitute_where(hit, name, by))),
             }),
-            _ => self.rebuild(&|n| n.substitute(name, by)),
+            _ => self.rebuild(&|n| n.substitute_where(hit, name, by)),
         }
     }
 

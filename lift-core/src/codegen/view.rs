@@ -145,7 +145,7 @@ impl View {
 
     /// The view with the index variable `name` replaced by `by`.
     fn substitute(&self, name: &str, by: &Nat) -> View {
-        let s = |n: &Nat| n.substitute(name, by);
+        let s = |n: &Nat| n.substitute_index(name, by);
         let b = |v: &View| Box::new(v.substitute(name, by));
         match self {
             View::Mem(..) | View::Value(_) | View::Iota => self.clone(),

@@ -43,12 +43,15 @@ pub(crate) fn of(e: &Expr) -> HashSet<String> {
     out
 }
 
-/// Every name kernel `k` of `prog` uses: its parameters, the names in its body, and the
+/// Every name kernel `k` of `prog` uses: its parameters and size variables, the names in its body, and the
 /// program's user functions with their parameters. A name fresh for this set captures
 /// nothing wherever it is bound in the kernel.
 pub fn of_kernel(prog: &Program, k: &Kernel) -> HashSet<String> {
     let mut out = of(&k.body);
     out.extend(k.params.iter().map(|p| p.name.clone()));
+    // Size variables too: in the generated C they share the kernel's scope with its
+    // parameters.
+    out.extend(k.sizes.iter().map(|(s, _)| s.clone()));
     for f in &prog.funs {
         out.insert(f.name.clone());
         out.extend(f.params.iter().map(|p| p.name.clone()));

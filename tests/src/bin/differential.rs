@@ -154,6 +154,12 @@ fn main() {
     if let Some(seed) = a.show {
         let c = diff::case(seed, a.family.as_deref());
         println!("seed {seed} [{}] sizes {:?}\n{}", c.family, c.sizes, c.text);
+        if a.rename {
+            match lift_tests::names::hostile(&c.text, c.seed) {
+                Ok(t) => println!("renamed:\n{t}"),
+                Err(e) => println!("renamed: {e}"),
+            }
+        }
         println!("{:?}", diff::check(&ctx, &c, opts));
         return;
     }
