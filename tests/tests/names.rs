@@ -182,7 +182,7 @@ fn scalars_named_after_every_compiler_binder() {
 
 /// Programs of every strategy that binds names (blocked products with epilogues reading
 /// scalars, a bias or another matrix, split-K, kernel fission, two-kernel and row
-/// reductions, stencils), each renamed to hostile names with two seeds.
+/// reductions, stencils), each renamed to hostile names.
 #[test]
 fn strategies_under_hostile_names() {
     let programs: &[(&str, &[usize])] = &[
@@ -218,11 +218,9 @@ fn strategies_under_hostile_names() {
         ),
     ];
     for (i, (text, sizes)) in programs.iter().enumerate() {
-        for seed in [1u64, 2] {
-            let renamed = hostile(text, seed + 10 * i as u64).unwrap();
-            let ran = every_candidate(&renamed, text, sizes, seed);
-            assert!(ran >= 1, "no candidate ran: {renamed}");
-        }
+        let renamed = hostile(text, 11 + i as u64).unwrap();
+        let ran = every_candidate(&renamed, text, sizes, 1);
+        assert!(ran >= 1, "no candidate ran: {renamed}");
     }
 }
 
