@@ -15,10 +15,16 @@
 //! neither in `_` nor in a digit; suffixed ones end in `_` (no reserved word does, but the
 //! `__NAME__` macros, which start with `_`) or start with `_` and end in `_u` (nothing reserved
 //! does).
+//!
+//! User functions are `uf_{name}` ([`fun_c_name`]); a variable whose name would start with
+//! `uf_` (after any number of `v_`) is printed `v_{name}_`, so nothing in a kernel's scope can
+//! shadow a function the kernel calls.
 
 /// The C identifier of a user-chosen name (see the module docs).
 pub fn c_name(name: &str) -> String {
-    if name.starts_with('_') {
+    if in_function_family(name) {
+        format!("v_{name}_")
+    } else if name.starts_with('_') {
         format!("{name}_u")
     } else if is_plain(name) {
         name.to_string()
@@ -27,9 +33,28 @@ pub fn c_name(name: &str) -> String {
     }
 }
 
+/// The C identifier of user function `name`: `uf_{name}`. No other identifier starts with
+/// `uf_` (a user's name that does is printed `v_{name}_`, see [`in_function_family`]), so
+/// no parameter or local can shadow a user function where a kernel calls it.
+pub fn fun_c_name(name: &str) -> String {
+    format!("uf_{name}")
+}
+
+/// Is `name` of the form `v_v_..uf_..` (any number of `v_`, then `uf_`)? Such names are
+/// printed `v_{name}_`: the images start with `v_`, end with `_` and are of this form again,
+/// so no two names meet and none starts with `uf_`.
+fn in_function_family(name: &str) -> bool {
+    let mut s = name;
+    while let Some(rest) = s.strip_prefix("v_") {
+        s = rest;
+    }
+    s.starts_with("uf_")
+}
+
 /// Is `name` printed as written?
 fn is_plain(name: &str) -> bool {
     !name.is_empty()
+        && !in_function_family(name)
         && !name.starts_with('_')
         && !name.ends_with('_')
         && !name.ends_with(|c: char| c.is_ascii_digit())
@@ -91,22 +116,8 @@ const RESERVED_PREFIXES: &[&str] = &[
 /// Families of OpenCL C macros, by prefix, for names in capitals (`M_PI`, `FLT_MAX`; not
 /// `M_dim`).
 const MACRO_PREFIXES: &[&str] = &[
-    "CHAR_",
-    "CL_",
-    "CLK_",
-    "DBL_",
-    "FLT_",
-    "FP_",
-    "HALF_",
-    "INT_",
-    "LONG_",
-    "M_",
-    "SCHAR_",
-    "SHRT_",
-    "UCHAR_",
-    "UINT_",
-    "ULONG_",
-    "USHRT_",
+    "CHAR_", "CL_", "CLK_", "DBL_", "FLT_", "FP_", "HALF_", "INT_", "LONG_", "M_", "SCHAR_",
+    "SHRT_", "UCHAR_", "UINT_", "ULONG_", "USHRT_",
 ];
 
 /// Keywords, types, built-in functions and macros of OpenCL C 1.2 and 2.0 (sorted, for
@@ -359,6 +370,9 @@ mod tests {
             ("x_", "x__"),
             ("_x", "_x_u"),
             ("__FILE_", "__FILE__u"),
+            ("uf_f", "v_uf_f_"),
+            ("v_uf_f", "v_v_uf_f_"),
+            ("v_x", "v_x"),
         ];
         for (n, c) in cases {
             assert_eq!(c_name(n), c, "{n}");
@@ -368,7 +382,9 @@ mod tests {
     #[test]
     fn the_mapping_is_injective_and_avoids_generated_and_reserved_names() {
         // Every name built from these pieces, and the generator's shapes.
-        let pieces = ["", "_", "__", "a", "l", "lift_", "x_", "0", "_1", "u", "int", "M_PI"];
+        let pieces = [
+            "", "_", "__", "a", "l", "lift_", "x_", "0", "_1", "u", "int", "M_PI", "uf_", "v_",
+        ];
         let mut names = HashSet::new();
         for a in pieces {
             for b in pieces {
@@ -393,8 +409,21 @@ mod tests {
                 && !c.ends_with('_');
             assert!(!generated, "{n} maps to a generated shape {c}");
             // The families are matched by prefix; their members never end in `_`.
-            assert!(c.ends_with('_') || c.ends_with("_u") || !is_reserved(&c), "{n} maps to {c}");
-            assert!(!(c.starts_with("__") && c.ends_with("__")), "{n} maps to a macro shape {c}");
+            assert!(
+                c.ends_with('_') || c.ends_with("_u") || !is_reserved(&c),
+                "{n} maps to {c}"
+            );
+            assert!(
+                !(c.starts_with("__") && c.ends_with("__")),
+                "{n} maps to a macro shape {c}"
+            );
+            assert!(!c.starts_with("uf_"), "{n} maps to a function's shape {c}");
+        }
+        for n in &names {
+            assert!(
+                !images.contains(&fun_c_name(n)),
+                "function {n} meets a name"
+            );
         }
     }
 }

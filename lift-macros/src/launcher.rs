@@ -181,32 +181,6 @@ fn cond_holds(p: &lift_core::typeck::Precondition) -> TokenStream {
     q!((|| -> ::core::result::Result<bool, ::lift_runtime::Error> { Ok(#test) })().unwrap_or(false))
 }
 
-/// Refuses the names of kernel `k` that cannot become Rust identifiers of the launcher: its
-/// name, size variables and parameters become a struct and parameters of `run`, `launch` and
-/// `tune`, so none may be a Rust keyword (`type`, `self`, `fn`). Every other name is
-/// accepted: the launcher's own locals are hygienic (see `q!`), and the OpenCL C side renames
-/// what would meet a C name (`lift_core::cnames`).
-pub fn check_rust_names(k: &Kernel) -> Result<(), CompileError> {
-    let sizes = k.sizes.iter().map(|(n, s)| ("size variable", n, *s));
-    let params = k.params.iter().map(|p| ("parameter", &p.name, p.span));
-    for (what, name, span) in std::iter::once(("kernel", &k.name, k.span))
-        .chain(sizes)
-        .chain(params)
-    {
-        if syn::parse_str::<syn::Ident>(name).is_err() {
-            return Err(CompileError::new(
-                ErrorKind::Syntax,
-                span,
-                format!(
-                    "{what} `{name}`: a Rust keyword cannot be used here (it names a parameter \
-                     or type of the generated Rust launcher); choose another name"
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// The struct, constants and methods for kernel `k` with its compiled candidates.
 pub fn kernel_item(
     prog: &Program,
@@ -315,9 +289,8 @@ pub fn kernel_item(
                 }
                 for c in info.index_checks.iter().filter(|c| c.param == p.name) {
                     let len = eval(&c.len);
-                    run_checks.push(
-                        q!(::lift_runtime::__private::check_indices(#pname, #len, #id)?;),
-                    );
+                    run_checks
+                        .push(q!(::lift_runtime::__private::check_indices(#pname, #len, #id)?;));
                 }
                 let upload = ht.upload(&id);
                 uploads.push(q!(let #id = #upload;));
@@ -348,10 +321,9 @@ pub fn kernel_item(
     let out_len = out.len.clone().unwrap_or_else(|| q!(1i64));
     let converted = out.to_host(q!(__lift_out.download()?));
     let (run_ret, download) = match out.len {
-        Some(_) if matches!(out.conv, Conv::Plain) => (
-            q!(::std::vec::Vec<#out_host>),
-            q!(__lift_out.download()),
-        ),
+        Some(_) if matches!(out.conv, Conv::Plain) => {
+            (q!(::std::vec::Vec<#out_host>), q!(__lift_out.download()))
+        }
         Some(_) => (q!(::std::vec::Vec<#out_host>), q!(Ok(#converted))),
         None => (
             q!(#out_host),
@@ -431,8 +403,7 @@ pub fn kernel_item(
         });
         q!(#ci => { #(#checks)* })
     });
-    let scratch_check =
-        has_scratch.then(|| q!(match candidate { #(#scratch_checks)* _ => {} }));
+    let scratch_check = has_scratch.then(|| q!(match candidate { #(#scratch_checks)* _ => {} }));
     // Per candidate: the bytes of each of its temporaries at these sizes (none where it does
     // not apply). Candidates run one at a time and share the buffers: temporary `i` of a
     // scratch serves temporary `i` of whichever candidate runs.

@@ -38,7 +38,6 @@ fn expand(
     let (helpers, tracked) = includes::resolve(&prog.includes)?;
     let mut items = tracked;
     for (k, info) in prog.kernels.iter().zip(&infos) {
-        launcher::check_rust_names(k)?;
         let compiled = lift_core::driver::compile_kernel(&prog, &k.name).map_err(|e| {
             lift_core::CompileError::new(
                 lift_core::ErrorKind::Unsupported,

@@ -10,7 +10,11 @@ use quote::format_ident;
 
 /// The local holding the value of size variable `name`.
 pub fn size_local(name: &str) -> proc_macro2::Ident {
-    format_ident!("__lift_size_{}", name, span = proc_macro2::Span::mixed_site())
+    format_ident!(
+        "__lift_size_{}",
+        name,
+        span = proc_macro2::Span::mixed_site()
+    )
 }
 
 /// A Rust expression of type `Result<i64, lift_runtime::Error>`-propagating (`?`) form that

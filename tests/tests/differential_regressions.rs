@@ -117,10 +117,14 @@ fn sequential_code_run_by_every_work_item_rewriting_a_temporary() {
                 sizes: sizes.to_vec(),
                 seed: 6811,
             };
-            match check(ctx(), &c, CheckOptions {
-                races: true,
-                rename: false,
-            }) {
+            match check(
+                ctx(),
+                &c,
+                CheckOptions {
+                    races: true,
+                    rename: false,
+                },
+            ) {
                 Outcome::Failed(kind, detail) => panic!("{kind}: {detail}"),
                 Outcome::Agree(_) => assert!(want_agree, "{text}"),
                 Outcome::Rejected(why) => {

@@ -37,7 +37,12 @@ lift! {
 /// `x · y` (row-major `n x kk` and `kk x m`), each product scaled by `s`, plus `add`.
 fn product(x: &[f32], y: &[f32], (n, kk, m): (usize, usize, usize), s: f32, add: f32) -> Vec<f32> {
     (0..n * m)
-        .map(|p| add + s * (0..kk).map(|q| x[p / m * kk + q] * y[q * m + p % m]).sum::<f32>())
+        .map(|p| {
+            add + s
+                * (0..kk)
+                    .map(|q| x[p / m * kk + q] * y[q * m + p % m])
+                    .sum::<f32>()
+        })
         .collect()
 }
 
@@ -47,9 +52,18 @@ fn a_scalar_named_like_a_pattern_binder() {
     for (n, kk, m) in [(64, 64, 64), (37, 19, 23)] {
         let (x, y, a) = (random_f32(n * kk, 1), random_f32(kk * m, 2), 1.75f32);
         let gold: Vec<f32> = (0..n * m)
-            .map(|p| (0..kk).map(|q| a * x[p / m * kk + q] * y[q * m + p % m]).sum())
+            .map(|p| {
+                (0..kk)
+                    .map(|q| a * x[p / m * kk + q] * y[q * m + p % m])
+                    .sum()
+            })
             .collect();
-        assert_close(&k.run(n, kk, m, &x, &y, a).unwrap(), &gold, 1e-4, "Scaled run");
+        assert_close(
+            &k.run(n, kk, m, &x, &y, a).unwrap(),
+            &gold,
+            1e-4,
+            "Scaled run",
+        );
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         let mut ran = 0;
         for c in 0..Scaled::CANDIDATES.len() {
@@ -73,12 +87,21 @@ fn a_scalar_named_like_a_pattern_binder() {
 #[test]
 fn sizes_and_parameters_named_like_generated_c() {
     let k = CNames::new(ctx()).unwrap();
-    assert!(CNames::SOURCE.contains("lift_size_l0_"), "{}", CNames::SOURCE);
+    assert!(
+        CNames::SOURCE.contains("lift_size_l0_"),
+        "{}",
+        CNames::SOURCE
+    );
     for (n, kk, m) in [(64, 32, 64), (37, 19, 23)] {
         let (x, y) = (random_f32(n * kk, 3), random_f32(kk * m, 4));
         let (scale, add) = (0.5f32, -2.0f32);
         let gold = product(&x, &y, (n, kk, m), scale, add);
-        assert_close(&k.run(n, kk, m, &x, &y, scale, add).unwrap(), &gold, 1e-4, "CNames run");
+        assert_close(
+            &k.run(n, kk, m, &x, &y, scale, add).unwrap(),
+            &gold,
+            1e-4,
+            "CNames run",
+        );
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         for c in 0..CNames::CANDIDATES.len() {
             let out = ctx().alloc::<f32>(n * m).unwrap();
@@ -113,7 +136,10 @@ fn parameters_named_like_the_launchers_own() {
     let k = Launcher::new(ctx()).unwrap();
     let x = random_f32(100, 6);
     let got = k.run(100, &x, 2.0, 3.0, 0.5, 0.25, 4.0, 1.5, 2.0).unwrap();
-    let gold: Vec<f32> = x.iter().map(|v| v * 2.0 + 3.0 - 0.5 + 0.25 * 4.0 - 1.5 * 2.0).collect();
+    let gold: Vec<f32> = x
+        .iter()
+        .map(|v| v * 2.0 + 3.0 - 0.5 + 0.25 * 4.0 - 1.5 * 2.0)
+        .collect();
     assert_close(&got, &gold, 1e-5, "Launcher");
     let out = ctx().alloc::<f32>(100).unwrap();
     let xb = ctx().upload(&x).unwrap();
@@ -245,7 +271,10 @@ fn random_programs_under_hostile_names() {
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
     });
     let mut failed = Vec::new();
     let mut agreed = 0;
@@ -257,7 +286,10 @@ fn random_programs_under_hostile_names() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
-    assert!(agreed as u64 >= PROGRAMS * 8 / 10, "only {agreed} of {PROGRAMS} agreed");
+    assert!(
+        agreed as u64 >= PROGRAMS * 8 / 10,
+        "only {agreed} of {PROGRAMS} agreed"
+    );
 }
 
 #[test]
@@ -270,7 +302,10 @@ fn the_renamer_renames_everything_it_binds() {
         let renamed = hostile(text, seed).unwrap();
         let (new_vars, new_sizes) = bound(&renamed);
         assert_eq!((new_vars.len(), new_sizes.len()), (vars.len(), sizes.len()));
-        assert!(new_vars.is_disjoint(&vars) && new_sizes.is_disjoint(&sizes), "{renamed}");
+        assert!(
+            new_vars.is_disjoint(&vars) && new_sizes.is_disjoint(&sizes),
+            "{renamed}"
+        );
         assert!(every_candidate(&renamed, text, &[5], seed) >= 1);
     }
 }

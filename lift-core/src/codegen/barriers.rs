@@ -432,7 +432,8 @@ impl Gen<'_> {
                 return false;
             }
             if x.var != y.var {
-                idx = idx.substitute_index(&y.var, &Nat::index_var(&x.var, Nat::cst(0), x.trip.clone()));
+                idx = idx
+                    .substitute_index(&y.var, &Nat::index_var(&x.var, Nat::cst(0), x.trip.clone()));
             }
         }
         self.facts.equal(&a.idx, &idx)

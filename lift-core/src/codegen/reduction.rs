@@ -14,7 +14,6 @@
 //! is what makes the reordering valid; `z` is applied once per work-item, so it must be
 //! neutral for `op`, as `reduce`'s initial value is in every lowering of LIFT.
 
-use crate::rewrite::names;
 use super::emit::{c_name, Arg, Gen, Output};
 use super::launch::Launch;
 use super::memory::{Buffer, Space};
@@ -23,6 +22,7 @@ use super::{GResult, GeneratedKernel, KernelArg, Temporary};
 use crate::arith::{Facts, Nat};
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
 use crate::prim::Prim;
+use crate::rewrite::names;
 use crate::typeck::{check_program, Cond, KernelInfo};
 use crate::types::{ScalarType, Type};
 use proc_macro2::Span;

@@ -181,7 +181,7 @@ impl<'a> Gen<'a> {
         let lanes: Vec<String> = (0..w)
             .map(|l| {
                 let args: Vec<String> = temps.iter().map(|a| format!("{a}.s{l:x}")).collect();
-                format!("uf_{name}({})", args.join(", "))
+                format!("{}({})", crate::cnames::fun_c_name(name), args.join(", "))
             })
             .collect();
         let t = self.ct.compute(&Type::Vector(ret, w))?;
@@ -245,7 +245,11 @@ impl<'a> Gen<'a> {
                     "user function `{name}` applied to vectors"
                 )));
             }
-            return Ok(View::Value(format!("uf_{name}({})", codes.join(", "))));
+            return Ok(View::Value(format!(
+                "{}({})",
+                crate::cnames::fun_c_name(name),
+                codes.join(", ")
+            )));
         }
         // With a vector operand the call is lane-wise: scalar operands are broadcast.
         let t = ops
@@ -308,12 +312,25 @@ pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<String>
     let mut defs = String::new();
     for f in &prog.funs {
         let ret = ct.compute(&f.ret)?;
+        // An OpenCL C body reads its parameters by the names the user gave them.
+        let verbatim = matches!(f.body, FunBody::OpenCl(_));
         let params = f
             .params
             .iter()
-            .map(|p| Ok(format!("{} {}", ct.compute(&p.ty)?, c_name(&p.name))))
+            .map(|p| {
+                let name = if verbatim {
+                    p.name.clone()
+                } else {
+                    c_name(&p.name)
+                };
+                Ok(format!("{} {name}", ct.compute(&p.ty)?))
+            })
             .collect::<GResult<Vec<_>>>()?;
-        let head = format!("{ret} uf_{}({})", f.name, params.join(", "));
+        let head = format!(
+            "{ret} {}({})",
+            crate::cnames::fun_c_name(&f.name),
+            params.join(", ")
+        );
         protos.push_str(&format!("{head};\n"));
         let body = match &f.body {
             FunBody::OpenCl(text) => text.trim().to_string(),

@@ -95,9 +95,8 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
         body = (**b).clone();
     }
     substitute(&mut body, &reads);
-    if let Some((values, rest)) =
-        let_in_map(&body, &temps.name(parts.len()))
-            .or_else(|| nest_epilogue(&body, &temps.name(parts.len())))
+    if let Some((values, rest)) = let_in_map(&body, &temps.name(parts.len()))
+        .or_else(|| nest_epilogue(&body, &temps.name(parts.len())))
     {
         parts.push((values.0, Some(values.1)));
         body = rest;
@@ -392,8 +391,9 @@ impl Temps {
     fn new(taken: &std::collections::HashSet<String>) -> Temps {
         let clashes = |prefix: &str| {
             taken.iter().any(|n| {
-                n.strip_prefix(prefix)
-                    .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+                n.strip_prefix(prefix).is_some_and(|rest| {
+                    !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
+                })
             })
         };
         let prefix = std::iter::once("lift_t".to_string())

@@ -73,7 +73,7 @@ fn parse_params(input: ParseStream, sc: Scope) -> syn::Result<Vec<Param>> {
     parenthesized!(content in input);
     let mut params: Vec<Param> = Vec::new();
     while !content.is_empty() {
-        let name: syn::Ident = content.parse()?;
+        let name = declared_name(&content, "parameter")?;
         content.parse::<Token![:]>()?;
         let (ty, tspan) = parse_type(&content, sc)?;
         let n = name.to_string();
@@ -95,6 +95,26 @@ fn parse_params(input: ParseStream, sc: Scope) -> syn::Result<Vec<Param>> {
         content.parse::<Token![,]>()?;
     }
     Ok(params)
+}
+
+/// The name a parameter or size variable is declared with: any identifier but a Rust keyword,
+/// refused with the reason (it names a parameter of the generated launcher).
+fn declared_name(input: ParseStream, what: &str) -> syn::Result<syn::Ident> {
+    use syn::ext::IdentExt;
+    if input.peek(syn::Ident) {
+        return input.parse();
+    }
+    let fork = input.fork();
+    match fork.call(syn::Ident::parse_any) {
+        Ok(kw) => Err(syn::Error::new(
+            kw.span(),
+            format!(
+                "{what} `{kw}`: a Rust keyword cannot name a {what} (it becomes a parameter of \
+                 the generated launcher's `run`, `launch` and `tune`); choose another name"
+            ),
+        )),
+        Err(_) => input.parse(),
+    }
 }
 
 /// `fn name(p: T, ...) -> T { body }`, or with `#[opencl]` a string body.
@@ -152,7 +172,7 @@ fn parse_kernel(input: ParseStream, st: &State, docs: Vec<String>) -> syn::Resul
     if input.peek(Token![<]) {
         input.parse::<Token![<]>()?;
         while !input.peek(Token![>]) {
-            let s: syn::Ident = input.parse()?;
+            let s = declared_name(input, "size variable")?;
             let n = s.to_string();
             if sizes.iter().any(|(m, _)| *m == n) {
                 return Err(syn::Error::new(

@@ -554,7 +554,9 @@ fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> O
     );
     let element_name = names::unused(ELEMENT, &[body]);
     build::replace_same(&mut post, &element, &ident(&element_name, body.span));
-    if [r, col, &element_name].iter().any(|v| build::mentions(&core, v))
+    if [r, col, &element_name]
+        .iter()
+        .any(|v| build::mentions(&core, v))
         || [r, col].iter().any(|v| build::mentions(&post, v))
     {
         return None;
@@ -887,7 +889,10 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         .collect();
     let renamed = names::rename_binders(&mut rhs, &mut |b| ctx.fresh(b, &parts));
     let var = |b: &str| {
-        let n = renamed.iter().find(|(old, _)| old == b).map(|(_, new)| new)?;
+        let n = renamed
+            .iter()
+            .find(|(old, _)| old == b)
+            .map(|(_, new)| new)?;
         Some(ident(n, s))
     };
     let (a_el, c_el) = (var("a")?, var("bv")?);

@@ -3,8 +3,8 @@
 //! New nodes are untyped; a node moved to a new position loses its root type ([`untyped`]), so
 //! every type left on a tree stays correct for side conditions.
 
-use super::walk::children_mut;
 pub(crate) use super::names::{binds, free as free_names, mentions, pat_names, subst};
+use super::walk::children_mut;
 use crate::arith::Nat;
 use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Reorder, Section};
 use crate::prim::Prim;

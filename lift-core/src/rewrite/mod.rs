@@ -15,12 +15,12 @@
 pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
-pub mod names;
 pub(crate) mod epilogue;
 pub mod filter;
 pub mod interchange;
 pub mod iterate;
 pub mod lowering;
+pub mod names;
 pub mod partial;
 pub mod points;
 pub mod reduction;

@@ -226,7 +226,9 @@ fn unclash<'p>(
             if fv.contains(&old) {
                 let new = (1u32..)
                     .map(|k| format!("{old}{k}"))
-                    .find(|n| !fv.contains(n) && !mentions(body, n) && !by.iter().any(|(m, _)| m == n))
+                    .find(|n| {
+                        !fv.contains(n) && !mentions(body, n) && !by.iter().any(|(m, _)| m == n)
+                    })
                     .unwrap_or_else(|| old.clone());
                 rename_pat(p, &old, &new);
                 let var = Expr::new(ExprKind::Ident(new), body.span);
@@ -355,7 +357,10 @@ mod tests {
             k += 1;
             format!("{b}_{k}")
         });
-        assert_eq!(show(&e), "map(|(e_1, a_2)| e_1 + a_2 * k) $ zip(x, map(|e_3| e_3) $ y)");
+        assert_eq!(
+            show(&e),
+            "map(|(e_1, a_2)| e_1 + a_2 * k) $ zip(x, map(|e_3| e_3) $ y)"
+        );
         assert_eq!(pairs.len(), 3);
     }
 

@@ -33,7 +33,6 @@ use crate::prim::Prim;
 use crate::types::ScalarType;
 use proc_macro2::Span;
 
-
 /// The partial-products rule for `s` slices whose length is a multiple of `q` (see the
 /// module docs). Matches an `f32` product whose fold is `+` from `0` over `map(g)`.
 pub fn split_shared(s: i64, q: i64) -> Rule {
@@ -122,8 +121,8 @@ pub fn split(e: &Expr, s: i64, q: i64, ctx: &RewriteCtx) -> Option<(Expr, Nat)> 
         );
         build::apply1(f, m, sp)
     };
-    let [p, r2, c2, pr, ps, parts_name] = ["p", "r", "c", "pr", "ps", "parts"]
-        .map(|n| ctx.fresh(&format!("lift_{n}"), &[e]));
+    let [p, r2, c2, pr, ps, parts_name] =
+        ["p", "r", "c", "pr", "ps", "parts"].map(|n| ctx.fresh(&format!("lift_{n}"), &[e]));
     let map_over = |pat: Pat, body: Expr, data: Expr| build::map_over(pat, body, data, sp);
     // The batch of partial products.
     let zipped = if swapped {

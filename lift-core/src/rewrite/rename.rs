@@ -92,12 +92,14 @@ impl Renamer<'_> {
     }
 
     fn nat(&self, n: &Nat) -> Nat {
-        n.free_vars().iter().fold(n.clone(), |acc, v| match (self.size)(&v.name) {
-            Some(new) if v.kind == crate::arith::VarKind::Size => {
-                acc.substitute(&v.name, &Nat::size_var(&new))
-            }
-            _ => acc,
-        })
+        n.free_vars()
+            .iter()
+            .fold(n.clone(), |acc, v| match (self.size)(&v.name) {
+                Some(new) if v.kind == crate::arith::VarKind::Size => {
+                    acc.substitute(&v.name, &Nat::size_var(&new))
+                }
+                _ => acc,
+            })
     }
 
     fn ty(&self, t: &Type) -> Type {
@@ -157,7 +159,10 @@ mod tests {
                    map(|v| f(v) + max(s, v)) o map(|p| p[0] + p[1]) o split(2) o take(N / 2 * 2) $ x }";
         let prog = parse_program_str(src).unwrap();
         let (vars, sizes) = bound_names(&prog);
-        assert_eq!(vars.iter().collect::<Vec<_>>(), ["a", "f", "p", "s", "v", "x"]);
+        assert_eq!(
+            vars.iter().collect::<Vec<_>>(),
+            ["a", "f", "p", "s", "v", "x"]
+        );
         assert_eq!(sizes.iter().collect::<Vec<_>>(), ["N"]);
         let renamed = rename_program(
             &prog,
@@ -167,7 +172,10 @@ mod tests {
         let text = crate::print::program(&renamed);
         let mut again = parse_program_str(&text).unwrap();
         crate::typeck::check_program(&mut again).unwrap();
-        assert!(text.contains("kernel K<l0>(x_r: [f32; l0], s_r: f32) -> [f32; l0 / 2]"), "{text}");
+        assert!(
+            text.contains("kernel K<l0>(x_r: [f32; l0], s_r: f32) -> [f32; l0 / 2]"),
+            "{text}"
+        );
         assert!(text.contains("fn f_r(a_r: f32) -> f32"), "{text}");
         assert!(text.contains("max(s_r, v_r)"), "{text}");
     }

@@ -57,7 +57,10 @@ fn fun_input(p: Prim, args: &[PrimArg], input: Option<&Type>) -> Option<Type> {
 pub(crate) fn child_ctx(e: &Expr, i: usize, ctx: &RewriteCtx) -> RewriteCtx {
     match &e.kind {
         ExprKind::Prim(p, args) => {
-            let arg = args.iter().filter(|a| crate::ir::arg_child(a).is_some()).nth(i);
+            let arg = args
+                .iter()
+                .filter(|a| crate::ir::arg_child(a).is_some())
+                .nth(i);
             if let Some(PrimArg::Fun(_)) = arg {
                 let mut c = ctx.with_input(fun_input(*p, args, ctx.input.as_ref()));
                 c.enclosing.push((*p, PrimArg::dim(args)));
