@@ -455,3 +455,11 @@ pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
         ExprKind::If(c, a, b) => vec![&mut **c, &mut **a, &mut **b],
     }
 }
+
+/// The names a pattern binds, left to right.
+pub fn pat_names(p: &Pat) -> Vec<String> {
+    match p {
+        Pat::Name(n, _) => vec![n.clone()],
+        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
+    }
+}

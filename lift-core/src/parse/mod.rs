@@ -21,7 +21,7 @@ mod types;
 mod userfun;
 
 use crate::error::{CResult, CompileError, ErrorKind};
-use crate::ir::{Expr, ExprKind, LitValue, Pat, Program, Section};
+use crate::ir::{pat_names, Expr, ExprKind, LitValue, Program, Section};
 use crate::types::ScalarType;
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use std::cell::{Cell, RefCell};
@@ -80,13 +80,6 @@ fn resolve_sections(e: &mut Expr, bound: &mut Vec<String>) {
         }
     }
     bound.truncate(depth);
-}
-
-fn pat_names(p: &Pat) -> Vec<String> {
-    match p {
-        Pat::Name(n, _) => vec![n.clone()],
-        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
-    }
 }
 
 /// Parses the body of a `lift!` block given as a string (`∘` may stand for `o`).

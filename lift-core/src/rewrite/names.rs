@@ -106,13 +106,7 @@ pub(crate) fn binds(p: &Pat, name: &str) -> bool {
     }
 }
 
-/// The names a pattern binds.
-pub(crate) fn pat_names(p: &Pat) -> Vec<String> {
-    match p {
-        Pat::Name(n, _) => vec![n.clone()],
-        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
-    }
-}
+pub(crate) use crate::ir::pat_names;
 
 /// The names that occur free in `e` (not bound by a lambda or `let` inside it).
 pub(crate) fn free(e: &Expr) -> Vec<String> {
