@@ -13,7 +13,7 @@
 //! [`DynKernel`]: https://docs.rs/lift-runtime
 
 use crate::codegen::{self, CodegenError, Generated};
-use crate::explore::{self, Candidate, Lowering};
+use crate::explore::{self, Candidate, Lowering, Scope};
 use crate::ir::Program;
 use crate::rewrite::points::{apply_points, PointWarning};
 use crate::rewrite::RewriteError;
@@ -35,8 +35,9 @@ pub struct Compiled {
     pub rejected: Vec<(String, String)>,
 }
 
-/// One candidate compiled to OpenCL C.
-#[derive(Clone, Debug)]
+/// One candidate compiled to OpenCL C (serialisable: the runtime caches explored candidates
+/// on disk).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CompiledCandidate {
     /// `strategy(param=value, ...)`.
     pub name: String,
@@ -62,33 +63,94 @@ pub enum DriverError {
     Codegen(#[from] CodegenError),
 }
 
-/// Compiles kernel `kernel` of the parsed program `prog` through every stage after parsing.
+/// Compiles kernel `kernel` of the parsed program `prog` through every stage after parsing:
+/// every candidate of the whole space ([`Scope::All`]), in order of preference. What the
+/// tuner times; it costs seconds for a product (it runs at tune time, never in the macro).
 pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverError> {
-    let normal = explore::normalise::normalise_kernel(prog, kernel)?;
-    let (pointed, warnings) = apply_points(&normal, kernel)?;
-    let info = kernel_info(&pointed, kernel)?;
+    let (pointed, warnings, info) = prepare(prog, kernel)?;
     let mut candidates = Vec::new();
     let mut rejected = Vec::new();
     let mut last_error = None;
-    for c in explore::candidates(&pointed, kernel, &info) {
-        let name = c.name();
-        match generate(&c, kernel, &pointed) {
-            Ok(generated) => candidates.push(CompiledCandidate {
-                name,
-                strategy: c.strategy.to_string(),
-                params: c.params,
-                conditions: extra_conditions(&c.info, &info),
-                generated,
-            }),
+    for c in explore::candidates_in(&pointed, kernel, &info, Scope::All) {
+        match compile_candidate(&c, kernel, &pointed, &info) {
+            Ok(cc) => candidates.push(cc),
             Err(e) => {
-                rejected.push((name, e.to_string()));
+                rejected.push((c.name(), e.to_string()));
                 last_error = Some(e);
             }
         }
     }
+    finish(kernel, &pointed, info, warnings, candidates, rejected, last_error)
+}
+
+/// Compiles the default configuration of kernel `kernel` of `prog` alone: the first candidate
+/// of [`Scope::Default`] that applies to every size and compiles (else the last that
+/// compiles), generating no other. What the macro emits as `SOURCE`; milliseconds where
+/// [`compile_kernel`] takes seconds. [`Compiled::candidates`] holds that one candidate.
+pub fn compile_default(prog: &Program, kernel: &str) -> Result<Compiled, DriverError> {
+    let (pointed, warnings, info) = prepare(prog, kernel)?;
+    let cands = explore::candidates_in(&pointed, kernel, &info, Scope::Default);
+    let mut rejected = Vec::new();
+    let mut last_error = None;
+    let unconditional = cands
+        .iter()
+        .filter(|c| extra_conditions(&c.info, &info).is_empty());
+    for c in unconditional.chain(cands.iter().rev()) {
+        match compile_candidate(c, kernel, &pointed, &info) {
+            Ok(cc) => {
+                let candidates = vec![cc];
+                return finish(kernel, &pointed, info, warnings, candidates, rejected, None);
+            }
+            Err(e) => {
+                rejected.push((c.name(), e.to_string()));
+                last_error = Some(e);
+            }
+        }
+    }
+    finish(kernel, &pointed, info, warnings, Vec::new(), rejected, last_error)
+}
+
+/// The program after normalisation and rewrite points, the dropped points, and its checker
+/// output for `kernel`.
+fn prepare(
+    prog: &Program,
+    kernel: &str,
+) -> Result<(Program, Vec<PointWarning>, KernelInfo), DriverError> {
+    let normal = explore::normalise::normalise_kernel(prog, kernel)?;
+    let (pointed, warnings) = apply_points(&normal, kernel)?;
+    let info = kernel_info(&pointed, kernel)?;
+    Ok((pointed, warnings, info))
+}
+
+/// Candidate `c` compiled to OpenCL C, with its conditions beyond the kernel's (`info`).
+fn compile_candidate(
+    c: &Candidate,
+    kernel: &str,
+    prog: &Program,
+    info: &KernelInfo,
+) -> Result<CompiledCandidate, CodegenError> {
+    Ok(CompiledCandidate {
+        name: c.name(),
+        strategy: c.strategy.to_string(),
+        params: c.params.clone(),
+        conditions: extra_conditions(&c.info, info),
+        generated: generate(c, kernel, prog)?,
+    })
+}
+
+/// The compiled kernel, or why no candidate compiled.
+fn finish(
+    kernel: &str,
+    pointed: &Program,
+    info: KernelInfo,
+    warnings: Vec<PointWarning>,
+    candidates: Vec<CompiledCandidate>,
+    rejected: Vec<(String, String)>,
+    last_error: Option<CodegenError>,
+) -> Result<Compiled, DriverError> {
     if candidates.is_empty() {
         // Why the default mapping refused the body, if it did.
-        let why = || match codegen::lower::lower_program(&pointed, kernel, &info) {
+        let why = || match codegen::lower::lower_program(pointed, kernel, &info) {
             Err(e) => e,
             Ok(_) => CodegenError::Unsupported("no candidate".into()),
         };

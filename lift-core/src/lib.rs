@@ -34,3 +34,11 @@ pub mod typeck;
 pub mod types;
 
 pub use error::{CompileError, ErrorKind};
+
+/// The compiler's identity: its version and a hash of its sources. Everything a compiler
+/// derives and someone caches (the runtime's explored candidates) is keyed by it.
+pub const FINGERPRINT: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "-",
+    env!("LIFT_CORE_FINGERPRINT")
+);

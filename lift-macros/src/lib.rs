@@ -1,8 +1,11 @@
 //! The `lift!` procedural macro: a thin shell over `lift-core`.
 //!
-//! It parses the block, type-checks it, compiles every kernel through `lift_core::driver`
-//! (rewrite points, normalisation, exploration, code generation) and turns every error into a
-//! spanned compile error.
+//! It parses the block, type-checks it, compiles the default configuration of every kernel
+//! through `lift_core::driver::compile_default` (rewrite points, normalisation, the explorer
+//! up to the first candidate that applies to every size, code generation of that one) and
+//! turns every error into a spanned compile error. Everything else the explorer finds is
+//! derived at run time, once (`lift_runtime::explored`): the generated API depends only on
+//! the kernel's declaration (SPEC sections 3 and 5).
 //! Users reach it through `lift_runtime::lift`.
 
 #![warn(missing_docs)]
@@ -38,7 +41,7 @@ fn expand(
     let (helpers, tracked) = includes::resolve(&prog.includes)?;
     let mut items = tracked;
     for (k, info) in prog.kernels.iter().zip(&infos) {
-        let compiled = lift_core::driver::compile_kernel(&prog, &k.name).map_err(|e| {
+        let compiled = lift_core::driver::compile_default(&prog, &k.name).map_err(|e| {
             lift_core::CompileError::new(
                 lift_core::ErrorKind::Unsupported,
                 k.span,

@@ -186,7 +186,7 @@ fn scalar_count(ty: &Type, env: &dyn Fn(&str) -> Option<i64>) -> Result<usize> {
 }
 
 /// Evaluates a size expression; an unbound variable, overflow or division by zero is an `Err`.
-fn eval(n: &Nat, env: &dyn Fn(&str) -> Option<i64>) -> Result<i64> {
+pub(crate) fn eval(n: &Nat, env: &dyn Fn(&str) -> Option<i64>) -> Result<i64> {
     n.eval(env).map_err(|e| Error::Precondition {
         what: n.to_string(),
         expected: "a size expression that evaluates".into(),
@@ -961,7 +961,7 @@ fn check(text: &str, kernel: &str) -> Result<(Program, KernelInfo)> {
 }
 
 /// Does `cond` hold with the sizes of `env`? (An arithmetic error counts as no.)
-fn holds(cond: &Cond, env: &dyn Fn(&str) -> Option<i64>) -> bool {
+pub(crate) fn holds(cond: &Cond, env: &dyn Fn(&str) -> Option<i64>) -> bool {
     match cond {
         Cond::Divisible(a, b) => {
             matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if b != 0 && a % b == 0)

@@ -29,13 +29,14 @@ mod tests_prop;
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub use display::CNat;
 pub use facts::Facts;
 
 /// What a variable stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum VarKind {
     /// A symbolic array length (e.g. `N`), range `[1, inf)` by default.
     Size,
@@ -49,7 +50,7 @@ pub enum VarKind {
 /// `None` = unbounded). The bounds may themselves be symbolic.
 ///
 /// Equality, ordering and hashing only consider `(kind, name)`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Var {
     /// The name, printed verbatim in generated code.
     pub name: Arc<str>,
@@ -106,7 +107,7 @@ impl Ord for Var {
 }
 
 /// A comparison operator used in conditionals ([`Nat::ite`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CmpOp {
     /// `<`
     Lt,
@@ -149,7 +150,7 @@ impl CmpOp {
 }
 
 /// The condition `lhs <op> rhs` of an [`Nat::Ite`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Cond {
     /// Left operand.
     pub lhs: Nat,
@@ -164,12 +165,13 @@ pub struct Cond {
 /// Build values only through the constructors and operators of this module
 /// (`Nat::cst`, `Nat::size_var`, `+`, `*`, `/`, ...): they keep the canonical
 /// form, which makes the derived structural equality meaningful. The variants
-/// are public for pattern matching by consumers (code generators).
+/// are public for pattern matching by consumers (code generators). Serialised values (the
+/// runtime's exploration cache) are read back in the canonical form they were written in.
 ///
 /// Canonical form: a `Sum` has at least two terms, sorted, with the constant
 /// term (if any) first; a `Prod` has at least two factors, an optional
 /// constant coefficient (never 0 or 1) first, then the sorted atoms.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Nat {
     /// An integer constant.
     Cst(i64),

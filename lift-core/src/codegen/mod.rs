@@ -38,7 +38,7 @@ use crate::ir::Program;
 use crate::typeck::KernelInfo;
 
 /// The result of compiling one kernel.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Generated {
     /// The complete OpenCL C program.
     pub source: String,
@@ -92,7 +92,7 @@ pub(crate) fn size_params(k: &crate::ir::Kernel) -> (Vec<String>, Vec<KernelArg>
 pub const INDEX64_OPTION: &str = "-DLIFT_IDX64";
 
 /// One OpenCL kernel function and how to launch it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct GeneratedKernel {
     /// The OpenCL kernel function name.
     pub name: String,
@@ -109,7 +109,7 @@ pub struct GeneratedKernel {
 }
 
 /// One argument of a generated kernel.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KernelArg {
     /// The array kernel parameter of this index (a `const global T*`).
     Input {
@@ -148,7 +148,7 @@ pub enum KernelArg {
 }
 
 /// A global buffer allocated by the launcher.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Temporary {
     /// The kernel parameter name.
     pub name: String,

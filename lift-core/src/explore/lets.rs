@@ -30,7 +30,12 @@ const VALUE_VARIANTS: usize = 2;
 /// The candidates of kernel `kernel` whose body, past `let`s of views (read where used), is
 /// `{ let t = V; R }` with `V` a computed array (see the module docs), with the parameter
 /// `fission=1`; none otherwise.
-pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
+pub fn candidates(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    scope: super::Scope,
+) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
@@ -68,7 +73,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         rest: format!("{kernel}_r"),
         label: ("fission", 1),
     };
-    nest(prog, k, info, value, rest, &names, &|cs| {
+    nest(prog, k, info, value, rest, &names, scope, &|cs| {
         largest_blocks(cs, MAX_REST)
     })
     .unwrap_or_default()
@@ -110,7 +115,7 @@ pub(crate) struct Names {
 /// Kernel fission of kernel `k` (checked as `info`) at `value`, a body over its parameters:
 /// the value's default candidate (its default mapping if it is a copy, `map(..map(id))`),
 /// then each candidate of `rest` (a body reading the value as parameter `names.param`) that
-/// `keep` keeps; then the value's other candidates that apply at every size (up to
+/// `keep` keeps (both explored in `scope`); then the value's other candidates that apply at every size (up to
 /// [`VALUE_VARIANTS`]) before the rest's first kept one. `None` if a part does not check.
 pub(crate) fn nest(
     prog: &Program,
@@ -119,13 +124,14 @@ pub(crate) fn nest(
     value: Expr,
     rest: Expr,
     names: &Names,
+    scope: super::Scope,
     keep: &dyn Fn(Vec<Candidate>) -> Vec<Candidate>,
 ) -> Option<Vec<Candidate>> {
     let copy = is_copy(&value);
     let mut vprog = stage_program(prog, k, names.value.clone(), value, None)?;
     let vinfo = check_program(&mut vprog).ok()?.into_iter().next()?;
     let vname = vprog.kernels[0].name.clone();
-    let mut values: Vec<Candidate> = super::candidates(&vprog, &vname, &vinfo)
+    let mut values: Vec<Candidate> = super::candidates_in(&vprog, &vname, &vinfo, scope)
         .into_iter()
         .filter(|c| c.strategy != "stages" && unconditional(c, &vinfo))
         .collect();
@@ -155,7 +161,7 @@ pub(crate) fn nest(
     if !rinfo.result.equiv(&info.result, &facts) {
         return None;
     }
-    let kept = keep(super::candidates(&rprog, &rname, &rinfo));
+    let kept = keep(super::candidates_in(&rprog, &rname, &rinfo, scope));
     let mut out = Vec::new();
     let label = (names.label.0.to_string(), names.label.1);
     for c in &kept {

@@ -91,7 +91,7 @@ fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<C
     };
     // The product over the copy's windows, unmaterialised (its own im2col candidates would
     // copy the input twice).
-    super::lets::nest(prog, k, info, copy, rest, &names, &|cs| {
+    super::lets::nest(prog, k, info, copy, rest, &names, super::Scope::All, &|cs| {
         let cs = cs
             .into_iter()
             .filter(|c| !c.params.iter().any(|(n, _)| n == "materialise"))
@@ -168,7 +168,7 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         rest: format!("{kernel}_p"),
         label: ("materialise", 1),
     };
-    super::lets::nest(prog, k, info, copy, rest, &names, &|cs| {
+    super::lets::nest(prog, k, info, copy, rest, &names, super::Scope::All, &|cs| {
         super::lets::largest_blocks(cs, MAX_KEPT)
     })
 }

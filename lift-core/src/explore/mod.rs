@@ -84,19 +84,64 @@ impl Candidate {
 /// the blocked strategy, eight tilings with their slice steps looped and unrolled.
 pub const MAX_CONFIGS: usize = 16;
 
+/// How much of the space [`candidates_in`] explores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Every strategy: what the tuner times (run time, paid once per program and cached).
+    All,
+    /// Enough to find the default configuration, the first candidate that applies to every
+    /// size: strategies are explored in order and exploration stops after the first that
+    /// gives such a candidate. Of the tile searches it derives only padded blockings (exact
+    /// and covered ones carry size conditions unless every size is a constant), in order,
+    /// up to the first; partial products and materialised views (which always carry a
+    /// condition) not at all. The macro derives `SOURCE` in this scope, in milliseconds.
+    Default,
+}
+
 /// The candidates of kernel `kernel` of the checked, normalised program `prog` (`info` its
 /// checker output), in order of preference; the default mapping (`map`), which always exists
 /// unless lowering itself fails, comes after the other strategies and before the other
 /// solutions of the mapping problem (`mapping`).
 pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
+    candidates_in(prog, kernel, info, Scope::All)
+}
+
+/// [`candidates`] of the strategies of `scope`, in the same order.
+pub fn candidates_in(prog: &Program, kernel: &str, info: &KernelInfo, scope: Scope) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
     let ctx = RewriteCtx::for_kernel(prog, k, info);
     // A `let` of a computed array at the top (`kernel_fission`): the value by a kernel of its
     // own, then the rest explored.
-    let mut out = lets::candidates(prog, kernel, info);
+    let found = |out: &[Candidate]| {
+        scope == Scope::Default && out.iter().any(|c| stages::unconditional(c, info))
+    };
+    let mut out = lets::candidates(prog, kernel, info, scope);
     let nested = out.len();
+    if !found(&out) {
+        tile_searches(prog, kernel, info, (&ctx, scope), &mut out, nested);
+    }
+    if !found(&out) {
+        later_strategies(prog, kernel, info, scope, &mut out);
+    }
+    out
+}
+
+/// The strategies that search tile spaces, appended to `out` (whose first `nested`
+/// candidates are those of `let` fission): blocked products, the product in disguise in two
+/// kernels, partial products, materialised views ([`Scope::Default`]: see there).
+fn tile_searches(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    (ctx, scope): (&RewriteCtx, Scope),
+    out: &mut Vec<Candidate>,
+    nested: usize,
+) {
+    let Some(k) = prog.kernel(kernel) else {
+        return;
+    };
     let body = &k.body;
     let mut configs = Vec::new();
     // A product in disguise (a convolution over windows): blocked as the product it is.
@@ -109,6 +154,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
             }
             configs.push(key);
         }
+        if scope == Scope::Default && cfg.edge != Edge::Pad {
+            continue;
+        }
         // The padded blocking pads the shared dimension where the fold allows it and its
         // length is not known to be a multiple of `tk`; else it pads the rows only.
         let fallback = (cfg.edge == Edge::Pad).then_some(Blocking {
@@ -118,9 +166,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         let Some((cfg, new, matched)) =
             [Some(cfg), fallback].into_iter().flatten().find_map(|cfg| {
                 let rule = block_map_reduce(cfg);
-                rule.apply(body, &ctx).map(|n| (cfg, n, body)).or_else(|| {
+                rule.apply(body, ctx).map(|n| (cfg, n, body)).or_else(|| {
                     let p = product.as_ref()?;
-                    Some((cfg, p.wrap(rule.apply(&p.product, &ctx)?), &p.product))
+                    Some((cfg, p.wrap(rule.apply(&p.product, ctx)?), &p.product))
                 })
             })
         else {
@@ -134,7 +182,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         }
         if let Some(mut c) = lowered(prog, kernel, info, new, "blocked", cfg.params()) {
             c.info.preconditions.extend(worth);
-            out.push(c);
+            if push_found(out, c, scope, info) {
+                break;
+            }
         }
     }
     // Padded blockings (they apply at every size, computing the padding too) after every
@@ -149,8 +199,11 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         let mut q = prog.clone();
         if let Some(k) = q.kernels.iter_mut().find(|k| k.name == kernel) {
             k.body = p.wrap(p.product.clone());
-            out.extend(stages::fission(&q, kernel, info).unwrap_or_default());
+            out.extend(stages::fission(&q, kernel, info, scope).unwrap_or_default());
         }
+    }
+    if scope == Scope::Default {
+        return;
     }
     // Partial products (split-K) of a product: more work-groups where its result has few
     // blocks and its shared dimension is long; after the unsplit ones.
@@ -163,20 +216,38 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         // occupies the device (`lift_runtime::select::default_choice`): most work per group.
         let mut split: Vec<Candidate> = space::splits()
             .into_iter()
-            .flat_map(|s| split_candidates(prog, kernel, info, &e, wrap, s, &ctx))
+            .flat_map(|s| split_candidates(prog, kernel, info, &e, wrap, s, ctx))
             .collect();
         split.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
         out.extend(split);
     }
     // The product over its view materialised first (im2col + GEMM for a convolution).
     out.extend(materialise::candidates(prog, kernel, info));
+}
+
+/// The strategies after the tile searches, appended to `out`: strips, sliding strips,
+/// reductions, kernel fission, the default mapping and the other parallel mappings.
+fn later_strategies(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    scope: Scope,
+    out: &mut Vec<Candidate>,
+) {
+    let Some(k) = prog.kernel(kernel) else {
+        return;
+    };
+    let ctx = RewriteCtx::for_kernel(prog, k, info);
+    let body = &k.body;
     for &(s, pad) in &space::strips() {
         let Some(new) = strips::strip_mine(body, s, pad, &ctx) else {
             continue;
         };
         let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
         if let Some(c) = lowered(prog, kernel, info, new, "strips", params) {
-            out.push(c);
+            if push_found(out, c, scope, info) {
+                return;
+            }
         }
     }
     for &(s, pad) in &space::slides() {
@@ -185,7 +256,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         };
         let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
         if let Some(c) = lowered(prog, kernel, info, new, "slides", params) {
-            out.push(c);
+            if push_found(out, c, scope, info) {
+                return;
+            }
         }
     }
     let columns = rows_are_columns(body);
@@ -224,7 +297,7 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         || out.is_empty() && reductions.is_empty() && !crate::codegen::lower::uses_parallel(body)
         || blocking::reads_elements(body)
     {
-        stages::fission(prog, kernel, info).unwrap_or_default()
+        stages::fission(prog, kernel, info, scope).unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -242,7 +315,14 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
     }
     out.extend(tail);
     out.extend(mappings);
-    out
+}
+
+/// Appends `c` to `out`; whether exploring in `scope` stops here (the default scope stops
+/// at the first candidate that applies to every size).
+fn push_found(out: &mut Vec<Candidate>, c: Candidate, scope: Scope, info: &KernelInfo) -> bool {
+    let stop = scope == Scope::Default && stages::unconditional(&c, info);
+    out.push(c);
+    stop
 }
 
 /// The partial-products candidates of the product `e` (the body, or the body's product
@@ -297,7 +377,7 @@ fn split_candidates(
     }
     // The batch's covered blockings, larger blocks first (the slices supply the work-groups
     // that small blocks would), then its first padded one (it applies at every size).
-    let (mut covered, padded): (Vec<Candidate>, Vec<Candidate>) = stages::fission(&q, kernel, info)
+    let (mut covered, padded): (Vec<Candidate>, Vec<Candidate>) = stages::fission(&q, kernel, info, Scope::All)
         .unwrap_or_default()
         .into_iter()
         .filter(|c| stages::applies_widely(c, info))

@@ -66,7 +66,12 @@ const MAX_STAGES: usize = 32;
 /// splits into at least two stages (the stages' defaults first, then variants of the stage
 /// with the most candidates, named `s{i}=j` after its candidate `j`): `let`s of computed values around the body, and a chain of
 /// several computing stages over data whose intermediate results are arrays.
-pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
+pub fn fission(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    scope: super::Scope,
+) -> Option<Vec<Candidate>> {
     let k = prog.kernel(kernel)?;
     let span = k.body.span;
     let temps = Temps::new(&crate::rewrite::names::of_kernel(prog, k));
@@ -147,7 +152,7 @@ pub fn fission(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Ca
     let mut choices: Vec<Vec<Candidate>> = Vec::new();
     let mut defaults = Vec::new();
     for (sk, sinfo) in sprog.kernels.iter().zip(&infos) {
-        let cands: Vec<Candidate> = super::candidates(&sprog, &sk.name, sinfo)
+        let cands: Vec<Candidate> = super::candidates_in(&sprog, &sk.name, sinfo, scope)
             .into_iter()
             .filter(|c| c.strategy != "stages")
             .collect();

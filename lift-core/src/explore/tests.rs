@@ -424,3 +424,46 @@ fn products_over_windows_get_materialised_candidates() {
     assert_no_candidate(&compile(gemm), |n| n.contains("materialise="));
     assert_no_candidate(&compile(JACOBI), |n| n.contains("materialise="));
 }
+
+/// The default configuration the macro derives alone (`compile_default`, the default scope,
+/// stopping at the first candidate that applies to every size) is the one the whole space
+/// puts first among those that apply to every size: products in several spellings and with
+/// epilogues, convolutions, fission, stencils, reductions, GEMV, maps, scans; and it is cheaper.
+#[test]
+fn the_default_scope_finds_the_default_of_the_whole_space() {
+    let programs = [
+        JACOBI,
+        "kernel G<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|row| map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, col)) o transpose $ b) $ a }",
+        "kernel G<N, K, M>(a: [[f32; K]; N], bt: [[f32; K]; M], c: [[f32; M]; N]) -> [[f32; M]; N] { map(|(ra, rc)| map(|(cb, e)| 2.0 * e + (reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(ra, cb))) $ zip(bt, rc)) $ zip(a, c) }",
+        "kernel B<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|w| 0.25 * (w[0][1] + w[1][0] + w[1][2] + w[2][1])) o slide2(3, 1) o pad2(1, constant(0.0)) $ x }",
+        "kernel R<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) o map(|v| abs(v)) $ x }",
+        "kernel V<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a }",
+        "kernel T<N, M>(a: [[f32; M]; N], x: [f32; N]) -> [f32; M] { map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(col, x)) o transpose $ a }",
+        "kernel S<N>(x: [f32; N]) -> [f32; N] { map(|v| 2.0 * v + 1.0) $ x }",
+        "kernel C<N>(x: [f32; N], y: [f32; N]) -> [f32; N] { map(|v| v * v) o map(|p| p.0 + p.1) $ zip(x, y) }",
+        "kernel F<N, M>(x: [[f32; M]; N]) -> [f32; N] { { let t = map(map(|v| v * v)) $ x; map(reduce(+, 0.0)) $ t } }",
+        "kernel W<H, W, C, F>(x: [[[f32; C]; W]; H], w: [[[[f32; C]; 3]; 3]; F], b: [f32; F]) -> [[[f32; F]; W]; H] { map2(|win| map(|wb| max(0.0, wb.1 + (reduce(+, 0.0) o map(|q| q.0 * q.1) $ zip(join o join $ win, join o join $ wb.0)))) $ zip(w, b)) o slide2(3, 1) o pad2(1, constant([0.0; C])) $ x }",
+        "kernel P<N>(x: [[f32; 64]; N], y: [[f32; 64]; 64]) -> [[f32; 64]; N] { map(|row| map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, col)) o transpose $ y) $ x }",
+    ];
+    for src in programs {
+        let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        let k = p.kernels[0].name.clone();
+        let all = compile_kernel(&p, &k).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        let want = all
+            .candidates
+            .iter()
+            .find(|c| c.conditions.is_empty())
+            .or(all.candidates.last())
+            .map(|c| c.name.clone());
+        let one = crate::driver::compile_default(&p, &k).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        assert_eq!(one.candidates.len(), 1, "{src}");
+        assert_eq!(Some(one.candidates[0].name.clone()), want, "{src}");
+        let same = all.candidates.iter().find(|c| c.name == one.candidates[0].name);
+        assert_eq!(
+            same.map(|c| &c.generated.source),
+            Some(&one.candidates[0].generated.source),
+            "{src}"
+        );
+    }
+}

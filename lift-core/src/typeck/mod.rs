@@ -16,7 +16,7 @@ use proc_macro2::Span;
 use std::fmt;
 
 /// A size condition that must hold at launch (e.g. `N % 128 == 0` for symbolic `N`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Precondition {
     /// The condition.
     pub cond: Cond,
@@ -24,12 +24,13 @@ pub struct Precondition {
     pub origin: String,
     /// Why it requires it.
     pub reason: String,
-    /// Where that primitive is.
+    /// Where that primitive is (not serialised: read back as the call site).
+    #[serde(skip, default = "Span::call_site")]
     pub span: Span,
 }
 
 /// A launch-time size condition.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cond {
     /// `n % d == 0`.
     Divisible(Nat, Nat),

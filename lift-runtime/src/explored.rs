@@ -1,0 +1,99 @@
+//! Explored candidates, paid once (SPEC section 5, build cost): the macro derives only the
+//! default configuration; the whole space ([`lift_core::driver::compile_kernel`]) is derived
+//! here, at run time, the first time a kernel needs it (an untuned choice at given sizes, the
+//! tuner, [`crate::DynKernel`]), and kept in memory for the process and on disk next to the
+//! tuning cache (`explored/` in the cache directory), keyed by the kernel's program text, its
+//! name and the compiler's [`lift_core::FINGERPRINT`]. A damaged file is explored again and
+//! rewritten; one that cannot be written only costs the next process the exploration.
+
+use crate::{Error, Result};
+use lift_core::driver::CompiledCandidate;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Every candidate of one kernel, in the explorer's order.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Explored {
+    /// The compiler that derived them.
+    pub fingerprint: String,
+    /// The kernel's id (its name and a hash of its program text).
+    pub kernel_id: String,
+    /// The candidates (spans are not kept: conditions read back at the call site).
+    pub candidates: Vec<CompiledCandidate>,
+}
+
+/// Explorations of this process, serialised (spans stay on their thread; the JSON is shared).
+fn memory() -> &'static Mutex<HashMap<String, Arc<OnceLock<Result<Arc<str>, String>>>>> {
+    static M: OnceLock<Mutex<HashMap<String, Arc<OnceLock<Result<Arc<str>, String>>>>>> =
+        OnceLock::new();
+    M.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The file of kernel `id`'s exploration, if there is a cache directory.
+fn file(id: &str) -> Option<PathBuf> {
+    let dir = crate::cache::cache_file()?.parent()?.join("explored");
+    let safe: String = id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    Some(dir.join(format!("{safe}-{}.json", lift_core::FINGERPRINT)))
+}
+
+/// Every candidate of kernel `kernel` of the `lift!` program `text` (whose id is `id`):
+/// from this process's memory, else the disk cache, else explored now (and stored in both).
+/// Concurrent callers for the same kernel wait for one exploration.
+pub fn explored(text: &str, kernel: &str, id: &str) -> Result<Explored> {
+    let slot = Arc::clone(
+        memory()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(id.to_string())
+            .or_default(),
+    );
+    let json = slot.get_or_init(|| load_or_explore(text, kernel, id));
+    let json = json.clone().map_err(|message| Error::Compile { message })?;
+    serde_json::from_str(&json).map_err(|e| Error::Compile {
+        message: format!("kernel `{kernel}`: explored candidates: {e}"),
+    })
+}
+
+/// The exploration from disk if it is there and whole, else a new one (written back).
+fn load_or_explore(text: &str, kernel: &str, id: &str) -> Result<Arc<str>, String> {
+    let path = file(id);
+    if let Some(json) = path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+        let whole = serde_json::from_str::<Explored>(&json)
+            .is_ok_and(|e| e.fingerprint == lift_core::FINGERPRINT && e.kernel_id == id);
+        if whole {
+            return Ok(json.into());
+        }
+    }
+    let prog = lift_core::parse::parse_program_str(text).map_err(|e| e.to_string())?;
+    let compiled = lift_core::driver::compile_kernel(&prog, kernel)
+        .map_err(|e| format!("kernel `{kernel}`: code generation: {e}"))?;
+    let explored = Explored {
+        fingerprint: lift_core::FINGERPRINT.to_string(),
+        kernel_id: id.to_string(),
+        candidates: compiled.candidates,
+    };
+    let json = serde_json::to_string(&explored).map_err(|e| e.to_string())?;
+    if let Some(p) = path {
+        // Not writable: the next process explores again; never an error.
+        let _ = write_atomically(&p, &json);
+    }
+    Ok(json.into())
+}
+
+/// Writes `json` to `path` through a temporary file in the same directory.
+fn write_atomically(path: &std::path::Path, json: &str) -> std::io::Result<()> {
+    let dir = path.parent().ok_or(std::io::ErrorKind::NotFound)?;
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("explored"),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, json)?;
+    std::fs::rename(&tmp, path)
+}
