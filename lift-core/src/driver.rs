@@ -80,7 +80,9 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
             }
         }
     }
-    finish(kernel, &pointed, info, warnings, candidates, rejected, last_error)
+    finish(
+        kernel, &pointed, info, warnings, candidates, rejected, last_error,
+    )
 }
 
 /// Compiles the default configuration of kernel `kernel` of `prog` alone: the first candidate
@@ -107,7 +109,15 @@ pub fn compile_default(prog: &Program, kernel: &str) -> Result<Compiled, DriverE
             }
         }
     }
-    finish(kernel, &pointed, info, warnings, Vec::new(), rejected, last_error)
+    finish(
+        kernel,
+        &pointed,
+        info,
+        warnings,
+        Vec::new(),
+        rejected,
+        last_error,
+    )
 }
 
 /// The program after normalisation and rewrite points, the dropped points, and its checker

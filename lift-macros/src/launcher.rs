@@ -223,7 +223,10 @@ fn params(k: &Kernel, info: &KernelInfo) -> Result<Params, CompileError> {
                 ps.run.push(q!(#id: &[#host]));
                 ps.launch.push(q!(#id: &::lift_runtime::Buffer<#device>));
                 let fields = ht.fields();
-                for (checks, per) in [(&mut ps.run_checks, 1usize), (&mut ps.launch_checks, fields)] {
+                for (checks, per) in [
+                    (&mut ps.run_checks, 1usize),
+                    (&mut ps.launch_checks, fields),
+                ] {
                     checks.push(q! {
                         let __lift_len = ::lift_runtime::__private::to_usize(#len)? * #per;
                         if #id.len() != __lift_len {

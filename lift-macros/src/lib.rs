@@ -41,6 +41,7 @@ fn expand(
     let (helpers, tracked) = includes::resolve(&prog.includes)?;
     let mut items = tracked;
     for (k, info) in prog.kernels.iter().zip(&infos) {
+        let started = std::time::Instant::now();
         let compiled = lift_core::driver::compile_default(&prog, &k.name).map_err(|e| {
             lift_core::CompileError::new(
                 lift_core::ErrorKind::Unsupported,
@@ -49,6 +50,7 @@ fn expand(
             )
         })?;
         items.push(launcher::kernel_item(&prog, k, info, &compiled, &helpers)?);
+        log_expansion(&k.name, started.elapsed());
         items.extend(
             compiled
                 .warnings
@@ -58,6 +60,22 @@ fn expand(
         );
     }
     Ok(quote! { #(#items)* })
+}
+
+/// With `LIFT_EXPAND_LOG=file`, appends `kernel<TAB>microseconds` for each kernel expanded
+/// (what `bench/compile_time.sh` reports); never an error.
+fn log_expansion(kernel: &str, took: std::time::Duration) {
+    use std::io::Write as _;
+    let Some(path) = std::env::var_os("LIFT_EXPAND_LOG") else {
+        return;
+    };
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{kernel}\t{}", took.as_micros());
+    }
 }
 
 /// A warning for a dropped rewrite point: the use of a deprecated constant at the point's span

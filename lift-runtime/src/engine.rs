@@ -150,7 +150,9 @@ impl Engine {
 
     /// The explored space (explored on first use).
     fn space(&self) -> Result<&Space> {
-        let s = self.space.get_or_init(|| self.explore().map_err(|e| e.to_string()));
+        let s = self
+            .space
+            .get_or_init(|| self.explore().map_err(|e| e.to_string()));
         s.as_ref().map_err(|message| Error::Compile {
             message: message.clone(),
         })
@@ -162,10 +164,9 @@ impl Engine {
         let mut prog = lift_core::parse::parse_program_str(d.lift).map_err(|e| Error::Compile {
             message: e.to_string(),
         })?;
-        let infos =
-            lift_core::typeck::check_program(&mut prog).map_err(|e| Error::Compile {
-                message: e.to_string(),
-            })?;
+        let infos = lift_core::typeck::check_program(&mut prog).map_err(|e| Error::Compile {
+            message: e.to_string(),
+        })?;
         let extents = infos
             .into_iter()
             .find(|i| i.name == d.name)
@@ -210,11 +211,15 @@ impl Engine {
     /// The candidate `c` and what is shown of it, or an `Err` naming the argument.
     fn cand(&self, c: usize) -> Result<(&Cand, &CandidateInfo)> {
         let space = self.space()?;
-        space.cands.get(c).zip(space.infos.get(c)).ok_or_else(|| Error::ArgLength {
-            arg: "candidate".into(),
-            expected: space.cands.len(),
-            actual: c,
-        })
+        space
+            .cands
+            .get(c)
+            .zip(space.infos.get(c))
+            .ok_or_else(|| Error::ArgLength {
+                arg: "candidate".into(),
+                expected: space.cands.len(),
+                actual: c,
+            })
     }
 
     /// The value of size variable `n` among checked `sizes`.
@@ -228,11 +233,7 @@ impl Engine {
     /// For checked sizes: whether each candidate applies and what it needs of the device.
     fn facts(&self, sizes: &[i64]) -> Result<Vec<CandidateFacts>> {
         let lookup = self.lookup(sizes);
-        let value = |x: &Nat| {
-            eval(x, &lookup)
-                .ok()
-                .and_then(|v| usize::try_from(v).ok())
-        };
+        let value = |x: &Nat| eval(x, &lookup).ok().and_then(|v| usize::try_from(v).ok());
         Ok(self
             .space()?
             .cands
@@ -243,7 +244,8 @@ impl Engine {
                 let local = fixed.and_then(|k| k.local.as_ref());
                 CandidateFacts {
                     applies: c.conditions.iter().all(|p| holds(p, &lookup)),
-                    group: local.map(|l| l.iter().map(|x| value(x).unwrap_or(usize::MAX)).collect()),
+                    group: local
+                        .map(|l| l.iter().map(|x| value(x).unwrap_or(usize::MAX)).collect()),
                     groups: fixed.zip(local).and_then(|(k, l)| {
                         k.global.iter().zip(l).try_fold(1usize, |acc, (g, l)| {
                             acc.checked_mul(value(g)?.div_ceil(value(l)?.max(1)))
@@ -438,13 +440,17 @@ impl Engine {
             }
             None => {
                 let fits = owned.get(&c).is_some_and(|s| {
-                    need.iter().enumerate().all(|(i, &n)| s.bufs.get(i).map_or(0, Buffer::len) >= n)
+                    need.iter()
+                        .enumerate()
+                        .all(|(i, &n)| s.bufs.get(i).map_or(0, Buffer::len) >= n)
                 });
                 if !fits {
                     owned.remove(&c);
                     owned.insert(c, self.scratch_for(c, sizes)?);
                 }
-                owned.get(&c).ok_or_else(|| Error::launch("temporaries not allocated"))?
+                owned
+                    .get(&c)
+                    .ok_or_else(|| Error::launch("temporaries not allocated"))?
             }
         };
         let mut first: Option<Event> = None;
@@ -463,7 +469,10 @@ impl Engine {
                         None => return Err(Error::launch("missing count buffer")),
                     },
                     KernelArg::Temporary(t) => {
-                        let b = temps.bufs.get(*t).ok_or_else(|| Error::launch("missing temporary"))?;
+                        let b = temps
+                            .bufs
+                            .get(*t)
+                            .ok_or_else(|| Error::launch("missing temporary"))?;
                         k.set_buffer(i, b)?;
                     }
                     KernelArg::Size(s) => {
@@ -473,8 +482,12 @@ impl Engine {
                             false => k.set_scalar(i, v as i32)?,
                         }
                     }
-                    KernelArg::Local { bytes } => k.set_local(i, to_usize(eval(bytes, &lookup)?)?)?,
-                    KernelArg::Trace { .. } => return Err(Error::launch("a traced kernel in a launcher")),
+                    KernelArg::Local { bytes } => {
+                        k.set_local(i, to_usize(eval(bytes, &lookup)?)?)?
+                    }
+                    KernelArg::Trace { .. } => {
+                        return Err(Error::launch("a traced kernel in a launcher"))
+                    }
                 }
             }
             let mut global = [1usize; 3];
@@ -518,7 +531,9 @@ impl Engine {
     fn wide(&self, cand: &Cand, lookup: &dyn Fn(&str) -> Option<i64>) -> Result<bool> {
         let temps = cand.generated.temporaries.iter().map(|t| &t.scalars);
         let extents = self.space()?.extents.iter().chain(temps);
-        let values = extents.map(|n| eval(n, lookup)).collect::<Result<Vec<_>>>()?;
+        let values = extents
+            .map(|n| eval(n, lookup))
+            .collect::<Result<Vec<_>>>()?;
         Ok(index64(&values))
     }
 

@@ -8,6 +8,7 @@
 
 use crate::{Error, Result};
 use lift_core::driver::CompiledCandidate;
+use lift_core::typeck::Precondition;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,6 +21,9 @@ pub struct Explored {
     pub fingerprint: String,
     /// The kernel's id (its name and a hash of its program text).
     pub kernel_id: String,
+    /// The kernel's own launch-time conditions (as written, plus those of its rewrite
+    /// points).
+    pub preconditions: Vec<Precondition>,
     /// The candidates (spans are not kept: conditions read back at the call site).
     pub candidates: Vec<CompiledCandidate>,
 }
@@ -52,17 +56,21 @@ pub fn explored(text: &str, kernel: &str, id: &str) -> Result<Explored> {
             .entry(id.to_string())
             .or_default(),
     );
-    let json = slot.get_or_init(|| load_or_explore(text, kernel, id));
+    let json = slot.get_or_init(|| load_or_explore(file(id).as_deref(), text, kernel, id));
     let json = json.clone().map_err(|message| Error::Compile { message })?;
     serde_json::from_str(&json).map_err(|e| Error::Compile {
         message: format!("kernel `{kernel}`: explored candidates: {e}"),
     })
 }
 
-/// The exploration from disk if it is there and whole, else a new one (written back).
-fn load_or_explore(text: &str, kernel: &str, id: &str) -> Result<Arc<str>, String> {
-    let path = file(id);
-    if let Some(json) = path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+/// The exploration from `path` if it is there and whole, else a new one (written back).
+fn load_or_explore(
+    path: Option<&std::path::Path>,
+    text: &str,
+    kernel: &str,
+    id: &str,
+) -> Result<Arc<str>, String> {
+    if let Some(json) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
         let whole = serde_json::from_str::<Explored>(&json)
             .is_ok_and(|e| e.fingerprint == lift_core::FINGERPRINT && e.kernel_id == id);
         if whole {
@@ -75,6 +83,7 @@ fn load_or_explore(text: &str, kernel: &str, id: &str) -> Result<Arc<str>, Strin
     let explored = Explored {
         fingerprint: lift_core::FINGERPRINT.to_string(),
         kernel_id: id.to_string(),
+        preconditions: compiled.preconditions,
         candidates: compiled.candidates,
     };
     let json = serde_json::to_string(&explored).map_err(|e| e.to_string())?;
@@ -91,9 +100,92 @@ fn write_atomically(path: &std::path::Path, json: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("explored"),
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("explored"),
         std::process::id()
     ));
     std::fs::write(&tmp, json)?;
     std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "kernel Scale<N>(x: [f32; N]) -> [f32; N] { map(|v| 2.0 * v) $ x }";
+
+    fn candidates(json: &str) -> Vec<String> {
+        let e: Explored = serde_json::from_str(json).unwrap();
+        e.candidates.into_iter().map(|c| c.name).collect()
+    }
+
+    /// An exploration is written where it is cached, read back whole by the next caller, and a
+    /// damaged or foreign file is explored again and rewritten; with no file (no cache
+    /// directory) it is explored every time.
+    #[test]
+    fn written_read_back_and_a_damaged_file_rewritten() {
+        let dir = std::env::temp_dir().join(format!("lift-explored-{}", std::process::id()));
+        let path = dir.join("Scale.json");
+        let first = load_or_explore(Some(&path), TEXT, "Scale", "Scale#1").unwrap();
+        let names = candidates(&first);
+        assert!(names.iter().any(|n| n == "map"), "{names:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), *first);
+        // Read back: the same candidates, from the file (marked so that it shows).
+        let mut e: Explored = serde_json::from_str(&first).unwrap();
+        e.candidates.truncate(1);
+        std::fs::write(&path, serde_json::to_string(&e).unwrap()).unwrap();
+        let again = load_or_explore(Some(&path), TEXT, "Scale", "Scale#1").unwrap();
+        assert_eq!(candidates(&again).len(), 1);
+        // Another kernel id in the file (or a damaged file): explored again, rewritten.
+        let other = load_or_explore(Some(&path), TEXT, "Scale", "Scale#2").unwrap();
+        assert_eq!(candidates(&other), names);
+        std::fs::write(&path, "{ not json").unwrap();
+        let fixed = load_or_explore(Some(&path), TEXT, "Scale", "Scale#2").unwrap();
+        assert_eq!(candidates(&fixed), names);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), *fixed);
+        // No cache directory: explored, nothing written.
+        assert_eq!(
+            candidates(&load_or_explore(None, TEXT, "Scale", "Scale#3").unwrap()),
+            names
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The launch descriptions survive the round trip through the file: what a later process
+    /// launches is what this one derived.
+    #[test]
+    fn candidates_round_trip_exactly() {
+        let text = "kernel Mm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|row| map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, col)) o transpose $ b) $ a }";
+        let prog = lift_core::parse::parse_program_str(text).unwrap();
+        let compiled = lift_core::driver::compile_kernel(&prog, "Mm").unwrap();
+        let json = load_or_explore(None, text, "Mm", "Mm#1").unwrap();
+        let e: Explored = serde_json::from_str(&json).unwrap();
+        assert_eq!(e.candidates.len(), compiled.candidates.len());
+        for (a, b) in e.candidates.iter().zip(&compiled.candidates) {
+            assert_eq!(a.name, b.name);
+            assert_eq!(a.generated.source, b.generated.source);
+            let conds = |c: &CompiledCandidate| {
+                c.conditions
+                    .iter()
+                    .map(|p| p.cond.clone())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(conds(a), conds(b));
+            for (ka, kb) in a.generated.kernels.iter().zip(&b.generated.kernels) {
+                assert_eq!(ka.args, kb.args);
+                assert_eq!(ka.global, kb.global);
+                assert_eq!(ka.local, kb.local);
+                assert_eq!(ka.local_mem_bytes, kb.local_mem_bytes);
+            }
+            let temps = |c: &CompiledCandidate| {
+                c.generated
+                    .temporaries
+                    .iter()
+                    .map(|t| (t.bytes.clone(), t.scalars.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(temps(a), temps(b));
+        }
+    }
 }

@@ -246,14 +246,11 @@ impl Event {
         self.last.wait().map_err(Error::cl("clWaitForEvents"))
     }
 
-    /// Waits for the command, then returns its device execution time in nanoseconds
-    /// (profiling end minus start; of the last kernel only, for a launch of several).
+    /// Waits for the launch, then returns its device execution time in nanoseconds: from the
+    /// start of its first kernel to the end of its last (SPEC section 3: the event of a launch
+    /// of several kernels spans them all; the same as [`Event::span_ns`]).
     pub fn profile_ns(&self) -> Result<u64> {
-        self.wait()?;
-        let q = Error::cl("clGetEventProfilingInfo");
-        let start = self.last.profiling_command_start().map_err(&q)?;
-        let end = self.last.profiling_command_end().map_err(&q)?;
-        Ok(end.saturating_sub(start))
+        self.span_ns()
     }
 
     /// Waits, then returns the nanoseconds from the start of the launch's first kernel to the

@@ -27,9 +27,9 @@ mod tests;
 #[cfg(test)]
 mod tests_prop;
 
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub use display::CNat;

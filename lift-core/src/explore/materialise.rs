@@ -91,13 +91,22 @@ fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<C
     };
     // The product over the copy's windows, unmaterialised (its own im2col candidates would
     // copy the input twice).
-    super::lets::nest(prog, k, info, copy, rest, &names, super::Scope::All, &|cs| {
-        let cs = cs
-            .into_iter()
-            .filter(|c| !c.params.iter().any(|(n, _)| n == "materialise"))
-            .collect();
-        super::lets::largest_blocks(cs, MAX_KEPT)
-    })
+    super::lets::nest(
+        prog,
+        k,
+        info,
+        copy,
+        rest,
+        &names,
+        super::Scope::All,
+        &|cs| {
+            let cs = cs
+                .into_iter()
+                .filter(|c| !c.params.iter().any(|(n, _)| n == "materialise"))
+                .collect();
+            super::lets::largest_blocks(cs, MAX_KEPT)
+        },
+    )
 }
 
 fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
@@ -168,9 +177,16 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         rest: format!("{kernel}_p"),
         label: ("materialise", 1),
     };
-    super::lets::nest(prog, k, info, copy, rest, &names, super::Scope::All, &|cs| {
-        super::lets::largest_blocks(cs, MAX_KEPT)
-    })
+    super::lets::nest(
+        prog,
+        k,
+        info,
+        copy,
+        rest,
+        &names,
+        super::Scope::All,
+        &|cs| super::lets::largest_blocks(cs, MAX_KEPT),
+    )
 }
 
 /// `f o L1 o .. o Lk $ x` (or `f $ (L $ x)`) with `f` computing and the `Li` layouts that

@@ -107,7 +107,12 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
 }
 
 /// [`candidates`] of the strategies of `scope`, in the same order.
-pub fn candidates_in(prog: &Program, kernel: &str, info: &KernelInfo, scope: Scope) -> Vec<Candidate> {
+pub fn candidates_in(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    scope: Scope,
+) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
@@ -377,11 +382,12 @@ fn split_candidates(
     }
     // The batch's covered blockings, larger blocks first (the slices supply the work-groups
     // that small blocks would), then its first padded one (it applies at every size).
-    let (mut covered, padded): (Vec<Candidate>, Vec<Candidate>) = stages::fission(&q, kernel, info, Scope::All)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|c| stages::applies_widely(c, info))
-        .partition(|c| stage_param(c, "pad").is_some_and(|p| p >= 3));
+    let (mut covered, padded): (Vec<Candidate>, Vec<Candidate>) =
+        stages::fission(&q, kernel, info, Scope::All)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| stages::applies_widely(c, info))
+            .partition(|c| stage_param(c, "pad").is_some_and(|p| p >= 3));
     covered.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
     let mut cands: Vec<Candidate> = covered.into_iter().take(SPLIT_COVERED).collect();
     cands.extend(padded.into_iter().take(1));

@@ -459,7 +459,10 @@ fn the_default_scope_finds_the_default_of_the_whole_space() {
         let one = crate::driver::compile_default(&p, &k).unwrap_or_else(|e| panic!("{e}\n{src}"));
         assert_eq!(one.candidates.len(), 1, "{src}");
         assert_eq!(Some(one.candidates[0].name.clone()), want, "{src}");
-        let same = all.candidates.iter().find(|c| c.name == one.candidates[0].name);
+        let same = all
+            .candidates
+            .iter()
+            .find(|c| c.name == one.candidates[0].name);
         assert_eq!(
             same.map(|c| &c.generated.source),
             Some(&one.candidates[0].generated.source),
