@@ -28,10 +28,12 @@ pub struct Explored {
     pub candidates: Vec<CompiledCandidate>,
 }
 
+/// One kernel's exploration, serialised, or why it failed; filled once.
+type Slot = Arc<OnceLock<Result<Arc<str>, String>>>;
+
 /// Explorations of this process, serialised (spans stay on their thread; the JSON is shared).
-fn memory() -> &'static Mutex<HashMap<String, Arc<OnceLock<Result<Arc<str>, String>>>>> {
-    static M: OnceLock<Mutex<HashMap<String, Arc<OnceLock<Result<Arc<str>, String>>>>>> =
-        OnceLock::new();
+fn memory() -> &'static Mutex<HashMap<String, Slot>> {
+    static M: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
     M.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -89,7 +91,7 @@ fn load_or_explore(
     let json = serde_json::to_string(&explored).map_err(|e| e.to_string())?;
     if let Some(p) = path {
         // Not writable: the next process explores again; never an error.
-        let _ = write_atomically(&p, &json);
+        let _ = write_atomically(p, &json);
     }
     Ok(json.into())
 }

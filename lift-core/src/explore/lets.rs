@@ -73,7 +73,7 @@ pub fn candidates(
         rest: format!("{kernel}_r"),
         label: ("fission", 1),
     };
-    nest(prog, k, info, value, rest, &names, scope, &|cs| {
+    nest(prog, k, info, (value, rest), &names, scope, &|cs| {
         largest_blocks(cs, MAX_REST)
     })
     .unwrap_or_default()
@@ -121,8 +121,7 @@ pub(crate) fn nest(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
-    value: Expr,
-    rest: Expr,
+    (value, rest): (Expr, Expr),
     names: &Names,
     scope: super::Scope,
     keep: &dyn Fn(Vec<Candidate>) -> Vec<Candidate>,
