@@ -58,7 +58,8 @@ fn main() -> Res<()> {
     drop(a);
     let out = ctx.alloc::<f32>(n)?;
     let k = Gemv::new(&ctx)?;
-    println!("candidate: {}", Gemv::CANDIDATES[k.candidate_for(n, n)?]);
+    let chosen = k.candidate_for(n, n)?;
+    println!("candidate: {}", k.candidates()?[chosen].name);
     let mut times = Vec::with_capacity(runs);
     for _ in 0..runs {
         times.push(k.launch(n, n, &da, &dx, &out)?.profile_ns()? as f64 * 1e-6);

@@ -5,7 +5,7 @@
 //! layers are checked against a plain Rust convolution; per layer it prints the candidate the
 //! launcher runs (or the tuner chose, with `--tune`), the median time of the launches
 //! (profiling events, from the start of a candidate's first kernel to the end of its last), GFLOP/s
-//! and the device memory of its buffers (parameters and result; not the scratch).
+//! and the device memory of its buffers (parameters and result; not the temporaries).
 //!
 //! `cargo run --release --example vgg16 [-- --size 224 --runs 5 --tune]` (`--size` a
 //! multiple of 32; on POCL try `--size 32`).
@@ -133,7 +133,7 @@ fn main() -> Res<()> {
             let out = ctx.alloc::<f32>(oh * ow * c)?;
             let chosen = pool.candidate_for(h, w, c)?;
             let ms = median_ms(args.runs, || pool.launch(h, w, c, &x, &out))?;
-            let name = Pool::CANDIDATES[chosen].to_string();
+            let name = pool.candidates()?[chosen].name.clone();
             let (hw, flops) = ((oh, ow), (oh * ow * c * 3) as f64);
             (h, w) = hw;
             (out, name, ms, flops, 4 * (x.len() + oh * ow * c))
@@ -146,11 +146,8 @@ fn main() -> Res<()> {
                 let host = x.download()?;
                 conv.tune(h, w, c, f, &host, &wt, &b)?;
             }
-            let scratch = conv.scratch(h, w, c, f)?;
             let chosen = conv.candidate_for(h, w, c, f)?;
-            let ms = median_ms(args.runs, || {
-                conv.launch(h, w, c, f, &x, &dw, &db, &out, &scratch)
-            })?;
+            let ms = median_ms(args.runs, || conv.launch(h, w, c, f, &x, &dw, &db, &out))?;
             if i < 2 {
                 let want = conv_reference(&x.download()?, &wt, &b, (h, w, c, f));
                 let got = out.download()?;
@@ -165,7 +162,7 @@ fn main() -> Res<()> {
                     );
                 }
             }
-            let name = Conv::CANDIDATES[chosen].to_string();
+            let name = conv.candidates()?[chosen].name.clone();
             let flops = (2 * h * w * f * 9 * c) as f64;
             let bytes = 4 * (x.len() + wt.len() + b.len() + out.len());
             c = f;

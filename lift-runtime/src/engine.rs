@@ -124,7 +124,10 @@ pub struct Engine {
     space: OnceLock<std::result::Result<Space, String>>,
     builds: Mutex<Builds>,
     choices: Mutex<HashMap<Vec<i64>, (usize, bool)>>,
-    temps: Mutex<HashMap<usize, Scratch>>,
+    /// The temporaries of the candidate launched last (on its own temporaries): one
+    /// candidate's at a time, grown when sizes need more, so a kernel launched repeatedly
+    /// allocates once and one whose candidates are launched in turn holds one set.
+    temps: Mutex<Option<(usize, Scratch)>>,
 }
 
 impl Engine {
@@ -139,7 +142,7 @@ impl Engine {
             space: OnceLock::new(),
             builds: Mutex::new(HashMap::new()),
             choices: Mutex::new(HashMap::new()),
-            temps: Mutex::new(HashMap::new()),
+            temps: Mutex::new(None),
         })
     }
 
@@ -315,12 +318,7 @@ impl Engine {
             ctx,
             &job,
             &|c| tune::check_candidate(ctx, lift, name, names[c]),
-            &mut |c, special| {
-                let r = launch(c, special);
-                // Each candidate's temporaries are freed before the next is timed.
-                lock(&self.temps).retain(|&k, _| k == c);
-                r
-            },
+            launch,
         )?;
         lock(&self.choices).insert(sizes.to_vec(), (c, t.specialised));
         Ok(t)
@@ -358,15 +356,19 @@ impl Engine {
         }
     }
 
-    /// The bytes of each temporary of candidate `c` at checked sizes.
+    /// The bytes of each temporary of candidate `c` at checked sizes (zeros where it does
+    /// not apply).
     fn needs(&self, c: usize, sizes: &[i64]) -> Result<Vec<usize>> {
         let lookup = self.lookup(sizes);
-        self.cand(c)?
-            .0
-            .generated
+        let cand = self.cand(c)?.0;
+        let applies = cand.conditions.iter().all(|p| holds(p, &lookup));
+        cand.generated
             .temporaries
             .iter()
-            .map(|t| to_usize(eval(&t.bytes, &lookup)?))
+            .map(|t| match applies {
+                true => to_usize(eval(&t.bytes, &lookup)?),
+                false => Ok(0),
+            })
             .collect()
     }
 
@@ -375,7 +377,8 @@ impl Engine {
         Ok(self.needs(c, sizes)?.iter().sum())
     }
 
-    /// Allocates the temporaries candidate `c` needs at checked sizes.
+    /// Allocates the temporaries candidate `c` needs at checked sizes (nothing where it does
+    /// not apply).
     pub fn scratch_for(&self, c: usize, sizes: &[i64]) -> Result<Scratch> {
         let bufs = self
             .needs(c, sizes)?
@@ -439,17 +442,21 @@ impl Engine {
                 s
             }
             None => {
-                let fits = owned.get(&c).is_some_and(|s| {
-                    need.iter()
-                        .enumerate()
-                        .all(|(i, &n)| s.bufs.get(i).map_or(0, Buffer::len) >= n)
+                let fits = owned.as_ref().is_some_and(|(held, s)| {
+                    *held == c
+                        && need
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &n)| s.bufs.get(i).map_or(0, Buffer::len) >= n)
                 });
                 if !fits {
-                    owned.remove(&c);
-                    owned.insert(c, self.scratch_for(c, sizes)?);
+                    // The old set is freed before the new one is allocated.
+                    *owned = None;
+                    *owned = Some((c, self.scratch_for(c, sizes)?));
                 }
                 owned
-                    .get(&c)
+                    .as_ref()
+                    .map(|(_, s)| s)
                     .ok_or_else(|| Error::launch("temporaries not allocated"))?
             }
         };

@@ -56,11 +56,14 @@ fn launcher_dumps_what_it_builds() {
         String::from_utf8_lossy(&out.stderr)
     );
     // `new` builds the default: the first candidate without conditions.
-    let c = DumpBlur::CANDIDATE_CONDITIONS
+    let ctx = Context::new().expect("device");
+    let k = DumpBlur::new(&ctx).expect("build");
+    let cands = k.candidates().expect("candidates");
+    let c = cands
         .iter()
-        .position(|c| c.is_empty())
+        .position(|c| c.conditions.is_empty())
         .expect("a default candidate");
-    let folder = lift_runtime::dump::candidate_dir(&dir, "DumpBlur", c, DumpBlur::CANDIDATES[c]);
+    let folder = lift_runtime::dump::candidate_dir(&dir, "DumpBlur", c, &cands[c].name);
     let read =
         |f: &str| std::fs::read_to_string(folder.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
     assert_eq!(read("kernel.cl").trim_end(), DumpBlur::SOURCE.trim_end());

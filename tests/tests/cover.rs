@@ -42,16 +42,17 @@ macro_rules! check {
         let what = format!("{} N={}", stringify!($k), $n);
         assert_close(&k.run($n, $x).unwrap(), $want, 1e-5, &what);
         let x = ctx().upload($x).unwrap();
-        for c in 0..$k::CANDIDATES.len() {
+        let cands = k.candidates().unwrap();
+        for c in 0..cands.len() {
             let out = ctx().alloc::<f32>($want.len()).unwrap();
             match k.launch_candidate(c, $n, &x, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("{what} {}", $k::CANDIDATES[c]);
+                    let what = format!("{what} {}", cands[c].name);
                     assert_close(&out.download().unwrap(), $want, 1e-5, &what);
                 }
                 Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{what} {}: {e}", $k::CANDIDATES[c]),
+                Err(e) => panic!("{what} {}: {e}", cands[c].name),
             }
         }
     }};

@@ -89,11 +89,12 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
     let g = Gemm::new(lift_tests::ctx()).unwrap();
     let source = |u: u32| {
         let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad=0)");
-        let c = Gemm::CANDIDATES
+        let cands = g.candidates().unwrap();
+        let c = cands
             .iter()
-            .position(|c| *c == name)
+            .position(|c| c.name == name)
             .expect("the 128x128 blocking");
-        (c, Gemm::CANDIDATE_SOURCES[c])
+        (c, cands[c].source.as_str())
     };
     let (looped, src) = source(0);
     assert!(
@@ -106,7 +107,7 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
         src.contains("[2048] __attribute__((aligned(16)));"),
         "{src}"
     );
-    for src in [src, Gemm::CANDIDATE_SOURCES[looped]] {
+    for src in [src, g.candidates().unwrap()[looped].source.as_str()] {
         assert!(src.contains("float4 "), "{src}");
         assert!(src.contains("= vload4(0, tmp_l_"), "{src}");
         assert_eq!(src.matches("barrier(").count(), 2, "{src}");
@@ -118,8 +119,7 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
         let (a, b) = (random_f32(n * k, 15), random_f32(k * m, 16));
         let (da, db) = (g_upload(&a), g_upload(&b));
         let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
-        let scratch = g.scratch_for(c, n, k, m).unwrap();
-        g.launch_candidate(c, n, k, m, &da, &db, &out, &scratch)
+        g.launch_candidate(c, n, k, m, &da, &db, &out)
             .unwrap()
             .wait()
             .unwrap();
@@ -127,7 +127,10 @@ fn blocked_8x8_gemm_matches_interpreter_and_cpu() {
             &out.download().unwrap(),
             &cpu_gemm(&a, &b, n, m, k),
             1e-4,
-            &format!("blocked Gemm {} {n}x{m}x{k}", Gemm::CANDIDATES[c]),
+            &format!(
+                "blocked Gemm {} {n}x{m}x{k}",
+                g.candidates().unwrap()[c].name
+            ),
         );
     }
 }
@@ -142,9 +145,10 @@ fn covered_blocks_match_cpu_at_uneven_sizes() {
     let g = Gemm::new(lift_tests::ctx()).unwrap();
     let find = |u: u32, pad: u32| {
         let name = format!("blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u={u},pad={pad})");
-        Gemm::CANDIDATES
+        g.candidates()
+            .unwrap()
             .iter()
-            .position(|c| *c == name)
+            .position(|c| c.name == name)
             .unwrap_or_else(|| panic!("{name}"))
     };
     for (n, m, k) in [
@@ -157,13 +161,12 @@ fn covered_blocks_match_cpu_at_uneven_sizes() {
         let (a, b) = (random_f32(n * k, 17), random_f32(k * m, 18));
         let want = cpu_gemm(&a, &b, n, m, k);
         let (da, db) = (g_upload(&a), g_upload(&b));
-        let scratch = g.scratch_all(n, k, m).unwrap();
         for (u, pad) in [(0, 3), (1, 3), (0, 4), (1, 4)] {
             let c = find(u, pad);
             let applies = n >= 128 && m >= 128 && (k % 16 == 0) == (pad == 3);
             let out = lift_tests::ctx().alloc::<f32>(n * m).unwrap();
-            let what = format!("{} {n}x{m}x{k}", Gemm::CANDIDATES[c]);
-            match g.launch_candidate(c, n, k, m, &da, &db, &out, &scratch) {
+            let what = format!("{} {n}x{m}x{k}", g.candidates().unwrap()[c].name);
+            match g.launch_candidate(c, n, k, m, &da, &db, &out) {
                 Ok(ev) => {
                     assert!(applies, "{what} ran");
                     ev.wait().unwrap();

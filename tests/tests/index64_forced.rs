@@ -69,14 +69,14 @@ fn launchers_with_64_bit_indices() {
         let gold: Vec<f32> = (0..n * m)
             .map(|p| (0..kk).map(|q| a[p / m * kk + q] * b[q * m + p % m]).sum())
             .collect();
-        for c in 0..MatMul::CANDIDATES.len() {
+        let cands = k.candidates().unwrap();
+        for c in 0..cands.len() {
             let (ab, bb) = (ctx.upload(&a).unwrap(), ctx.upload(&b).unwrap());
             let out = ctx.alloc::<f32>(n * m).unwrap();
-            let scratch = k.scratch_for(c, n, kk, m).unwrap();
-            match k.launch_candidate(c, n, kk, m, &ab, &bb, &out, &scratch) {
+            match k.launch_candidate(c, n, kk, m, &ab, &bb, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("MatMul {n}x{kk}x{m} candidate {}", MatMul::CANDIDATES[c]);
+                    let what = format!("MatMul {n}x{kk}x{m} candidate {}", cands[c].name);
                     assert_close(&out.download().unwrap(), &gold, 1e-4, &what);
                 }
                 // A candidate whose conditions fail at these sizes.

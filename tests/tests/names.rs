@@ -66,18 +66,18 @@ fn a_scalar_named_like_a_pattern_binder() {
         );
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         let mut ran = 0;
-        for c in 0..Scaled::CANDIDATES.len() {
+        let cands = k.candidates().unwrap();
+        for c in 0..cands.len() {
             let out = ctx().alloc::<f32>(n * m).unwrap();
-            let scratch = k.scratch_for(c, n, kk, m).unwrap();
-            match k.launch_candidate(c, n, kk, m, &xb, &yb, a, &out, &scratch) {
+            match k.launch_candidate(c, n, kk, m, &xb, &yb, a, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("Scaled {n}x{kk}x{m} {}", Scaled::CANDIDATES[c]);
+                    let what = format!("Scaled {n}x{kk}x{m} {}", cands[c].name);
                     assert_close(&out.download().unwrap(), &gold, 1e-4, &what);
                     ran += 1;
                 }
                 Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{}: {e}", Scaled::CANDIDATES[c]),
+                Err(e) => panic!("{}: {e}", cands[c].name),
             }
         }
         assert!(ran >= 8, "only {ran} candidates ran at {n}x{kk}x{m}");
@@ -103,17 +103,17 @@ fn sizes_and_parameters_named_like_generated_c() {
             "CNames run",
         );
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
-        for c in 0..CNames::CANDIDATES.len() {
+        let cands = k.candidates().unwrap();
+        for c in 0..cands.len() {
             let out = ctx().alloc::<f32>(n * m).unwrap();
-            let scratch = k.scratch_for(c, n, kk, m).unwrap();
-            match k.launch_candidate(c, n, kk, m, &xb, &yb, scale, add, &out, &scratch) {
+            match k.launch_candidate(c, n, kk, m, &xb, &yb, scale, add, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("CNames {n}x{kk}x{m} {}", CNames::CANDIDATES[c]);
+                    let what = format!("CNames {n}x{kk}x{m} {}", cands[c].name);
                     assert_close(&out.download().unwrap(), &gold, 1e-4, &what);
                 }
                 Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{}: {e}", CNames::CANDIDATES[c]),
+                Err(e) => panic!("{}: {e}", cands[c].name),
             }
         }
     }

@@ -185,23 +185,33 @@ fn high_level_iterate_scatter_and_zip2() {
 
 #[test]
 fn gemm_is_a_two_dimensional_map() {
-    let default = Gemm::CANDIDATES
+    let k = Gemm::new(ctx()).unwrap();
+    let cands = k.candidates().unwrap();
+    let default = cands
         .iter()
-        .position(|c| *c == "map")
+        .position(|c| c.name == "map")
         .expect("the default mapping");
     assert!(
-        Gemm::CANDIDATE_LOWERED[default].starts_with("map_glb(1, |row| map_glb(0, "),
+        cands[default]
+            .lowered
+            .starts_with("map_glb(1, |row| map_glb(0, "),
         "{}",
-        Gemm::CANDIDATE_LOWERED[default]
+        cands[default].lowered
     );
     // Blocked candidates come first: unpadded ones with conditions on N, K and M, padded ones
     // on K only; the default source is the first candidate without conditions.
-    assert!(Gemm::CANDIDATES[0].starts_with("blocked("));
-    assert!(Gemm::CANDIDATE_SOURCES[0].contains("local float"));
-    assert!(!Gemm::CANDIDATE_CONDITIONS[0].is_empty());
-    assert_eq!(Gemm::CANDIDATE_CONDITIONS[default], "");
-    assert_eq!(Dot::CANDIDATES, ["reduction", "map"]);
-    let k = Gemm::new(ctx()).unwrap();
+    assert!(cands[0].name.starts_with("blocked("));
+    assert!(cands[0].source.contains("local float"));
+    assert!(!cands[0].conditions.is_empty());
+    assert_eq!(cands[default].conditions, "");
+    let dot = Dot::new(ctx()).unwrap();
+    let dot_names: Vec<&str> = dot
+        .candidates()
+        .unwrap()
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(dot_names, ["reduction", "map"]);
     for (n, kk, m) in [
         (1, 1, 1),
         (3, 5, 7),

@@ -1,11 +1,12 @@
 //! Global temporaries and the time of launches of several kernels: `scratch` holds what the
-//! candidate `launch` runs needs, `scratch_for` one candidate's, `scratch_all` every applying
-//! candidate's; a candidate launched with a scratch made for another that needs less is an
-//! `Err` naming the scratch, never an overrun. `Event::span_ns` covers every kernel of a
-//! launch. The tuner's correctness check finds small sizes for candidates whose conditions
-//! tie several sizes together (partial products of a convolution).
+//! candidate `launch` runs needs, `scratch_for` one candidate's, and the kernel's own
+//! temporaries serve every candidate; a candidate launched (`launch_in`) with a scratch made
+//! for another that needs less is an `Err` naming the scratch, never an overrun.
+//! `Event::span_ns` covers every kernel of a launch. The tuner's correctness check finds small
+//! sizes for candidates whose conditions tie several sizes together (partial products of a
+//! convolution).
 
-use lift_runtime::{lift, tune, Error};
+use lift_runtime::{lift, tune, Buffer, Error};
 use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
 
 lift! {
@@ -18,15 +19,25 @@ lift! {
 /// The sizes of the short product.
 const SIZES: (usize, usize, usize) = (9, 200, 7);
 
-/// The candidates of `Short` that apply at [`SIZES`] with their temporaries' bytes.
-fn applying(k: &Short) -> Vec<(usize, usize)> {
+/// The candidates of `Short` with temporaries that apply at [`SIZES`] (a launch on `a` and
+/// `b` into `out` is not refused), with their temporaries' bytes.
+fn applying(k: &Short, a: &Buffer<f32>, b: &Buffer<f32>, out: &Buffer<f32>) -> Vec<(usize, usize)> {
     let (n, kk, m) = SIZES;
-    (0..Short::CANDIDATES.len())
+    let cands = k.candidates().unwrap();
+    (0..cands.len())
         .filter_map(|c| {
             let bytes = k.temporary_bytes(c, n, kk, m).ok()?;
-            let sc = k.scratch_for(c, n, kk, m).ok()?;
-            // A candidate that does not apply gets one byte per temporary.
-            (sc.bytes() >= bytes && bytes > 0).then_some((c, bytes))
+            if bytes == 0 {
+                return None;
+            }
+            match k.launch_candidate(c, n, kk, m, a, b, out) {
+                Ok(ev) => {
+                    ev.wait().unwrap();
+                    Some((c, bytes))
+                }
+                Err(Error::Launch { reason }) if reason.contains("does not apply") => None,
+                Err(e) => panic!("{}: {e}", cands[c].name),
+            }
         })
         .collect()
 }
@@ -34,6 +45,7 @@ fn applying(k: &Short) -> Vec<(usize, usize)> {
 #[test]
 fn scratch_serves_the_launched_candidate_and_scratch_for_any_one() {
     let k = Short::new(ctx()).unwrap();
+    let cands = k.candidates().unwrap();
     let (n, kk, m) = SIZES;
     let (a, b) = (random_f32(n * kk, 5), random_f32(kk * m, 6));
     let want = f32s(&interpret(
@@ -44,23 +56,23 @@ fn scratch_serves_the_launched_candidate_and_scratch_for_any_one() {
     ));
     let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
     let out = ctx().alloc::<f32>(n * m).unwrap();
-    let with_temps = applying(&k);
+    let with_temps = applying(&k, &da, &db, &out);
     assert!(
         with_temps
             .iter()
-            .any(|&(c, _)| Short::CANDIDATES[c].contains("split=")),
+            .any(|&(c, _)| cands[c].name.contains("split=")),
         "{with_temps:?}"
     );
     // Each candidate with a scratch of its own: as large as it needs (within a byte per
     // temporary), and its result right.
     for &(c, bytes) in &with_temps {
         let sc = k.scratch_for(c, n, kk, m).unwrap();
-        assert!(sc.bytes() < bytes + 8, "{}", Short::CANDIDATES[c]);
-        k.launch_candidate(c, n, kk, m, &da, &db, &out, &sc)
+        assert!(sc.bytes() < bytes + 8, "{}", cands[c].name);
+        k.launch_in(&sc, c, n, kk, m, &da, &db, &out)
             .unwrap()
             .wait()
             .unwrap();
-        let what = format!("Short {}", Short::CANDIDATES[c]);
+        let what = format!("Short {}", cands[c].name);
         assert_close(&out.download().unwrap(), &want, 1e-4, &what);
     }
     // `scratch` holds what the chosen candidate needs, not the most of any candidate.
@@ -72,25 +84,36 @@ fn scratch_serves_the_launched_candidate_and_scratch_for_any_one() {
         "{}",
         sc.bytes()
     );
-    let all = k.scratch_all(n, kk, m).unwrap();
-    let most = with_temps.iter().map(|&(_, b)| b).max().unwrap();
-    assert!(all.bytes() >= most, "{} < {most}", all.bytes());
-    k.launch(n, kk, m, &da, &db, &out, &sc)
+    k.launch_in(&sc, chosen, n, kk, m, &da, &db, &out)
         .unwrap()
         .wait()
         .unwrap();
+    assert_close(&out.download().unwrap(), &want, 1e-4, "Short, launch_in");
+    k.launch(n, kk, m, &da, &db, &out).unwrap().wait().unwrap();
     assert_close(&out.download().unwrap(), &want, 1e-4, "Short, launch");
+    // The kernel's own temporaries serve every applying candidate, one after another, from
+    // the one needing the least to the one needing the most.
+    let mut by_need = with_temps.clone();
+    by_need.sort_by_key(|&(_, b)| b);
+    for &(c, _) in &by_need {
+        k.launch_candidate(c, n, kk, m, &da, &db, &out)
+            .unwrap()
+            .wait()
+            .unwrap();
+        let what = format!("Short {}, own temporaries", cands[c].name);
+        assert_close(&out.download().unwrap(), &want, 1e-4, &what);
+    }
     // The candidate needing the most, with the scratch of the one needing the least.
     let (small, _) = *with_temps.iter().min_by_key(|&&(_, b)| b).unwrap();
     let (large, _) = *with_temps.iter().max_by_key(|&&(_, b)| b).unwrap();
     assert_ne!(small, large, "{with_temps:?}");
     let sc = k.scratch_for(small, n, kk, m).unwrap();
-    match k.launch_candidate(large, n, kk, m, &da, &db, &out, &sc) {
+    match k.launch_in(&sc, large, n, kk, m, &da, &db, &out) {
         Err(e @ Error::ArgLength { .. }) => assert!(e.to_string().contains("scratch"), "{e}"),
         Err(e) => panic!("unexpected error: {e}"),
         Ok(_) => panic!("a scratch too small was accepted"),
     }
-    match k.scratch_for(Short::CANDIDATES.len(), n, kk, m) {
+    match k.scratch_for(cands.len(), n, kk, m) {
         Err(Error::ArgLength { arg, .. }) => assert_eq!(arg, "candidate"),
         other => panic!("unexpected: {:?}", other.map(|s| s.bytes())),
     }
@@ -105,16 +128,14 @@ fn span_covers_every_kernel_of_a_launch() {
         ctx().upload(&random_f32(kk * m, 8)).unwrap(),
     );
     let out = ctx().alloc::<f32>(n * m).unwrap();
-    let (c, _) = applying(&k)
+    let (c, _) = applying(&k, &da, &db, &out)
         .into_iter()
-        .find(|&(c, _)| Short::CANDIDATE_KERNELS[c].len() > 1)
+        .find(|&(c, _)| k.candidates().unwrap()[c].kernels.len() > 1)
         .expect("a candidate of several kernels");
-    let sc = k.scratch_for(c, n, kk, m).unwrap();
-    let ev = k
-        .launch_candidate(c, n, kk, m, &da, &db, &out, &sc)
-        .unwrap();
-    let (span, last) = (ev.span_ns().unwrap(), ev.profile_ns().unwrap());
-    assert!(span >= last, "span {span} ns < last kernel {last} ns");
+    let ev = k.launch_candidate(c, n, kk, m, &da, &db, &out).unwrap();
+    // `profile_ns` spans every kernel of the launch, too.
+    let (span, profile) = (ev.span_ns().unwrap(), ev.profile_ns().unwrap());
+    assert!(span >= profile, "span {span} ns < profile {profile} ns");
 }
 
 #[test]
@@ -141,6 +162,7 @@ fn the_check_finds_sizes_for_conditions_that_tie_sizes_together() {
 #[test]
 fn builds_for_the_sizes_agree_with_the_interpreter() {
     let k = Short::new(ctx()).unwrap();
+    let cands = k.candidates().unwrap();
     let (n, kk, m) = SIZES;
     let (a, b) = (random_f32(n * kk, 11), random_f32(kk * m, 12));
     let want = f32s(&interpret(
@@ -151,18 +173,14 @@ fn builds_for_the_sizes_agree_with_the_interpreter() {
     ));
     let (da, db) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
     let out = ctx().alloc::<f32>(n * m).unwrap();
-    let all = applying(&k);
-    let plain = (0..Short::CANDIDATES.len())
-        .filter(|&c| k.temporary_bytes(c, n, kk, m).is_ok_and(|b| b == 0));
+    let all = applying(&k, &da, &db, &out);
+    let plain = (0..cands.len()).filter(|&c| k.temporary_bytes(c, n, kk, m).is_ok_and(|b| b == 0));
     for c in all.iter().map(|&(c, _)| c).chain(plain.take(3)) {
-        let Ok(sc) = k.scratch_for(c, n, kk, m) else {
-            continue;
-        };
-        let Ok(ev) = k.launch_specialised(c, n, kk, m, &da, &db, &out, &sc) else {
+        let Ok(ev) = k.launch_specialised(c, n, kk, m, &da, &db, &out) else {
             continue;
         };
         ev.wait().unwrap();
-        let what = format!("Short {} built for the sizes", Short::CANDIDATES[c]);
+        let what = format!("Short {} built for the sizes", cands[c].name);
         assert_close(&out.download().unwrap(), &want, 1e-4, &what);
     }
 

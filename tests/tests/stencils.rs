@@ -303,11 +303,15 @@ fn constant_asymmetric_pads() {
 /// without the index prelude every source starts with.
 macro_rules! map_source {
     ($k:ident) => {
-        $k::CANDIDATE_SOURCES[$k::CANDIDATES.iter().position(|c| *c == "map").unwrap()].replacen(
-            lift_runtime::core::codegen::INDEX_PRELUDE,
-            "",
-            1,
-        )
+        $k::new(ctx())
+            .unwrap()
+            .candidates()
+            .unwrap()
+            .iter()
+            .find(|c| c.name == "map")
+            .unwrap()
+            .source
+            .replacen(lift_runtime::core::codegen::INDEX_PRELUDE, "", 1)
     };
 }
 

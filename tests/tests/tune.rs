@@ -11,7 +11,7 @@
 use lift_runtime::cache::{self, CACHE_DIR_ENV};
 use lift_runtime::core::interp::Value;
 use lift_runtime::tune::TUNE_ENV;
-use lift_runtime::{lift, Error, Tuned};
+use lift_runtime::{lift, CandidateInfo, Error, Tuned};
 use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -102,18 +102,21 @@ fn entry(path: &Path, kernel: &str, sizes: &str) -> serde_json::Value {
     e.clone()
 }
 
-/// Checks what a fresh (not cached) tuning reports; gives the chosen candidate's index.
-fn check_fresh(t: &Tuned, names: &[&str], params: &[&[(&str, i64)]]) -> usize {
+/// Checks what a fresh (not cached) tuning reports against the kernel's `candidates`; gives
+/// the chosen candidate's index.
+fn check_fresh(t: &Tuned, candidates: &[CandidateInfo]) -> usize {
     assert!(!t.from_cache, "{t}");
     assert!(t.tried >= 1 && t.valid >= 1 && t.valid <= t.tried, "{t}");
-    assert!(t.tried <= names.len(), "{t}");
+    assert!(t.tried <= candidates.len(), "{t}");
     assert!(t.time_ms.is_finite() && t.time_ms >= 0.0, "{t}");
-    let c = names
+    let c = candidates
         .iter()
-        .position(|n| *n == t.candidate)
-        .unwrap_or_else(|| panic!("{} is not a candidate: {names:?}", t.candidate));
-    let want: Vec<(String, i64)> = params[c].iter().map(|(n, v)| (n.to_string(), *v)).collect();
-    assert_eq!(t.params, want, "{t}");
+        .position(|k| k.name == t.candidate)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = candidates.iter().map(|k| k.name.as_str()).collect();
+            panic!("{} is not a candidate: {names:?}", t.candidate)
+        });
+    assert_eq!(t.params, candidates[c].params, "{t}");
     c
 }
 
@@ -149,7 +152,7 @@ fn tune_misses_then_hits_the_cache() {
     let g = Gemm::new(ctx()).unwrap();
 
     let t = g.tune(n, k, m, &a, &b).unwrap();
-    let c = check_fresh(&t, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    let c = check_fresh(&t, g.candidates().unwrap());
     assert!(t.tried >= 2, "{t}");
     assert_eq!(g.candidate_for(n, k, m).unwrap(), c);
     let e = entry(&s.file(), "Gemm", "7x16x9");
@@ -183,7 +186,7 @@ fn tune_misses_then_hits_the_cache() {
     // Other sizes miss, and their entry is added beside the first.
     let (a, b, want) = gemm_inputs(5, 3, 11);
     let t4 = g2.tune(5, 3, 11, &a, &b).unwrap();
-    check_fresh(&t4, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    check_fresh(&t4, g2.candidates().unwrap());
     assert_eq!(entries(&s.file()).len(), 2);
     entry(&s.file(), "Gemm", "7x16x9");
     assert_eq!(
@@ -227,7 +230,7 @@ fn damaged_cache_is_ignored_and_rewritten() {
         assert_eq!(std::fs::read(s.file()).unwrap(), text, "{what}");
         // `tune` misses, then rewrites the file as valid JSON holding its choice.
         let t = j.tune(n, m, &x).unwrap();
-        let c = check_fresh(&t, Jacobi::CANDIDATES, Jacobi::CANDIDATE_PARAMS);
+        let c = check_fresh(&t, j.candidates().unwrap());
         assert_eq!(entries(&s.file()).len(), 1, "{what}");
         let e = entry(&s.file(), "Jacobi", "9x13");
         assert_eq!(e["candidate"], t.candidate.as_str(), "{what}: {e}");
@@ -246,7 +249,7 @@ fn damaged_cache_is_ignored_and_rewritten() {
         "Gemm 3x16x5",
     );
     let t = g.tune(3, 16, 5, &a, &b).unwrap();
-    check_fresh(&t, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    check_fresh(&t, g.candidates().unwrap());
     assert_eq!(entries(&s.file()).len(), 1);
     assert_close(
         &g.run(3, 16, 5, &a, &b).unwrap(),
@@ -272,8 +275,9 @@ fn stale_entries_are_ignored() {
     let (n, k, m) = (7, 16, 9);
     let (a, b, want) = gemm_inputs(n, k, m);
     let default = Gemm::new(ctx()).unwrap().candidate_for(n, k, m).unwrap();
-    let t = Gemm::new(ctx()).unwrap().tune(n, k, m, &a, &b).unwrap();
-    check_fresh(&t, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    let tuner = Gemm::new(ctx()).unwrap();
+    let t = tuner.tune(n, k, m, &a, &b).unwrap();
+    check_fresh(&t, tuner.candidates().unwrap());
 
     // A candidate that no longer exists (the kernel's candidates changed).
     set_cached_candidate(&s, "no_such_candidate(t=3)");
@@ -286,7 +290,7 @@ fn stale_entries_are_ignored() {
         "unknown candidate",
     );
     let t2 = g.tune(n, k, m, &a, &b).unwrap();
-    check_fresh(&t2, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    check_fresh(&t2, g.candidates().unwrap());
     assert_eq!(
         entry(&s.file(), "Gemm", "7x16x9")["candidate"],
         t2.candidate.as_str()
@@ -295,13 +299,12 @@ fn stale_entries_are_ignored() {
     // A candidate that exists but does not apply to these sizes (edited by hand).
     let (ab, bb) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
     let out = ctx().alloc::<f32>(n * m).unwrap();
-    let scratch = g.scratch_all(n, k, m).unwrap();
-    let refused = (0..Gemm::CANDIDATES.len()).find(|&c| {
-        matches!(g.launch_candidate(c, n, k, m, &ab, &bb, &out, &scratch),
+    let refused = (0..g.candidates().unwrap().len()).find(|&c| {
+        matches!(g.launch_candidate(c, n, k, m, &ab, &bb, &out),
             Err(Error::Launch { reason }) if reason.contains("does not apply"))
     });
     let c = refused.expect("a GEMM candidate that does not apply at 7x16x9");
-    set_cached_candidate(&s, Gemm::CANDIDATES[c]);
+    set_cached_candidate(&s, &g.candidates().unwrap()[c].name);
     let g = Gemm::new(ctx()).unwrap();
     assert_ne!(g.candidate_for(n, k, m).unwrap(), c);
     assert_close(
@@ -311,10 +314,7 @@ fn stale_entries_are_ignored() {
         "refused candidate",
     );
     let t3 = g.tune(n, k, m, &a, &b).unwrap();
-    assert_ne!(
-        check_fresh(&t3, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS),
-        c
-    );
+    assert_ne!(check_fresh(&t3, g.candidates().unwrap()), c);
 }
 
 #[test]
@@ -327,8 +327,8 @@ fn unwritable_cache_still_serves_this_process() {
     let (n, m) = (9, 13);
     let (x, want) = jacobi_input(n, m);
     let t = Jacobi::new(ctx()).unwrap().tune(n, m, &x).unwrap();
-    let c = check_fresh(&t, Jacobi::CANDIDATES, Jacobi::CANDIDATE_PARAMS);
     let j = Jacobi::new(ctx()).unwrap();
+    let c = check_fresh(&t, j.candidates().unwrap());
     assert_eq!(j.candidate_for(n, m).unwrap(), c);
     let t2 = j.tune(n, m, &x).unwrap();
     assert!(t2.from_cache, "{t2}");
@@ -353,7 +353,7 @@ fn tuning_kernels_with_large_divisors() {
     ));
     let k = Chunks::new(ctx()).unwrap();
     let t = k.tune(n, &x).unwrap();
-    check_fresh(&t, Chunks::CANDIDATES, Chunks::CANDIDATE_PARAMS);
+    check_fresh(&t, k.candidates().unwrap());
     assert_close(&k.run(n, &x).unwrap(), &want, 1e-4, "Chunks");
 
     let n = 10_000;
@@ -403,9 +403,11 @@ fn lift_tune_makes_run_tune_on_a_miss() {
     assert_close(&j.run(n, m, &x).unwrap(), &want, 1e-5, "LIFT_TUNE=1");
     let e = entry(&s.file(), "Jacobi", "9x13");
     let chosen = e["candidate"].as_str().unwrap().to_string();
-    let c = Jacobi::CANDIDATES
+    let c = j
+        .candidates()
+        .unwrap()
         .iter()
-        .position(|n| *n == chosen)
+        .position(|k| k.name == chosen)
         .unwrap_or_else(|| panic!("{chosen} is not a candidate"));
     assert_eq!(j.candidate_for(n, m).unwrap(), c);
 
@@ -445,13 +447,22 @@ fn tuned_results_match_the_interpreter_at_odd_sizes() {
         let (a, b, want) = gemm_inputs(n, k, m);
         let what = format!("Gemm {n}x{k}x{m}");
         let t = g.tune(n, k, m, &a, &b).unwrap();
-        let c = check_fresh(&t, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+        let c = check_fresh(&t, g.candidates().unwrap());
         assert_eq!(g.candidate_for(n, k, m).unwrap(), c, "{what}");
         assert_close(&g.run(n, k, m, &a, &b).unwrap(), &want, 1e-4, &what);
         let (ab, bb) = (ctx().upload(&a).unwrap(), ctx().upload(&b).unwrap());
         let out = ctx().alloc::<f32>(n * m).unwrap();
+        g.launch(n, k, m, &ab, &bb, &out).unwrap().wait().unwrap();
+        assert_close(
+            &out.download().unwrap(),
+            &want,
+            1e-4,
+            &format!("{what}, launch"),
+        );
+        // A scratch made with `scratch` after tuning serves the tuned choice.
         let scratch = g.scratch(n, k, m).unwrap();
-        g.launch(n, k, m, &ab, &bb, &out, &scratch)
+        let out = ctx().alloc::<f32>(n * m).unwrap();
+        g.launch_in(&scratch, c, n, k, m, &ab, &bb, &out)
             .unwrap()
             .wait()
             .unwrap();
@@ -459,7 +470,7 @@ fn tuned_results_match_the_interpreter_at_odd_sizes() {
             &out.download().unwrap(),
             &want,
             1e-4,
-            &format!("{what}, launch"),
+            &format!("{what}, launch_in"),
         );
     }
     let j = Jacobi::new(ctx()).unwrap();
@@ -467,7 +478,7 @@ fn tuned_results_match_the_interpreter_at_odd_sizes() {
         let (x, want) = jacobi_input(n, m);
         let what = format!("Jacobi {n}x{m}");
         let t = j.tune(n, m, &x).unwrap();
-        let c = check_fresh(&t, Jacobi::CANDIDATES, Jacobi::CANDIDATE_PARAMS);
+        let c = check_fresh(&t, j.candidates().unwrap());
         assert_eq!(j.candidate_for(n, m).unwrap(), c, "{what}");
         assert_close(&j.run(n, m, &x).unwrap(), &want, 1e-5, &what);
         let xb = ctx().upload(&x).unwrap();
@@ -493,19 +504,19 @@ fn a_bound_on_temporaries_is_a_choice_of_its_own() {
     let (a, b, want) = gemm_inputs(n, k, m);
     let g = Gemm::new(ctx()).unwrap();
     let needs = |c: usize| g.temporary_bytes(c, n, k, m).unwrap();
-    let with_temps = (0..Gemm::CANDIDATES.len())
+    let with_temps = (0..g.candidates().unwrap().len())
         .filter(|&c| needs(c) > 0)
         .count();
     assert!(with_temps > 0, "no candidate with temporaries");
     let free = g.tune(n, k, m, &a, &b).unwrap();
-    check_fresh(&free, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    check_fresh(&free, g.candidates().unwrap());
 
     let bounded = ctx().with_temporary_limit(Some(0));
     assert_eq!(bounded.temporary_limit(), Some(0));
     let gb = Gemm::new(&bounded).unwrap();
     assert_eq!(needs(gb.candidate_for(n, k, m).unwrap()), 0);
     let t = gb.tune(n, k, m, &a, &b).unwrap();
-    let c = check_fresh(&t, Gemm::CANDIDATES, Gemm::CANDIDATE_PARAMS);
+    let c = check_fresh(&t, gb.candidates().unwrap());
     assert_eq!(needs(c), 0, "{t}");
     assert!(t.tried < free.tried, "bounded {t}, free {free}");
     assert_eq!(gb.candidate_for(n, k, m).unwrap(), c);

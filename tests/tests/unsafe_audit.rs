@@ -9,23 +9,28 @@ lift! {
     kernel Total<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }
 }
 
-/// A scratch allocated for the sizes of the launch works.
+/// A scratch allocated for the sizes of the launch works, and so do the kernel's own
+/// temporaries.
 #[test]
 fn launch_with_a_matching_scratch() {
     let ctx = ctx();
     let k = Total::new(ctx).expect("Total::new");
     let n = 100_000;
     let scratch = k.scratch(n).expect("scratch");
+    let c = k.candidate_for(n).expect("candidate_for");
     let x = ctx.upload(&vec![1.0f32; n]).expect("upload");
     let out = ctx.alloc::<f32>(1).expect("alloc");
-    k.launch(n, &x, &out, &scratch)
-        .expect("launch")
+    k.launch_in(&scratch, c, n, &x, &out)
+        .expect("launch_in")
         .wait()
         .expect("wait");
     assert_eq!(out.download().expect("download"), vec![n as f32]);
+    let out = ctx.alloc::<f32>(1).expect("alloc");
+    k.launch(n, &x, &out).expect("launch").wait().expect("wait");
+    assert_eq!(out.download().expect("download"), vec![n as f32]);
 }
 
-/// `launch` checks the scratch against the sizes: a scratch made for `N = 1` used for
+/// `launch_in` checks the scratch against the sizes: a scratch made for `N = 1` used for
 /// `N = 2^22` would be overrun by the first kernel (before the check: SIGSEGV on POCL, whose
 /// device memory is host memory); it is an `Err` before anything is enqueued.
 #[test]
@@ -34,9 +39,10 @@ fn launch_with_a_scratch_for_smaller_sizes_is_an_error() {
     let k = Total::new(ctx).expect("Total::new");
     let small = k.scratch(1).expect("scratch");
     let n = 1 << 22;
+    let c = k.candidate_for(n).expect("candidate_for");
     let x = ctx.upload(&vec![1.0f32; n]).expect("upload");
     let out = ctx.alloc::<f32>(1).expect("alloc");
-    match k.launch(n, &x, &out, &small) {
+    match k.launch_in(&small, c, n, &x, &out) {
         Err(e @ Error::ArgLength { .. }) => {
             assert!(e.to_string().contains("scratch"), "{e}");
         }

@@ -89,9 +89,8 @@ pub fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
 
     let (a, bm) = (&a, &b);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    let scratch = Gemm::new(ctx)?.scratch(n, n, n)?;
     b.default_lift(Gemm::SOURCE, Gemm::new(ctx), |k, o| {
-        Ok(k.launch(n, n, n, a, bm, o, &scratch)?)
+        Ok(k.launch(n, n, n, a, bm, o)?)
     });
     let low = "lift-rs low-level (map_glb(1)/map_glb(0))";
     b.lift(

@@ -26,7 +26,6 @@ struct LowLevel {
     first: FirstPass,
     sum_partial: SumPartial,
     sum: Sum,
-    sum_scratch: crate::lift_kernels::SumScratch,
     stages: Vec<Buffer<f32>>,
 }
 
@@ -55,13 +54,10 @@ impl LowLevel {
             len = len / CHUNK * 256;
             stages.push(ctx.alloc::<f32>(len)?);
         }
-        let sum = Sum::new(ctx)?;
-        let sum_scratch = sum.scratch(len)?;
         Ok(Some(LowLevel {
             first,
             sum_partial: SumPartial::new(ctx)?,
-            sum,
-            sum_scratch,
+            sum: Sum::new(ctx)?,
             stages,
         }))
     }
@@ -76,12 +72,7 @@ impl LowLevel {
             )?));
         }
         let last = self.stages.last().ok_or("no stages")?;
-        evs.push(Ev::Lift(self.sum.launch(
-            last.len(),
-            last,
-            out,
-            &self.sum_scratch,
-        )?));
+        evs.push(Ev::Lift(self.sum.launch(last.len(), last, out)?));
         Ok(Done::Many(evs))
     }
 }
@@ -126,21 +117,9 @@ pub fn run(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Rec
 
         // (a) lift-rs, default lowering.
         match op {
-            Op::Sum => b.default_lift(
-                Sum::SOURCE,
-                Sum::new(ctx).and_then(|k| Ok((k.scratch(n)?, k))),
-                |(sc, k), o| Ok(k.launch(n, x, o, sc)?),
-            ),
-            Op::Asum => b.default_lift(
-                Asum::SOURCE,
-                Asum::new(ctx).and_then(|k| Ok((k.scratch(n)?, k))),
-                |(sc, k), o| Ok(k.launch(n, x, o, sc)?),
-            ),
-            Op::Dot => b.default_lift(
-                Dot::SOURCE,
-                Dot::new(ctx).and_then(|k| Ok((k.scratch(n)?, k))),
-                |(sc, k), o| Ok(k.launch(n, x, y, o, sc)?),
-            ),
+            Op::Sum => b.default_lift(Sum::SOURCE, Sum::new(ctx), |k, o| Ok(k.launch(n, x, o)?)),
+            Op::Asum => b.default_lift(Asum::SOURCE, Asum::new(ctx), |k, o| Ok(k.launch(n, x, o)?)),
+            Op::Dot => b.default_lift(Dot::SOURCE, Dot::new(ctx), |k, o| Ok(k.launch(n, x, y, o)?)),
         }
 
         // (b) lift-rs, low level: map_wrg/map_lcl partial sums, then further passes.

@@ -26,7 +26,7 @@ use crate::common::{par_map, random_vec, Config, Record, Reference, SpellingInfo
 use crate::report::Suite;
 use crate::spelling_kernels::*;
 use crate::timing::{Ev, Res};
-use lift_runtime::{Buffer, Context, Error, Event, Tuned};
+use lift_runtime::{Buffer, CandidateInfo, Context, Error, Event, Tuned};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -191,58 +191,51 @@ impl Group {
     }
 }
 
-/// What the generated struct of a spelling says about its candidates.
-struct Meta {
-    names: &'static [&'static str],
-    params: &'static [&'static [(&'static str, i64)]],
-    sources: &'static [&'static str],
+/// Candidate `info`'s name and parameters.
+fn candidate(info: &CandidateInfo) -> (&str, Vec<(String, i64)>) {
+    (&info.name, info.params.clone())
 }
 
-impl Meta {
-    /// Candidate `c`'s name and parameters.
-    fn candidate(&self, c: usize) -> (&'static str, Vec<(String, i64)>) {
-        let params = self.params.get(c).copied().unwrap_or_default();
-        (
-            self.names.get(c).copied().unwrap_or("?"),
-            params.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-        )
-    }
-}
-
-/// One spelling, untuned then tuned. `choose` is the candidate `launch` runs
-/// (`candidate_for`), `tune` tunes, `launch` is the plain `launch`.
+/// One spelling, untuned then tuned. `candidates` gives the kernel's candidates
+/// (`candidates`), `choose` is the candidate `launch` runs (`candidate_for`), `tune` tunes,
+/// `launch` is the plain `launch`.
 #[allow(clippy::too_many_arguments)]
 fn spelling<K>(
     b: &mut Bench<'_>,
     g: &Group,
     label: &str,
-    meta: Meta,
     kernel: Result<K, Error>,
+    candidates: impl Fn(&K) -> Result<&[CandidateInfo], Error>,
     choose: impl Fn(&K) -> Result<usize, Error>,
     tune: impl Fn(&K) -> Result<Tuned, Error>,
     launch: impl Fn(&K, &Buffer<f32>) -> Result<Event, Error>,
 ) {
     let none = || ("", Vec::new());
+    let fail = |b: &mut Bench<'_>, e: Error| {
+        for mode in ["untuned", "tuned"] {
+            let from = b.recs.len();
+            b.error(&format!("lift-rs {label}, {mode}"), "lift", &e);
+            g.tag(b.recs, from, label, mode, none(), None);
+        }
+    };
     let k = match kernel {
         Ok(k) => k,
-        Err(e) => {
-            for mode in ["untuned", "tuned"] {
-                let from = b.recs.len();
-                b.error(&format!("lift-rs {label}, {mode}"), "lift", &e);
-                g.tag(b.recs, from, label, mode, none(), None);
-            }
-            return;
-        }
+        Err(e) => return fail(b, e),
+    };
+    let cands = match candidates(&k) {
+        Ok(cands) => cands,
+        Err(e) => return fail(b, e),
     };
     // Untuned: the choice `launch` makes with nothing cached.
     let from = b.recs.len();
     match choose(&k) {
         Ok(c) => {
-            let imp = format!("lift-rs {label}, untuned: {}", meta.names[c]);
-            b.lift(&imp, "lift", meta.sources[c], Ok::<_, Error>(&k), |k, o| {
+            let info = &cands[c];
+            let imp = format!("lift-rs {label}, untuned: {}", info.name);
+            b.lift(&imp, "lift", &info.source, Ok::<_, Error>(&k), |k, o| {
                 Ok(launch(k, o)?)
             });
-            g.tag(b.recs, from, label, "untuned", meta.candidate(c), None);
+            g.tag(b.recs, from, label, "untuned", candidate(info), None);
         }
         Err(e) => {
             b.error(&format!("lift-rs {label}, untuned"), "lift", e);
@@ -254,17 +247,18 @@ fn spelling<K>(
     match tune(&k).and_then(|t| Ok((choose(&k)?, t))) {
         Ok((c, t)) => {
             eprintln!("  {label}: tuned {t}");
-            if meta.names[c] != t.candidate {
+            let info = &cands[c];
+            if info.name != t.candidate {
                 eprintln!(
                     "  {label}: launch runs {} although the tuner chose {}",
-                    meta.names[c], t.candidate
+                    info.name, t.candidate
                 );
             }
-            let imp = format!("lift-rs {label}, tuned: {}", meta.names[c]);
-            b.lift(&imp, "lift", meta.sources[c], Ok::<_, Error>(&k), |k, o| {
+            let imp = format!("lift-rs {label}, tuned: {}", info.name);
+            b.lift(&imp, "lift", &info.source, Ok::<_, Error>(&k), |k, o| {
                 Ok(launch(k, o)?)
             });
-            g.tag(b.recs, from, label, "tuned", meta.candidate(c), Some(&t));
+            g.tag(b.recs, from, label, "tuned", candidate(info), Some(&t));
         }
         Err(e) => {
             b.error(&format!("lift-rs {label}, tuned"), "lift", e);
@@ -276,34 +270,13 @@ fn spelling<K>(
 /// `spelling` for kernel struct `$k` at sizes `[$s...]`, launched on device buffers
 /// `($dev...)`, tuned on the host slices `($host...)`.
 macro_rules! spell {
-    (@meta $k:ident) => {
-        Meta {
-            names: $k::CANDIDATES,
-            params: $k::CANDIDATE_PARAMS,
-            sources: $k::CANDIDATE_SOURCES,
-        }
-    };
-    // A kernel whose `launch` takes a scratch: the kernel with a scratch for these sizes that
-    // serves every candidate (the untuned and the tuned choice run with it).
-    ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*), scratch) => {
-        spelling(
-            $b,
-            $g,
-            $label,
-            spell!(@meta $k),
-            $k::new($ctx).and_then(|k| Ok((k.scratch_all($($s),*)?, k))),
-            |(_, k)| k.candidate_for($($s),*),
-            |(_, k)| k.tune($($s,)* $($host),*),
-            |(scratch, k), o| k.launch($($s,)* $($dev,)* o, scratch),
-        )
-    };
     ($b:expr, $g:expr, $label:expr, $k:ident, $ctx:expr, [$($s:expr),*], ($($dev:expr),*), ($($host:expr),*)) => {
         spelling(
             $b,
             $g,
             $label,
-            spell!(@meta $k),
             $k::new($ctx),
+            |k| k.candidates(),
             |k| k.candidate_for($($s),*),
             |k| k.tune($($s,)* $($host),*),
             |k, o| k.launch($($s,)* $($dev,)* o),
@@ -374,8 +347,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bm),
-        (av, bv),
-        scratch
+        (av, bv)
     );
     spell!(
         b,
@@ -385,8 +357,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bm),
-        (av, bv),
-        scratch
+        (av, bv)
     );
     spell!(
         b,
@@ -396,8 +367,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bm),
-        (av, bv),
-        scratch
+        (av, bv)
     );
     spell!(
         b,
@@ -407,8 +377,7 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (a, bt),
-        (av, btv),
-        scratch
+        (av, btv)
     );
     spell!(
         b,
@@ -418,25 +387,19 @@ fn gemm(ctx: &Context, cfg: &Config, n: usize, round: usize, blas: Blas<'_>) -> 
         ctx,
         [n, n, n],
         (at, bm),
-        (&atv[..], bv),
-        scratch
+        (&atv[..], bv)
     );
     let cv = random_vec(n * n, 7);
     let c = &ctx.upload(&cv)?;
-    let scratch = &GemmBlas::new(ctx)?.scratch_all(n, n, n)?;
     spelling(
         b,
         g,
         "e: BLAS alpha * A·B + beta * C (1, 0)",
-        Meta {
-            names: GemmBlas::CANDIDATES,
-            params: GemmBlas::CANDIDATE_PARAMS,
-            sources: GemmBlas::CANDIDATE_SOURCES,
-        },
         GemmBlas::new(ctx),
+        |k| k.candidates(),
         |k| k.candidate_for(n, n, n),
         |k| k.tune(n, n, n, 1.0, 0.0, av, bv, &cv),
-        |k, o| k.launch(n, n, n, 1.0, 0.0, a, bm, c, o, scratch),
+        |k, o| k.launch(n, n, n, 1.0, 0.0, a, bm, c, o),
     );
     g.clblast(b, "CLBlast Sgemm", blas, |bl, o| bl.gemm(ctx, n, a, bm, o));
     g.clblast(b, "CLBlast Sgemm, B given transposed", blas, |bl, o| {

@@ -73,15 +73,16 @@ fn pre(x: &[f32], w: &[f32], (n, c): (usize, usize), (y, xx, f): (usize, usize, 
     acc
 }
 
-/// Times lift-rs kernel `$k` (a `Result` of the generated type `$ty`, one spelling of the
+/// Times lift-rs kernel `$k` (a `Result` of a generated type, one spelling of the
 /// convolution) untuned and/or tuned (`$tuned`), and with `$pareto` every candidate that
 /// applies with its temporaries' memory.
 macro_rules! lift_runs {
-    ($bench:ident, $k:expr, $ty:ident, $who:expr, $tuned:expr, $pareto:expr, $dims:expr, $dev:expr, $host:expr) => {{
+    ($bench:ident, $k:expr, $who:expr, $tuned:expr, $pareto:expr, $dims:expr, $dev:expr, $host:expr) => {{
         let (n, c, f) = $dims;
         let (x, w, b) = $dev;
         match $k {
             Ok(k) => {
+                let cands = k.candidates()?;
                 for tuned in $tuned {
                     if tuned {
                         match k.tune(n, n, c, f, $host.0, $host.1, $host.2) {
@@ -95,33 +96,31 @@ macro_rules! lift_runs {
                         "{} {}: {} ({:.2} MiB of temporaries)",
                         $who,
                         if tuned { "tuned" } else { "untuned" },
-                        $ty::CANDIDATES[chosen],
+                        cands[chosen].name,
                         temps as f64 / f64::from(1 << 20)
                     );
                     let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
-                    let scratch = k.scratch(n, n, c, f)?;
                     let run = Ok::<_, String>(|o: &Buffer<f32>| {
-                        let e = k.launch(n, n, c, f, x, w, b, o, &scratch)?;
+                        let e = k.launch(n, n, c, f, x, w, b, o)?;
                         Ok(Done::Last(Ev::Lift(e)))
                     });
                     $bench.run(imp, run);
                 }
                 // Time against memory: every candidate that applies, built for these sizes (as a tuned
                 // choice runs), with its temporaries.
-                for ci in (0..$ty::CANDIDATES.len()).filter(|_| $pareto) {
+                for ci in (0..cands.len()).filter(|_| $pareto) {
                     let Ok(temps) = k.temporary_bytes(ci, n, n, c, f) else {
                         continue;
                     };
                     let label = format!(
                         "{} candidate: {} ({:.2} MiB of temporaries)",
                         $who,
-                        $ty::CANDIDATES[ci],
+                        cands[ci].name,
                         temps as f64 / f64::from(1 << 20)
                     );
                     let imp = Imp::new(&label, "lift", Gate::UserEvent, "gated span");
-                    let scratch = k.scratch_for(ci, n, n, c, f)?;
                     let run = Ok::<_, String>(|o: &Buffer<f32>| {
-                        let e = k.launch_specialised(ci, n, n, c, f, x, w, b, o, &scratch)?;
+                        let e = k.launch_specialised(ci, n, n, c, f, x, w, b, o)?;
                         Ok(Done::Last(Ev::Lift(e)))
                     });
                     $bench.run(imp, run);
@@ -210,7 +209,6 @@ fn layer(
         lift_runs!(
             bench,
             &kernels.0,
-            Conv,
             "lift-rs",
             [false, true],
             pareto,
@@ -226,7 +224,6 @@ fn layer(
             lift_runs!(
                 bench,
                 &Conv::new(&bounded),
-                Conv,
                 "lift-rs below im2col",
                 [true],
                 false,
@@ -237,29 +234,9 @@ fn layer(
         }
         if let Some((im2col, direct)) = &kernels.1 {
             let who = "lift-rs im2col (kernel_fission)";
-            lift_runs!(
-                bench,
-                im2col,
-                ConvIm2col,
-                who,
-                [true],
-                false,
-                dims,
-                (&x, &w, &b),
-                host
-            );
+            lift_runs!(bench, im2col, who, [true], false, dims, (&x, &w, &b), host);
             let who = "lift-rs direct (kernel_fission)";
-            lift_runs!(
-                bench,
-                direct,
-                ConvDirect,
-                who,
-                [true],
-                false,
-                dims,
-                (&x, &w, &b),
-                host
-            );
+            lift_runs!(bench, direct, who, [true], false, dims, (&x, &w, &b), host);
         }
     }
     // CLBlast: NCHW input, `[F][C][3][3]` weights flipped for its convolution mode, NCHW
