@@ -37,6 +37,10 @@ fn memory() -> &'static Mutex<HashMap<String, Slot>> {
     M.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// The version of how this module explores and what its files hold: part of every file's
+/// name, so that files an older runtime wrote are never read.
+const FORMAT: u32 = 2;
+
 /// The file of kernel `id`'s exploration, if there is a cache directory.
 fn file(id: &str) -> Option<PathBuf> {
     let dir = crate::cache::cache_file()?.parent()?.join("explored");
@@ -44,7 +48,7 @@ fn file(id: &str) -> Option<PathBuf> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    Some(dir.join(format!("{safe}-{}.json", lift_core::FINGERPRINT)))
+    Some(dir.join(format!("{safe}-{}-{FORMAT}.json", lift_core::FINGERPRINT)))
 }
 
 /// Every candidate of kernel `kernel` of the `lift!` program `text` (whose id is `id`):
@@ -58,10 +62,28 @@ pub fn explored(text: &str, kernel: &str, id: &str) -> Result<Explored> {
             .entry(id.to_string())
             .or_default(),
     );
-    let json = slot.get_or_init(|| load_or_explore(file(id).as_deref(), text, kernel, id));
+    let json = slot
+        .get_or_init(|| on_large_stack(|| load_or_explore(file(id).as_deref(), text, kernel, id)));
     let json = json.clone().map_err(|message| Error::Compile { message })?;
     serde_json::from_str(&json).map_err(|e| Error::Compile {
         message: format!("kernel `{kernel}`: explored candidates: {e}"),
+    })
+}
+
+/// The stack the explorer runs on: its rewrites recurse over the program (the macro ran it on
+/// rustc's large stack; a test thread or a user's has 2 MiB).
+const EXPLORER_STACK: usize = 256 << 20;
+
+/// `f` on a thread of its own with [`EXPLORER_STACK`] bytes of stack (reserved, not touched).
+fn on_large_stack(f: impl FnOnce() -> Result<Arc<str>, String> + Send) -> Result<Arc<str>, String> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("lift-explore".into())
+            .stack_size(EXPLORER_STACK)
+            .spawn_scoped(s, f)
+            .map_err(|e| format!("cannot start the explorer's thread: {e}"))?
+            .join()
+            .unwrap_or_else(|_| Err("the explorer panicked".into()))
     })
 }
 
@@ -79,7 +101,8 @@ fn load_or_explore(
             return Ok(json.into());
         }
     }
-    let prog = lift_core::parse::parse_program_str(text).map_err(|e| e.to_string())?;
+    let mut prog = lift_core::parse::parse_program_str(text).map_err(|e| e.to_string())?;
+    lift_core::typeck::check_program(&mut prog).map_err(|e| e.to_string())?;
     let compiled = lift_core::driver::compile_kernel(&prog, kernel)
         .map_err(|e| format!("kernel `{kernel}`: code generation: {e}"))?;
     let explored = Explored {
@@ -159,7 +182,8 @@ mod tests {
     #[test]
     fn candidates_round_trip_exactly() {
         let text = "kernel Mm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|row| map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, col)) o transpose $ b) $ a }";
-        let prog = lift_core::parse::parse_program_str(text).unwrap();
+        let mut prog = lift_core::parse::parse_program_str(text).unwrap();
+        lift_core::typeck::check_program(&mut prog).unwrap();
         let compiled = lift_core::driver::compile_kernel(&prog, "Mm").unwrap();
         let json = load_or_explore(None, text, "Mm", "Mm#1").unwrap();
         let e: Explored = serde_json::from_str(&json).unwrap();
