@@ -83,23 +83,23 @@ pub fn index_options(wide: bool) -> &'static str {
     }
 }
 
-/// [`KernelHandle::enqueue`](crate::KernelHandle::enqueue) for the launchers `lift!`
-/// generates, which meet its contract before they call it: every argument set from the
-/// kernel's parameters, input and output lengths checked against the sizes, temporaries from
-/// a scratch checked to be large enough. (Generated code stays free of `unsafe`, so crates
-/// that forbid it can use `lift!`.) Not for other callers.
-pub fn enqueue(
+/// [`KernelHandle::enqueue`](crate::KernelHandle::enqueue) for the engine behind the
+/// launchers `lift!` generates, which meets its contract before it calls it: every argument
+/// set from the kernel's parameters (input and output lengths checked against the sizes by the
+/// launcher), temporaries checked to be large enough. (Generated code stays free of `unsafe`,
+/// so crates that forbid it can use `lift!`.)
+pub(crate) fn enqueue(
     k: &crate::KernelHandle,
     ctx: &crate::Context,
     global: &[usize],
     local: Option<&[usize]>,
 ) -> Result<crate::Event, Error> {
-    // SAFETY: only called by generated launchers, after the checks above.
+    // SAFETY: only called by the engine, after the checks above.
     unsafe { k.enqueue(ctx, global, local) }
 }
 
 /// The event of a launch of several kernels: the last kernel's `last`, holding the first's.
-pub fn spanning(last: crate::Event, first: crate::Event) -> crate::Event {
+pub(crate) fn spanning(last: crate::Event, first: crate::Event) -> crate::Event {
     last.after(first)
 }
 
@@ -113,13 +113,6 @@ pub fn to_usize(v: i64) -> Result<usize, Error> {
 }
 
 /// Rounds each global size up to a multiple of the local size (kernels guard their maps).
-pub fn round_up<const D: usize>(global: [usize; D], local: Option<&[usize]>) -> [usize; D] {
-    let mut out = global;
-    round_up_in_place(&mut out, local);
-    out
-}
-
-/// [`round_up`] on a slice.
 pub fn round_up_in_place(global: &mut [usize], local: Option<&[usize]>) {
     if let Some(local) = local {
         for (g, l) in global.iter_mut().zip(local) {
@@ -197,7 +190,9 @@ mod tests {
         assert!(mul(i64::MAX, 2).is_err());
         assert!(size("N", 0).is_err());
         assert_eq!(size("N", 5).unwrap(), 5);
-        assert_eq!(round_up([10, 3], Some(&[4, 1])), [12, 3]);
+        let mut global = [10, 3];
+        round_up_in_place(&mut global, Some(&[4, 1]));
+        assert_eq!(global, [12, 3]);
         assert!(to_usize(-1).is_err());
     }
 }

@@ -70,13 +70,13 @@ fn launchers_with_64_bit_indices() {
             .map(|p| (0..kk).map(|q| a[p / m * kk + q] * b[q * m + p % m]).sum())
             .collect();
         let cands = k.candidates().unwrap();
-        for c in 0..cands.len() {
+        for (c, cand) in cands.iter().enumerate() {
             let (ab, bb) = (ctx.upload(&a).unwrap(), ctx.upload(&b).unwrap());
             let out = ctx.alloc::<f32>(n * m).unwrap();
             match k.launch_candidate(c, n, kk, m, &ab, &bb, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("MatMul {n}x{kk}x{m} candidate {}", cands[c].name);
+                    let what = format!("MatMul {n}x{kk}x{m} candidate {}", cand.name);
                     assert_close(&out.download().unwrap(), &gold, 1e-4, &what);
                 }
                 // A candidate whose conditions fail at these sizes.

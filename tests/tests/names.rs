@@ -67,17 +67,17 @@ fn a_scalar_named_like_a_pattern_binder() {
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         let mut ran = 0;
         let cands = k.candidates().unwrap();
-        for c in 0..cands.len() {
+        for (c, cand) in cands.iter().enumerate() {
             let out = ctx().alloc::<f32>(n * m).unwrap();
             match k.launch_candidate(c, n, kk, m, &xb, &yb, a, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("Scaled {n}x{kk}x{m} {}", cands[c].name);
+                    let what = format!("Scaled {n}x{kk}x{m} {}", cand.name);
                     assert_close(&out.download().unwrap(), &gold, 1e-4, &what);
                     ran += 1;
                 }
                 Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{}: {e}", cands[c].name),
+                Err(e) => panic!("{}: {e}", cand.name),
             }
         }
         assert!(ran >= 8, "only {ran} candidates ran at {n}x{kk}x{m}");
@@ -104,16 +104,16 @@ fn sizes_and_parameters_named_like_generated_c() {
         );
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         let cands = k.candidates().unwrap();
-        for c in 0..cands.len() {
+        for (c, cand) in cands.iter().enumerate() {
             let out = ctx().alloc::<f32>(n * m).unwrap();
             match k.launch_candidate(c, n, kk, m, &xb, &yb, scale, add, &out) {
                 Ok(ev) => {
                     ev.wait().unwrap();
-                    let what = format!("CNames {n}x{kk}x{m} {}", cands[c].name);
+                    let what = format!("CNames {n}x{kk}x{m} {}", cand.name);
                     assert_close(&out.download().unwrap(), &gold, 1e-4, &what);
                 }
                 Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
-                Err(e) => panic!("{}: {e}", cands[c].name),
+                Err(e) => panic!("{}: {e}", cand.name),
             }
         }
     }

@@ -159,13 +159,13 @@ fn take_inside_zip() {
         ));
         let (xb, yb) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         let cands = k.candidates().unwrap();
-        for c in 0..cands.len() {
+        for (c, cand) in cands.iter().enumerate() {
             let out = ctx().alloc::<f32>(n).unwrap();
             k.launch_candidate(c, n, &xb, &yb, &out)
                 .unwrap()
                 .wait()
                 .unwrap();
-            let what = format!("TakeZip {n} {}", cands[c].name);
+            let what = format!("TakeZip {n} {}", cand.name);
             assert_close(&out.download().unwrap(), &want, 1e-6, &what);
         }
         assert_close(
