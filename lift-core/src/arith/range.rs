@@ -4,6 +4,8 @@
 
 use super::poly::Poly;
 use super::Nat;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Stand-in for infinity in interval bounds.
 pub(crate) const INF: i128 = 1 << 100;
@@ -304,9 +306,32 @@ fn upper_bounds(a: &Nat) -> Vec<Nat> {
 
 /// Is `p >= 0` provable from the ranges?
 pub(crate) fn nonneg(p: &Poly) -> bool {
+    // The proof depends on `p` alone (its terms and the ranges of its variables): answers are
+    // kept per thread, keyed by `p`'s full structure (its `Debug` form shows every range;
+    // `Var` equality alone ignores them). Code generation asks the same questions many times
+    // over (every access of a view, every guard): a product in disguise generates in a third
+    // of the time.
+    thread_local! {
+        static PROVED: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+    }
+    let key = format!("{p:?}");
+    if let Some(known) = PROVED.with(|m| m.borrow().get(&key).copied()) {
+        return known;
+    }
     let mut budget = PROVE_BUDGET;
-    prove(p, PROVE_DEPTH, &mut budget)
+    let proved = prove(p, PROVE_DEPTH, &mut budget);
+    PROVED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MAX_PROVED {
+            m.clear();
+        }
+        m.insert(key, proved);
+    });
+    proved
 }
+
+/// Answers [`nonneg`] keeps per thread before it starts again.
+const MAX_PROVED: usize = 1 << 16;
 
 fn prove(p: &Poly, depth: u32, budget: &mut usize) -> bool {
     if interval_poly(p).lo >= 0 {
