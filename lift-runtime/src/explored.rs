@@ -4,7 +4,8 @@
 //! tuner, [`crate::DynKernel`]), and kept in memory for the process and on disk next to the
 //! tuning cache (`explored/` in the cache directory), keyed by the kernel's program text, its
 //! name and the compiler's [`lift_core::FINGERPRINT`]. A damaged file is explored again and
-//! rewritten; one that cannot be written only costs the next process the exploration.
+//! rewritten; one that cannot be written only costs the next process the exploration. Writing
+//! one removes the files another compiler or runtime wrote, which are never read again.
 
 use crate::{Error, Result};
 use lift_core::driver::CompiledCandidate;
@@ -48,7 +49,7 @@ fn file(id: &str) -> Option<PathBuf> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    Some(dir.join(format!("{safe}-{}-{FORMAT}.json", lift_core::FINGERPRINT)))
+    Some(dir.join(format!("{safe}{}", current_suffix())))
 }
 
 /// Every candidate of kernel `kernel` of the `lift!` program `text` (whose id is `id`):
@@ -115,8 +116,32 @@ fn load_or_explore(
     if let Some(p) = path {
         // Not writable: the next process explores again; never an error.
         let _ = write_atomically(p, &json);
+        if let Some(dir) = p.parent() {
+            remove_stale(dir);
+        }
     }
     Ok(json.into())
+}
+
+/// The end of the names of the files this compiler and runtime write.
+fn current_suffix() -> String {
+    format!("-{}-{FORMAT}.json", lift_core::FINGERPRINT)
+}
+
+/// Removes the explorations in `dir` that another compiler or runtime wrote (they are never
+/// read again), so that the cache does not grow with every upgrade; failures are ignored.
+fn remove_stale(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let suffix = current_suffix();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".json") && !name.starts_with('.') && !name.ends_with(&suffix) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Writes `json` to `path` through a temporary file in the same directory.
@@ -151,7 +176,7 @@ mod tests {
     #[test]
     fn written_read_back_and_a_damaged_file_rewritten() {
         let dir = std::env::temp_dir().join(format!("lift-explored-{}", std::process::id()));
-        let path = dir.join("Scale.json");
+        let path = dir.join(format!("Scale{}", current_suffix()));
         let first = load_or_explore(Some(&path), TEXT, "Scale", "Scale#1").unwrap();
         let names = candidates(&first);
         assert!(names.iter().any(|n| n == "map"), "{names:?}");
@@ -174,6 +199,25 @@ mod tests {
             candidates(&load_or_explore(None, TEXT, "Scale", "Scale#3").unwrap()),
             names
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Writing an exploration removes the files another compiler or runtime wrote, and keeps
+    /// this one's.
+    #[test]
+    fn files_of_other_compilers_are_removed() {
+        let dir = std::env::temp_dir().join(format!("lift-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("Scale_1-0.0.9-0123456789abcdef-2.json");
+        let mine = dir.join(format!("Other{}", current_suffix()));
+        let other = dir.join("notes.txt");
+        for f in [&old, &mine, &other] {
+            std::fs::write(f, "{}").unwrap();
+        }
+        let path = dir.join(format!("Scale{}", current_suffix()));
+        load_or_explore(Some(&path), TEXT, "Scale", "Scale#4").unwrap();
+        assert!(!old.exists());
+        assert!(mine.exists() && other.exists() && path.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
