@@ -15,6 +15,7 @@
 pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
+pub(crate) mod dsl;
 pub(crate) mod epilogue;
 pub mod filter;
 pub mod interchange;

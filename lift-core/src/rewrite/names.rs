@@ -232,23 +232,6 @@ fn unclash<'p>(
     }
 }
 
-/// Fills the holes of a pattern: every occurrence of a hole's name in `e` becomes its
-/// expression, all at once, under the pattern's binders too (the parts put in are meant to
-/// see them). Sound where every binder of `e` is fresh for the parts ([`rename_binders`]
-/// first): then the only names a part can meet are the ones it was built to refer to.
-pub(crate) fn plug(e: &mut Expr, holes: &[(&str, &Expr)]) {
-    if let ExprKind::Ident(n) = &e.kind {
-        if let Some((_, x)) = holes.iter().find(|(h, _)| h == n) {
-            *e = (*x).clone();
-        }
-        return;
-    }
-    e.ty = None;
-    for c in children_mut(e) {
-        plug(c, holes);
-    }
-}
-
 /// Renames the binding of `old` in pattern `p` to `new`.
 fn rename_pat(p: &mut Pat, old: &str, new: &str) {
     match p {
@@ -259,8 +242,9 @@ fn rename_pat(p: &mut Pat, old: &str, new: &str) {
 }
 
 /// Renames every binder of `e` (lambda parameters and `let` names) to the name `fresh` gives
-/// for it; gives the pairs `(old, new)` in the order the binders were met. Used for the
-/// right-hand sides of rules written with fixed names, before anything is put into them.
+/// for it; gives the pairs `(old, new)` in the order the binders were met. Tests use it to
+/// check that nothing depends on what binders are called.
+#[cfg(test)]
 pub(crate) fn rename_binders(
     e: &mut Expr,
     fresh: &mut dyn FnMut(&str) -> String,
@@ -270,6 +254,7 @@ pub(crate) fn rename_binders(
     renamed
 }
 
+#[cfg(test)]
 fn rename_in(
     e: &mut Expr,
     fresh: &mut dyn FnMut(&str) -> String,

@@ -36,9 +36,13 @@
 //! matches the left-hand side on any spelling that normalisation brings to it (any views for
 //! `A` and `C`, an operand given transposed included) and instantiates the pattern.
 
+mod derive;
+#[cfg(test)]
+mod tests;
+
 use super::build::{self, call, ident, is_ident, lambda1, prim};
+use super::dsl::Builder;
 use super::names;
-use super::walk::children_mut;
 use super::{epilogue, RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::{Expr, ExprKind, PrimArg};
@@ -92,12 +96,16 @@ pub enum Edge {
 }
 
 impl Blocking {
-    /// Whether the sizes fit together: `l1 | tm`, `l0 v | tn`, `v | tk`, all positive.
+    /// Whether the sizes fit together: `l1 | tm`, `l0 v | tn`, `v | tk`, all positive, and `v`
+    /// a width OpenCL has vectors of (2, 3, 4, 8 or 16).
     pub fn is_consistent(&self) -> bool {
         let pos = [self.tm, self.tn, self.tk, self.l0, self.l1, self.v]
             .iter()
             .all(|&x| x >= 1);
-        pos && self.tm % self.l1 == 0 && self.tn % (self.l0 * self.v) == 0 && self.tk % self.v == 0
+        pos && matches!(self.v, 2 | 3 | 4 | 8 | 16)
+            && self.tm % self.l1 == 0
+            && self.tn % (self.l0 * self.v) == 0
+            && self.tk % self.v == 0
     }
 
     /// Local memory used, in elements of the element type.
@@ -152,115 +160,6 @@ impl Edge {
         }
     }
 }
-
-/// The right-hand side over the metavariables (see the module docs).
-const RHS: &str = "__joinA o map_wrg(1, |ra|
-    transpose o __joinC o map_wrg(0, |cb|
-        map_seq(join o transpose) o join o map_seq(join) o transpose o map_seq(split(V) o transpose)
-        o map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post)))) o
-        reduce_seq(|acc, t| (|(al, bl)|
-            map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)|
-                __steps(|bq, q| (|(ap, bs)|
-                    reduce_seq_unroll(|bk, ks| (|(bp, av)|
-                        map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| __step) $ zip(brow, av)) $ zip(bk, bp)
-                    ) $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
-                    $ zip(bs, transpose o split(V) o as_scalar $ ap)
-                ) $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
-                $ zip(split(V) $ bb, transpose o map(as_vector(V)) $ ab)
-            ) $ zip(accc, transpose o split(LB) $ al)) $ zip(acc, transpose o map(transpose o split(LA) o as_vector(V)) $ bl)
-        ) $ (__loadA $ t.0, __loadC $ t.1),
-            to_private(map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| __z) $ rr) $ cc)
-                $ (transpose o split(LB) $ ra))) $ (transpose o split(LA) $ cb))
-        $ zip(split(TK) o transpose $ ra, split(TK) o transpose $ cb)
-    ) o __splitC $ __C
-) o __splitA $ __A";
-
-/// `rhs` with the first occurrence of each `from` replaced by its `to`, in order; `None` if
-/// one is missing.
-fn replace_each(rhs: &str, replaced: &[(&str, &str)]) -> Option<String> {
-    let mut out = rhs.to_string();
-    for (from, to) in replaced {
-        if !out.contains(from) {
-            return None;
-        }
-        out = out.replacen(from, to, 1);
-    }
-    Some(out)
-}
-
-/// The binder of [`with_extras`] that the epilogue reads its column element through.
-const COLUMN_BINDER: &str = "lift_col";
-
-/// The binder of [`with_elements`] that the epilogue reads its element through.
-const ELEMENT_BINDER: &str = "lift_ex";
-
-/// [`RHS`] for a product whose epilogue reads the column elements `__X` (bound to
-/// [`COLUMN_BINDER`], see [`with_column_extras`]): work-group `(i, j)` takes block `j` of
-/// `__X` with block `j` of `__C`, and each work-item zips its private results with the
-/// elements of its columns (as the accumulators are laid out: work-item `l0` holds the vectors
-/// of `V` columns `l0, l0 + LA, ..` of the block, its `jj`-th column is
-/// `(jj / V * LA + l0) * V + jj % V`).
-fn with_extras(rhs: &str) -> Option<String> {
-    let write = "map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post))))";
-    let with_columns = format!(
-        "(|lift_acc| map_lcl(0, |(lift_accc, lift_xs)| map_lcl(1, |lift_blk| \
-           map_seq_unroll(|(lift_brow, {COLUMN_BINDER})| map_seq_unroll(__post) $ lift_brow) \
-           $ zip(lift_blk, lift_xs)) $ lift_accc) \
-         $ zip(lift_acc, map(join) o transpose o split(LA) o split(V) $ lift_cbx))"
-    );
-    let replaced = [
-        (write, with_columns.as_str()),
-        ("map_wrg(0, |cb|", "map_wrg(0, |(cb, lift_cbx)|"),
-        (
-            ") o __splitC $ __C",
-            ") $ zip(__splitC $ __C, __splitC $ __X)",
-        ),
-    ];
-    replace_each(rhs, &replaced)
-}
-
-/// [`RHS`] for a product whose epilogue reads element `[i][j]` of a matrix `__E` where it
-/// writes result `[i][j]` (see [`with_element_extras`]): work-group `(i, j)` takes block
-/// `(i, j)` of `__E`, and each work-item zips its private results with the elements at the
-/// same places, laid out as its accumulators are (columns as in [`with_extras`], rows
-/// `l1, l1 + LB, ..`).
-fn with_elements(rhs: &str) -> Option<String> {
-    let write = "map_lcl(0, map_lcl(1, map_seq_unroll(map_seq_unroll(__post))))";
-    let with_elements = format!(
-        "(|lift_acc| map_lcl(0, |(lift_accc, lift_el)| map_lcl(1, |(lift_blk, lift_eb)| \
-           map_seq_unroll(|(lift_brow, lift_ec)| map_seq_unroll(|(lift_v, {ELEMENT_BINDER})| \
-             __post $ lift_v) $ zip(lift_brow, lift_ec)) $ zip(lift_blk, lift_eb)) \
-           $ zip(lift_accc, lift_el)) \
-         $ zip(lift_acc, map(transpose o map(transpose o split(LB))) o map(join) o transpose \
-             o split(LA) o split(V) o transpose $ lift_cbx))"
-    );
-    let replaced = [
-        (write, with_elements.as_str()),
-        ("map_wrg(1, |ra|", "map_wrg(1, |(ra, lift_rx)|"),
-        ("map_wrg(0, |cb|", "map_wrg(0, |(cb, lift_cbx)|"),
-        (
-            ") o __splitC $ __C",
-            ") $ zip(__splitC $ __C, transpose o map(__splitC) $ lift_rx)",
-        ),
-        (
-            ") o __splitA $ __A",
-            ") $ zip(__splitA $ __A, __splitA $ __E)",
-        ),
-    ];
-    replace_each(rhs, &replaced)
-}
-
-/// Stages a `tk x t` slice into local memory with the work-items' lanes (`l0`) along `t`,
-/// the slice's rows: coalesced where the operand's rows run along `t` in memory.
-const LANES_ALONG_ROWS: &str = "map_lcl(1, join o map_seq(map_lcl(0, id)) o split(LA))";
-
-/// Stages a `tk x t` slice with the lanes along `tk` (coalesced where the operand's rows run
-/// along the shared dimension in memory); gives the slice transposed, `t x tk`.
-const LANES_ALONG_K: &str =
-    "join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(LB) o transpose";
-
-/// The size names of [`RHS`].
-const SIZES: [&str; 6] = ["TM", "TN", "TK", "LA", "LB", "V"];
 
 /// The parts of a matched nested map-reduce.
 struct Matched {
@@ -746,35 +645,6 @@ fn is_zip(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Apply(z, _) if matches!(&z.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()))
 }
 
-/// Replaces the size variables of the pattern by constants.
-fn subst_sizes(e: &mut Expr, sizes: &[(&str, i64)]) {
-    if let ExprKind::Prim(_, args) = &mut e.kind {
-        for a in args.iter_mut() {
-            if let PrimArg::Nat(n, _) = a {
-                for (name, v) in sizes {
-                    *n = n.substitute(name, &Nat::cst(*v));
-                }
-            }
-        }
-    }
-    for c in children_mut(e) {
-        subst_sizes(c, sizes);
-    }
-}
-
-/// The primitives that cut `len` rows into blocks of `t` and join the blocks' results back:
-/// `split(t)` and `join`, or `split_cover(t)` and `join_cover(len)`.
-fn blocks(edge: Edge, len: &Nat, t: i64, s: Span) -> (Expr, Expr) {
-    let t = vec![PrimArg::Nat(Nat::cst(t), s)];
-    match edge {
-        Edge::Cover => (
-            prim(Prim::SplitCover, t, s),
-            prim(Prim::JoinCover, vec![PrimArg::Nat(len.clone(), s)], s),
-        ),
-        Edge::Exact | Edge::Pad => (prim(Prim::Split, t, s), prim(Prim::Join, Vec::new(), s)),
-    }
-}
-
 /// `x` padded up to a multiple of `t` along its outer dimension, if `pad`.
 fn pad_if(pad: bool, x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
     if pad {
@@ -826,7 +696,8 @@ fn folds_to_zero(e: &Expr) -> bool {
     }
 }
 
-/// Instantiates the right-hand side for `m` and `cfg`.
+/// Instantiates the right-hand side for `m` and `cfg`: the side conditions, the operands
+/// padded as the edge asks, then [`derive::tile`] builds the blocked product as data.
 fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option<Expr> {
     if !cfg.is_consistent() {
         return None;
@@ -856,125 +727,60 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
     if !fits {
         return None;
     }
-    let steps = if cfg.unroll {
-        "reduce_seq_unroll"
-    } else {
-        "reduce_seq"
-    };
-    let mut text = RHS.replace("__steps", steps);
-    if m.extras.is_some() {
-        text = with_extras(&text)?;
-    }
-    if m.elements.is_some() {
-        text = with_elements(&text)?;
-    }
-    let mut rhs = crate::parse::parse_expr_str(&text, &SIZES).ok()?;
-    let sizes = [
-        ("TM", cfg.tm),
-        ("TN", cfg.tn),
-        ("TK", cfg.tk),
-        ("LA", cfg.l0),
-        ("LB", cfg.l1),
-        ("V", cfg.v),
-    ];
-    subst_sizes(&mut rhs, &sizes);
-    // Every binder of the pattern gets a name fresh for the whole kernel before the matched
-    // parts are put in, so none of them captures a name of the program.
-    let parts: Vec<&Expr> = [&m.a, &m.c, &m.z, &m.op]
+    // Every binder the derivation makes is fresh for the kernel and for the matched parts.
+    let avoid: Vec<&Expr> = [&m.a, &m.c, &m.z, &m.op]
         .into_iter()
         .chain(m.g.as_ref())
         .chain(m.post.as_ref())
         .chain(m.extras.as_ref().map(|(_, x)| x))
         .chain(m.elements.as_ref().map(|(_, x)| x))
         .collect();
-    let renamed = names::rename_binders(&mut rhs, &mut |b| ctx.fresh(b, &parts));
-    let var = |b: &str| {
-        let n = renamed
-            .iter()
-            .find(|(old, _)| old == b)
-            .map(|(_, new)| new)?;
-        Some(ident(n, s))
+    let b = Builder::new(ctx, avoid, s);
+    let padded = cfg.edge == Edge::Pad;
+    let (op, g, swapped) = (m.op.clone(), m.g.clone(), m.swapped);
+    let step = move |e: Expr, a: Expr, c: Expr| {
+        let pair = Expr::new(
+            ExprKind::Tuple(if swapped { vec![c, a] } else { vec![a, c] }),
+            s,
+        );
+        match &g {
+            Some(g) => call(&op, vec![e, call(g, vec![pair], s)], s),
+            None => call(&op, vec![e, pair], s),
+        }
     };
-    let (a_el, c_el) = (var("a")?, var("bv")?);
-    let pair = if m.swapped {
-        vec![c_el, a_el]
-    } else {
-        vec![a_el, c_el]
-    };
-    let pair = Expr::new(ExprKind::Tuple(pair), s);
-    let step = match &m.g {
-        Some(g) => call(&m.op, vec![var("e")?, call(g, vec![pair], s)], s),
-        None => call(&m.op, vec![var("e")?, pair], s),
+    let reads = match (&m.extras, &m.elements) {
+        (Some((col, x)), _) => {
+            derive::Reads::Columns(col.clone(), pad_if(padded, x.clone(), &mm, cfg.tn, s))
+        }
+        (None, Some((element, x))) => {
+            // Padded along both dimensions, as `A`'s rows and `C`'s.
+            let t = |x| build::apply1(prim(Prim::Transpose, Vec::new(), s), x, s);
+            let x = match padded {
+                true => build::pad_to_multiple(
+                    t(build::pad_to_multiple(t(x.clone()), &mm, cfg.tn, s)),
+                    &n,
+                    cfg.tm,
+                    s,
+                ),
+                false => x.clone(),
+            };
+            derive::Reads::Elements(element.clone(), x)
+        }
+        (None, None) => derive::Reads::Nothing,
     };
     // Local layouts are fixed by the compute (`A`'s slice `tm x tk`, `C`'s `tk x tn`); the
     // lanes of each copy run along the dimension that is contiguous in memory.
-    let a_along_k = rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0;
-    let c_along_k =
-        rows_contiguous(&m.c, m.batch.as_ref()).unwrap_or(false) && cfg.tn % cfg.l1 == 0;
-    let load_a = if a_along_k {
-        LANES_ALONG_K.to_string()
-    } else {
-        format!("transpose o {LANES_ALONG_ROWS}")
+    let parts = derive::Parts {
+        a: pad_if(padded, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s),
+        c: pad_if(padded, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s),
+        z: build::untyped(&m.z),
+        step: Box::new(step),
+        post: m.post.clone().unwrap_or_else(|| b.bare(Prim::Id)),
+        reads,
+        a_along_k: rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0,
+        c_along_k: rows_contiguous(&m.c, m.batch.as_ref()).unwrap_or(false) && cfg.tn % cfg.l1 == 0,
     };
-    let load_c = if c_along_k {
-        format!("transpose o {LANES_ALONG_K}")
-    } else {
-        LANES_ALONG_ROWS.to_string()
-    };
-    let load = |body: &str| {
-        let mut f = crate::parse::parse_expr_str(&format!("to_local({body})"), &SIZES).ok()?;
-        subst_sizes(&mut f, &sizes);
-        Some(f)
-    };
-    let (load_a, load_c) = (load(&load_a)?, load(&load_c)?);
-    let mut post = m
-        .post
-        .clone()
-        .unwrap_or_else(|| prim(Prim::Id, Vec::new(), s));
-    if let Some((col, _)) = &m.extras {
-        names::subst(&mut post, col, &var(COLUMN_BINDER)?);
-    }
-    if let Some((element, _)) = &m.elements {
-        names::subst(&mut post, element, &var(ELEMENT_BINDER)?);
-    }
-    let padded = cfg.edge == Edge::Pad;
-    let (split_a, join_a) = blocks(cfg.edge, &n, cfg.tm, s);
-    let (split_c, join_c) = blocks(cfg.edge, &mm, cfg.tn, s);
-    let a = pad_if(padded, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s);
-    let c = pad_if(padded, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s);
-    let z = build::untyped(&m.z);
-    let mut holes: Vec<(&str, Expr)> = vec![
-        ("__step", step),
-        ("__z", z),
-        ("__loadA", load_a),
-        ("__loadC", load_c),
-        ("__post", post),
-        ("__splitA", split_a),
-        ("__joinA", join_a),
-        ("__splitC", split_c),
-        ("__joinC", join_c),
-        ("__A", a),
-        ("__C", c),
-    ];
-    if let Some((_, x)) = &m.extras {
-        holes.push(("__X", pad_if(padded, x.clone(), &mm, cfg.tn, s)));
-    }
-    if let Some((_, x)) = &m.elements {
-        // Padded along both dimensions, as `A`'s rows and `C`'s.
-        let t = |x| build::apply1(prim(Prim::Transpose, Vec::new(), s), x, s);
-        let x = match padded {
-            true => build::pad_to_multiple(
-                t(build::pad_to_multiple(t(x.clone()), &mm, cfg.tn, s)),
-                &n,
-                cfg.tm,
-                s,
-            ),
-            false => x.clone(),
-        };
-        holes.push(("__E", x));
-    }
-    let holes: Vec<(&str, &Expr)> = holes.iter().map(|(h, x)| (*h, x)).collect();
-    names::plug(&mut rhs, &holes);
+    let rhs = derive::tile(&b, cfg, (&n, &mm), &parts);
     if !padded {
         return Some(rhs);
     }

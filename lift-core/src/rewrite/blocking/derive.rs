@@ -1,0 +1,388 @@
+//! The blocked product built as data, one derivation step per function (the thesis'
+//! `ab_tile`, `tile_nested_map_reduce`, `materialise` to local memory, `privatise_accumulator`
+//! and vectorised reads, in the order they nest). Every binder comes from
+//! [`Builder`]'s fresh names; the matched parts (operands, fold, epilogue) are put in as
+//! they are.
+
+use super::{Blocking, Edge};
+use crate::arith::Nat;
+use crate::ir::{Expr, PrimArg};
+use crate::prim::Prim;
+use crate::rewrite::dsl::Builder;
+use crate::rewrite::names;
+
+/// What the epilogue reads besides each result, as the work-groups receive it.
+pub(super) enum Reads {
+    /// Nothing.
+    Nothing,
+    /// Column element `[j]` of `X` where result column `j` is written (a bias): the user's
+    /// name for it in the epilogue, and `X` (cut as the columns are).
+    Columns(String, Expr),
+    /// Element `[i][j]` of `E` where result `[i][j]` is written (`beta * c[i][j]`): the user's
+    /// name for it in the epilogue, and `E` (cut as the rows and columns are).
+    Elements(String, Expr),
+}
+
+/// The parts of the product the derivation puts in.
+pub(super) struct Parts {
+    /// The operands, cut and padded as the edge asks: rows of `A`, rows of `C`.
+    pub a: Expr,
+    pub c: Expr,
+    /// The fold's initial value.
+    pub z: Expr,
+    /// The fold's step over an accumulator and the pair `(a, c)` of elements.
+    pub step: Box<dyn Fn(Expr, Expr, Expr) -> Expr>,
+    /// The epilogue (a function of each result), `id` if none.
+    pub post: Expr,
+    /// What the epilogue reads besides the result.
+    pub reads: Reads,
+    /// Stage each operand's slice with the lanes along the shared dimension (coalesced where
+    /// its rows run along it in memory) instead of along its rows.
+    pub a_along_k: bool,
+    pub c_along_k: bool,
+}
+
+/// `ab_tile`, both maps cut into work-group blocks (`split`/`join` or their covering forms,
+/// [`Edge`]):
+///
+/// ```text
+/// map(|r| map(|c| F) $ C) $ A
+///   ⇒ joinA o map_wrg(1, |ra| transpose o joinC o map_wrg(0, |cb| BLOCK(ra, cb)) o splitC $ C)
+///      o splitA $ A
+/// ```
+///
+/// With [`Reads::Columns`] each column block is zipped with its block of `X`; with
+/// [`Reads::Elements`] each row block with its block of `E`, whose rows are then cut as the
+/// columns are.
+pub(super) fn tile(b: &Builder, cfg: &Blocking, lens: (&Nat, &Nat), p: &Parts) -> Expr {
+    let (split_a, join_a) = cuts(b, cfg.edge, lens.0, cfg.tm);
+    let (split_c, join_c) = cuts(b, cfg.edge, lens.1, cfg.tn);
+    let rows = |ra: Expr, rx: Option<Expr>| {
+        let inner = match (&p.reads, rx) {
+            (Reads::Columns(_, x), _) => b.zip(
+                b.app(split_c.clone(), p.c.clone()),
+                b.app(split_c.clone(), x.clone()),
+            ),
+            (Reads::Elements(..), Some(rx)) => b.zip(
+                b.app(split_c.clone(), p.c.clone()),
+                b.app(
+                    b.o(vec![
+                        b.bare(Prim::Transpose),
+                        b.with(Prim::Map, split_c.clone()),
+                    ]),
+                    rx,
+                ),
+            ),
+            _ => {
+                let wg = b.dim(
+                    Prim::MapWrg,
+                    0,
+                    b.lam("cb", |cb| block(b, cfg, p, &ra, cb, None)),
+                );
+                let chain = vec![b.bare(Prim::Transpose), join_c.clone(), wg, split_c.clone()];
+                return b.app(b.o(chain), p.c.clone());
+            }
+        };
+        let wg = b.dim(
+            Prim::MapWrg,
+            0,
+            b.lam_pair("cb", "cbx", |cb, cbx| block(b, cfg, p, &ra, cb, Some(cbx))),
+        );
+        b.app(
+            b.o(vec![b.bare(Prim::Transpose), join_c.clone(), wg]),
+            inner,
+        )
+    };
+    match &p.reads {
+        Reads::Elements(_, e) => {
+            let wg = b.dim(
+                Prim::MapWrg,
+                1,
+                b.lam_pair("ra", "rx", |ra, rx| rows(ra, Some(rx))),
+            );
+            let data = b.zip(
+                b.app(split_a.clone(), p.a.clone()),
+                b.app(split_a, e.clone()),
+            );
+            b.app(b.o(vec![join_a, wg]), data)
+        }
+        _ => {
+            let wg = b.dim(Prim::MapWrg, 1, b.lam("ra", |ra| rows(ra, None)));
+            b.app(b.o(vec![join_a, wg, split_a]), p.a.clone())
+        }
+    }
+}
+
+/// The primitives that cut `len` rows into blocks of `t` and join the blocks' results back:
+/// `split(t)` and `join`, or `split_cover(t)` and `join_cover(len)`.
+fn cuts(b: &Builder, edge: Edge, len: &Nat, t: i64) -> (Expr, Expr) {
+    match edge {
+        Edge::Cover => (
+            b.sized(Prim::SplitCover, t),
+            b.prim(Prim::JoinCover, vec![PrimArg::Nat(len.clone(), b.s)]),
+        ),
+        Edge::Exact | Edge::Pad => (b.split(t), b.bare(Prim::Join)),
+    }
+}
+
+/// `tile_nested_map_reduce` and `materialise`: a block's results as a sequential fold over the
+/// `tk`-slices of the shared dimension, each pair of slices staged in local memory, into
+/// private accumulators, written out by [`write_out`]:
+///
+/// ```text
+/// BLOCK(ra, cb) = WRITE o reduce_seq(|acc, t| UPDATE(acc, stageA $ t.0, stageC $ t.1),
+///                                    INIT(ra, cb))
+///                 $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)
+/// ```
+fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr, cbx: Option<Expr>) -> Expr {
+    let slices = |x: &Expr| {
+        b.app(
+            b.o(vec![b.split(cfg.tk), b.bare(Prim::Transpose)]),
+            x.clone(),
+        )
+    };
+    let update = b.lam2("acc", "t", |acc, t| {
+        let load_a = b.app(stage(b, cfg, p.a_along_k, false), b.proj(&t, 0));
+        let load_c = b.app(stage(b, cfg, p.c_along_k, true), b.proj(&t, 1));
+        let body = b.lam_pair("al", "bl", |al, bl| update(b, cfg, p, acc, al, bl));
+        b.app(body, b.pair(load_a, load_c))
+    });
+    let fold = b.fold(Prim::ReduceSeq, update, init(b, cfg, &p.z, ra, &cb));
+    let mut chain = write_out(b, cfg, p, cbx);
+    chain.push(fold);
+    b.app(b.o(chain), b.zip(slices(ra), slices(&cb)))
+}
+
+/// The copy of a `tk x t` slice to local memory, its lanes (`l0`) along the slice's rows
+/// (coalesced where the operand's rows run along `t` in memory) or along `tk` (where they
+/// run along the shared dimension). The slice of `A` is kept `t x tk`, `C`'s `tk x t`:
+///
+/// ```text
+/// along rows: map_lcl(1, join o map_seq(map_lcl(0, id)) o split(l0))
+/// along tk:   join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(l1)
+///             o transpose
+/// ```
+fn stage(b: &Builder, cfg: &Blocking, along_k: bool, is_c: bool) -> Expr {
+    let copy = || b.with(Prim::MapSeq, b.dim(Prim::MapLcl, 0, b.bare(Prim::Id)));
+    let t = || b.bare(Prim::Transpose);
+    let chain = if along_k {
+        let mut fs = vec![
+            b.bare(Prim::Join),
+            t(),
+            b.dim(Prim::MapLcl, 1, copy()),
+            t(),
+            b.split(cfg.l1),
+            t(),
+        ];
+        if is_c {
+            fs.insert(0, t());
+        }
+        fs
+    } else {
+        let rows = b.dim(
+            Prim::MapLcl,
+            1,
+            b.o(vec![b.bare(Prim::Join), copy(), b.split(cfg.l0)]),
+        );
+        if is_c {
+            vec![rows]
+        } else {
+            vec![t(), rows]
+        }
+    };
+    b.with(Prim::ToLocal, b.o(chain))
+}
+
+/// `privatise_accumulator`: each work-item's `tm / l1 x tn / l0` block of accumulators, in
+/// private memory, every one `z`:
+///
+/// ```text
+/// to_private(map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| z) $ rr)
+///     $ cc) $ (transpose o split(l1) $ ra))) $ (transpose o split(l0) $ cb)
+/// ```
+fn init(b: &Builder, cfg: &Blocking, z: &Expr, ra: &Expr, cb: &Expr) -> Expr {
+    let strided =
+        |l: i64, x: &Expr| b.app(b.o(vec![b.bare(Prim::Transpose), b.split(l)]), x.clone());
+    let each = b.lam("cc", |cc| {
+        let row = b.lam("rr", |rr| {
+            let x = b.lam("x", |_| {
+                b.app(b.with(Prim::MapSeqUnroll, b.lam("y", |_| z.clone())), rr)
+            });
+            b.app(b.with(Prim::MapSeqUnroll, x), cc)
+        });
+        b.app(b.dim(Prim::MapLcl, 1, row), strided(cfg.l1, ra))
+    });
+    b.app(
+        b.with(Prim::ToPrivate, b.dim(Prim::MapLcl, 0, each)),
+        strided(cfg.l0, cb),
+    )
+}
+
+/// One staged slice folded into every work-item's accumulators: the work-items' strided
+/// share of the slices (`l1` rows of `A`, `l0` vectors of `C`), then [`steps`]:
+///
+/// ```text
+/// UPDATE(acc, al, bl) = map_lcl(0, |(accc, bb)| map_lcl(1, |(blk, ab)| STEPS)
+///       $ zip(accc, transpose o split(l1) $ al))
+///   $ zip(acc, transpose o map(transpose o split(l0) o as_vector(v)) $ bl)
+/// ```
+fn update(b: &Builder, cfg: &Blocking, p: &Parts, acc: Expr, al: Expr, bl: Expr) -> Expr {
+    let t = || b.bare(Prim::Transpose);
+    let per_item = b.lam_pair("accc", "bb", |accc, bb| {
+        let inner = b.lam_pair("blk", "ab", |blk, ab| steps(b, cfg, p, blk, ab, bb));
+        let rows = b.app(b.o(vec![t(), b.split(cfg.l1)]), al);
+        b.app(b.dim(Prim::MapLcl, 1, inner), b.zip(accc, rows))
+    });
+    let cols = b.with(
+        Prim::Map,
+        b.o(vec![t(), b.split(cfg.l0), b.sized(Prim::AsVector, cfg.v)]),
+    );
+    b.app(
+        b.dim(Prim::MapLcl, 0, per_item),
+        b.zip(acc, b.app(b.o(vec![t(), cols]), bl)),
+    )
+}
+
+/// Register blocking with vectorised reads: the slice walked `v` steps at a time, each step's
+/// vectors of `C` copied to private memory, each of `A`'s as well, and every accumulator
+/// updated with the fold's step (`reduce_seq_unroll` over the slice if `cfg.unroll`):
+///
+/// ```text
+/// STEPS = reduce_seq(|bq, q| (|(ap, bs)| reduce_seq_unroll(|bk, ks| (|(bp, av)|
+///             map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| step(e, a, bv))
+///               $ zip(brow, av)) $ zip(bk, bp))
+///           $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
+///         $ zip(bs, transpose o split(v) o as_scalar $ ap))
+///       $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
+///     $ zip(split(v) $ bb, transpose o map(as_vector(v)) $ ab)
+/// ```
+fn steps(b: &Builder, cfg: &Blocking, p: &Parts, blk: Expr, ab: Expr, bb: Expr) -> Expr {
+    let t = || b.bare(Prim::Transpose);
+    let private = || {
+        b.with(
+            Prim::ToPrivate,
+            b.with(Prim::MapSeqUnroll, b.bare(Prim::Id)),
+        )
+    };
+    let per_vector = b.lam2("bq", "q", |bq, q| {
+        let body = b.lam_pair("ap", "bs", |ap, bs| {
+            let per_element = b.lam2("bk", "ks", |bk, ks| {
+                let inner = b.lam_pair("bp", "av", |bp, av| {
+                    let row = b.lam_pair("brow", "bv", |brow, bv| {
+                        let each = b.lam_pair("e", "a", |e, a| (p.step)(e, a, bv));
+                        b.app(b.with(Prim::MapSeqUnroll, each), b.zip(brow, av))
+                    });
+                    b.app(b.with(Prim::MapSeqUnroll, row), b.zip(bk, bp))
+                });
+                let a_vec = b.app(b.o(vec![b.bare(Prim::AsScalar), private()]), b.proj(&ks, 0));
+                b.app(inner, b.pair(a_vec, b.proj(&ks, 1)))
+            });
+            let fold = b.fold(Prim::ReduceSeqUnroll, per_element, bq);
+            let a_steps = b.o(vec![t(), b.split(cfg.v), b.bare(Prim::AsScalar)]);
+            b.app(fold, b.zip(bs, b.app(a_steps, ap)))
+        });
+        b.app(body, b.pair(b.app(private(), b.proj(&q, 1)), b.proj(&q, 0)))
+    });
+    let walk = if cfg.unroll {
+        Prim::ReduceSeqUnroll
+    } else {
+        Prim::ReduceSeq
+    };
+    let vectors = b.app(
+        b.o(vec![t(), b.with(Prim::Map, b.sized(Prim::AsVector, cfg.v))]),
+        ab,
+    );
+    b.app(
+        b.fold(walk, per_vector, blk),
+        b.zip(b.app(b.split(cfg.v), bb), vectors),
+    )
+}
+
+/// The private blocks written out, the epilogue applied to each result (reading its column's
+/// or its place's element of another array where [`Reads`] says), back in the layout of the
+/// block:
+///
+/// ```text
+/// WRITE = map_seq(join o transpose) o join o map_seq(join) o transpose
+///         o map_seq(split(v) o transpose) o map_lcl(0, map_lcl(1, map_seq_unroll(
+///             map_seq_unroll(post))))
+/// ```
+///
+/// Work-item `l0` holds the vectors of `v` columns `l0, l0 + l0s, ..` of the block (its
+/// `jj`-th column is `(jj / v * l0s + l0) * v + jj % v`) and rows `l1, l1 + l1s, ..`: the
+/// elements read are cut the same way. Gives the chain, outermost first.
+fn write_out(b: &Builder, cfg: &Blocking, p: &Parts, cbx: Option<Expr>) -> Vec<Expr> {
+    let t = || b.bare(Prim::Transpose);
+    let msu = |f: Expr| b.with(Prim::MapSeqUnroll, f);
+    let each = match (&p.reads, cbx) {
+        (Reads::Columns(name, _), Some(cbx)) => b.lam("lift_acc", |acc| {
+            let per_item = b.lam_pair("lift_accc", "lift_xs", |accc, xs| {
+                let per_row = b.lam("lift_blk", |blk| {
+                    let row = b.lam_pair("lift_brow", "lift_col", |brow, col| {
+                        let mut post = p.post.clone();
+                        names::subst(&mut post, name, &col);
+                        b.app(msu(post), brow)
+                    });
+                    b.app(msu(row), b.zip(blk, xs))
+                });
+                b.app(b.dim(Prim::MapLcl, 1, per_row), accc)
+            });
+            let cols = b.o(vec![
+                b.with(Prim::Map, b.bare(Prim::Join)),
+                t(),
+                b.split(cfg.l0),
+                b.split(cfg.v),
+            ]);
+            b.app(
+                b.dim(Prim::MapLcl, 0, per_item),
+                b.zip(acc, b.app(cols, cbx)),
+            )
+        }),
+        (Reads::Elements(name, _), Some(cbx)) => b.lam("lift_acc", |acc| {
+            let per_item = b.lam_pair("lift_accc", "lift_el", |accc, el| {
+                let per_row = b.lam_pair("lift_blk", "lift_eb", |blk, eb| {
+                    let row = b.lam_pair("lift_brow", "lift_ec", |brow, ec| {
+                        let one = b.lam_pair("lift_v", "lift_ex", |v, ex| {
+                            let mut post = p.post.clone();
+                            names::subst(&mut post, name, &ex);
+                            b.app(post, v)
+                        });
+                        b.app(msu(one), b.zip(brow, ec))
+                    });
+                    b.app(msu(row), b.zip(blk, eb))
+                });
+                b.app(b.dim(Prim::MapLcl, 1, per_row), b.zip(accc, el))
+            });
+            let rows = b.o(vec![
+                t(),
+                b.with(Prim::Map, b.o(vec![t(), b.split(cfg.l1)])),
+            ]);
+            let els = b.o(vec![
+                b.with(Prim::Map, rows),
+                b.with(Prim::Map, b.bare(Prim::Join)),
+                t(),
+                b.split(cfg.l0),
+                b.split(cfg.v),
+                t(),
+            ]);
+            b.app(
+                b.dim(Prim::MapLcl, 0, per_item),
+                b.zip(acc, b.app(els, cbx)),
+            )
+        }),
+        // Nothing read besides the results (the work-group binds no elements then).
+        _ => b.dim(
+            Prim::MapLcl,
+            0,
+            b.dim(Prim::MapLcl, 1, msu(msu(p.post.clone()))),
+        ),
+    };
+    vec![
+        b.with(Prim::MapSeq, b.o(vec![b.bare(Prim::Join), t()])),
+        b.bare(Prim::Join),
+        b.with(Prim::MapSeq, b.bare(Prim::Join)),
+        t(),
+        b.with(Prim::MapSeq, b.o(vec![b.split(cfg.v), t()])),
+        each,
+    ]
+}
