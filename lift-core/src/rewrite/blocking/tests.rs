@@ -134,3 +134,53 @@ fn blocked_products_compute_what_the_products_compute() {
     }
     assert!(checked_runs >= 150, "{checked_runs}");
 }
+
+/// `e` printed with its binders renamed `b1, b2, ..` in the order they are met (a canonical
+/// form: equal for trees equal up to the names of binders).
+fn canonical(e: &crate::ir::Expr) -> String {
+    let mut e = e.clone();
+    let mut k = 0;
+    crate::rewrite::names::rename_binders(&mut e, &mut |_| {
+        k += 1;
+        format!("b{k}")
+    });
+    crate::print::expr(&e)
+}
+
+/// The blocked products of [`PROGRAMS`] for every configuration, printed canonically, against
+/// `golden/blocking.txt` (a filetest: with `LIFT_BLESS=1` the file is written; review its diff
+/// when a change to the derivation is meant to change the blocked products).
+#[test]
+fn blocked_products_match_the_golden_file() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/blocking.txt");
+    let mut out = String::new();
+    for (i, src) in PROGRAMS.iter().enumerate() {
+        let p = normalised(src);
+        let info = check_program(&mut p.clone()).expect("checked");
+        let ctx = RewriteCtx::for_kernel(&p, &p.kernels[0], &info[0]);
+        for cfg in configurations() {
+            let Some(new) = block_map_reduce(cfg).apply(&p.kernels[0].body, &ctx) else {
+                continue;
+            };
+            out.push_str(&format!(
+                "# program {i}, {:?}\n{}\n\n",
+                cfg.params(),
+                canonical(&new)
+            ));
+        }
+    }
+    if std::env::var_os("LIFT_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("a directory")).expect("golden directory");
+        std::fs::write(&path, &out).expect("golden file written");
+        return;
+    }
+    let want =
+        std::fs::read_to_string(&path).expect("golden/blocking.txt (LIFT_BLESS=1 writes it)");
+    if want != out {
+        let first = want.lines().zip(out.lines()).position(|(a, b)| a != b);
+        panic!(
+            "blocked products differ from golden/blocking.txt (first differing line {first:?}); \
+             LIFT_BLESS=1 rewrites it"
+        );
+    }
+}
