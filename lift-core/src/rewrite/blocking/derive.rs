@@ -1,6 +1,8 @@
-//! The blocked product built as data, one derivation step per function (the thesis'
-//! `ab_tile`, `tile_nested_map_reduce`, `materialise` to local memory, `privatise_accumulator`
-//! and vectorised reads, in the order they nest). Every binder comes from
+//! The tiled product built as data, one derivation step per function (the thesis'
+//! `ab_tile`, `tile_nested_map_reduce`, a block of accumulators per work-item and vectorised
+//! reads, in the order they nest). The slices are read where they are and the accumulators
+//! are left where the fold puts them: [`super::memory`]'s rules stage the slices in local
+//! memory and the accumulators in private memory afterwards. Every binder comes from
 //! [`Builder`]'s fresh names; the matched parts (operands, fold, epilogue) are put in as
 //! they are.
 
@@ -36,10 +38,6 @@ pub(super) struct Parts {
     pub post: Expr,
     /// What the epilogue reads besides the result.
     pub reads: Reads,
-    /// Stage each operand's slice with the lanes along the shared dimension (coalesced where
-    /// its rows run along it in memory) instead of along its rows.
-    pub a_along_k: bool,
-    pub c_along_k: bool,
 }
 
 /// `ab_tile`, both maps cut into work-group blocks (`split`/`join` or their covering forms,
@@ -125,12 +123,12 @@ fn cuts(b: &Builder, edge: Edge, len: &Nat, t: i64) -> (Expr, Expr) {
     }
 }
 
-/// `tile_nested_map_reduce` and `materialise`: a block's results as a sequential fold over the
-/// `tk`-slices of the shared dimension, each pair of slices staged in local memory, into
-/// private accumulators, written out by [`write_out`]:
+/// `tile_nested_map_reduce`: a block's results as a sequential fold over the `tk`-slices of
+/// the shared dimension (`A`'s slice seen `tm x tk`, `C`'s `tk x tn`) into the work-items'
+/// accumulators, written out by [`write_out`]:
 ///
 /// ```text
-/// BLOCK(ra, cb) = WRITE o reduce_seq(|acc, t| UPDATE(acc, stageA $ t.0, stageC $ t.1),
+/// BLOCK(ra, cb) = WRITE o reduce_seq(|acc, t| UPDATE(acc, transpose $ t.0, t.1),
 ///                                    INIT(ra, cb))
 ///                 $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)
 /// ```
@@ -142,8 +140,8 @@ fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr, cbx: Optio
         )
     };
     let update = b.lam2("acc", "t", |acc, t| {
-        let load_a = b.app(stage(b, cfg, p.a_along_k, false), b.proj(&t, 0));
-        let load_c = b.app(stage(b, cfg, p.c_along_k, true), b.proj(&t, 1));
+        let load_a = b.app(b.bare(Prim::Transpose), b.proj(&t, 0));
+        let load_c = b.proj(&t, 1);
         let body = b.lam_pair("al", "bl", |al, bl| update(b, cfg, p, acc, al, bl));
         b.app(body, b.pair(load_a, load_c))
     });
@@ -153,52 +151,11 @@ fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr, cbx: Optio
     b.app(b.o(chain), b.zip(slices(ra), slices(&cb)))
 }
 
-/// The copy of a `tk x t` slice to local memory, its lanes (`l0`) along the slice's rows
-/// (coalesced where the operand's rows run along `t` in memory) or along `tk` (where they
-/// run along the shared dimension). The slice of `A` is kept `t x tk`, `C`'s `tk x t`:
+/// Each work-item's `tm / l1 x tn / l0` block of accumulators, every one `z`:
 ///
 /// ```text
-/// along rows: map_lcl(1, join o map_seq(map_lcl(0, id)) o split(l0))
-/// along tk:   join o transpose o map_lcl(1, map_seq(map_lcl(0, id))) o transpose o split(l1)
-///             o transpose
-/// ```
-fn stage(b: &Builder, cfg: &Blocking, along_k: bool, is_c: bool) -> Expr {
-    let copy = || b.with(Prim::MapSeq, b.dim(Prim::MapLcl, 0, b.bare(Prim::Id)));
-    let t = || b.bare(Prim::Transpose);
-    let chain = if along_k {
-        let mut fs = vec![
-            b.bare(Prim::Join),
-            t(),
-            b.dim(Prim::MapLcl, 1, copy()),
-            t(),
-            b.split(cfg.l1),
-            t(),
-        ];
-        if is_c {
-            fs.insert(0, t());
-        }
-        fs
-    } else {
-        let rows = b.dim(
-            Prim::MapLcl,
-            1,
-            b.o(vec![b.bare(Prim::Join), copy(), b.split(cfg.l0)]),
-        );
-        if is_c {
-            vec![rows]
-        } else {
-            vec![t(), rows]
-        }
-    };
-    b.with(Prim::ToLocal, b.o(chain))
-}
-
-/// `privatise_accumulator`: each work-item's `tm / l1 x tn / l0` block of accumulators, in
-/// private memory, every one `z`:
-///
-/// ```text
-/// to_private(map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| z) $ rr)
-///     $ cc) $ (transpose o split(l1) $ ra))) $ (transpose o split(l0) $ cb)
+/// map_lcl(0, |cc| map_lcl(1, |rr| map_seq_unroll(|x| map_seq_unroll(|y| z) $ rr) $ cc)
+///     $ (transpose o split(l1) $ ra)) $ (transpose o split(l0) $ cb)
 /// ```
 fn init(b: &Builder, cfg: &Blocking, z: &Expr, ra: &Expr, cb: &Expr) -> Expr {
     let strided =
@@ -212,10 +169,7 @@ fn init(b: &Builder, cfg: &Blocking, z: &Expr, ra: &Expr, cb: &Expr) -> Expr {
         });
         b.app(b.dim(Prim::MapLcl, 1, row), strided(cfg.l1, ra))
     });
-    b.app(
-        b.with(Prim::ToPrivate, b.dim(Prim::MapLcl, 0, each)),
-        strided(cfg.l0, cb),
-    )
+    b.app(b.dim(Prim::MapLcl, 0, each), strided(cfg.l0, cb))
 }
 
 /// One staged slice folded into every work-item's accumulators: the work-items' strided

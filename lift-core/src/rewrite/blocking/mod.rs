@@ -39,6 +39,7 @@
 mod derive;
 mod layout;
 mod matching;
+pub mod memory;
 
 use layout::rows_contiguous;
 use matching::{batched, matched, Matched};
@@ -48,6 +49,7 @@ mod tests;
 
 use super::build::{self, call, prim};
 use super::dsl::Builder;
+use super::strategy::{rule, seq, top_down};
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::{Expr, ExprKind, PrimArg};
@@ -165,14 +167,53 @@ impl Edge {
     }
 }
 
-/// The blocking rule for configuration `cfg` (see the module docs). Matches an f32 nested
-/// map-reduce whose operands are data the body can read without computing (parameters and
-/// views of them); `N`/`M` of the result must be multiples of `tm`/`tn` unless `cfg.pad`.
+/// The blocking of configuration `cfg` (see the module docs), a strategy of three rules:
+/// [`tile_product`], then [`memory::stage_slices`] (lanes chosen from where each operand's
+/// rows run in memory) and [`memory::privatise_accumulators`] on its result.
 pub fn block_map_reduce(cfg: Blocking) -> Rule {
     Rule::new(
         "block_map_reduce",
-        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ (work-group blocks, \
-         local staging, private accumulators; see rewrite::blocking)   if f32, tm, tn, tk consistent",
+        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ tile_product; \
+         stage_slices; privatise_accumulators   if f32, tm, tn, tk consistent",
+        move |e, ctx| {
+            let m = matched(e, None).or_else(|| batched(e))?;
+            let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes(&m, &cfg));
+            let blocked = seq(
+                rule(tile_product(cfg)),
+                seq(
+                    top_down(rule(staged)),
+                    top_down(rule(memory::privatise_accumulators())),
+                ),
+            );
+            blocked.apply(e, ctx)
+        },
+    )
+}
+
+/// Where each operand's slices are copied from with coalesced lanes: local layouts are fixed
+/// by the compute (`A`'s slice `tm x tk`, `C`'s `tk x tn`); the lanes of each copy run along
+/// the dimension that is contiguous in memory.
+fn lanes(m: &Matched, cfg: &Blocking) -> memory::Lanes {
+    memory::Lanes {
+        a_along_k: rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0,
+        c_along_k: rows_contiguous(&m.c, m.batch.as_ref()).unwrap_or(false) && cfg.tn % cfg.l1 == 0,
+    }
+}
+
+/// `ab_tile` and `tile_nested_map_reduce` for configuration `cfg` ([`derive`]): the product cut
+/// into work-group blocks, each a sequential fold over the `tk`-slices of the shared dimension
+/// into a block of accumulators per work-item, read with vectors of `v`; the slices are read
+/// where they are (see [`block_map_reduce`] for the rules that stage them). Matches an f32
+/// nested map-reduce whose operands are data the body can read without computing
+/// (parameters and views of them); `N`/`M` of the result must be multiples of `tm`/`tn`
+/// with [`Edge::Exact`].
+pub fn tile_product(cfg: Blocking) -> Rule {
+    Rule::new(
+        "tile_product",
+        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ joinA o map_wrg(1, |ra| \
+         transpose o joinC o map_wrg(0, |cb| WRITE o reduce_seq(|acc, t| UPDATE(acc, transpose \
+         $ t.0, t.1), INIT(ra, cb)) $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)) \
+         o splitC $ C) o splitA $ A   (see rewrite::blocking::derive)",
         move |e, ctx| {
             let m = matched(e, None).or_else(|| batched(e))?;
             let rhs = instantiate(&m, &cfg, e.span, ctx)?;
@@ -187,7 +228,10 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
             );
             let args = vec![PrimArg::Nat(Nat::cst(2), s), PrimArg::Fun(lam)];
             let f = prim(Prim::MapWrg, args, s);
-            Some(Expr::new(ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]), s))
+            Some(Expr::new(
+                ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]),
+                s,
+            ))
         },
     )
 }
@@ -340,8 +384,6 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         }
         (None, None) => derive::Reads::Nothing,
     };
-    // Local layouts are fixed by the compute (`A`'s slice `tm x tk`, `C`'s `tk x tn`); the
-    // lanes of each copy run along the dimension that is contiguous in memory.
     let parts = derive::Parts {
         a: pad_if(padded, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s),
         c: pad_if(padded, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s),
@@ -349,8 +391,6 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         step: Box::new(step),
         post: m.post.clone().unwrap_or_else(|| b.bare(Prim::Id)),
         reads,
-        a_along_k: rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0,
-        c_along_k: rows_contiguous(&m.c, m.batch.as_ref()).unwrap_or(false) && cfg.tn % cfg.l1 == 0,
     };
     let rhs = derive::tile(&b, cfg, (&n, &mm), &parts);
     if !padded {

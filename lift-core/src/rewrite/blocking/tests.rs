@@ -4,11 +4,14 @@
 //! names are the ones the derivation binds (`a`, `e`, `t`, `acc0`, `ra0`, `x1`, ...), so a
 //! captured name would show as a wrong result.
 
-use super::{block_map_reduce, Blocking, Edge};
+use super::memory::{privatise_accumulators, stage_slices, Lanes};
+use super::{block_map_reduce, tile_product, Blocking, Edge};
 use crate::explore::normalise::normalise_kernel;
 use crate::interp::{run_kernel, scalar_count, Scalar, Value};
+use crate::ir::Expr;
 use crate::ir::Program;
 use crate::parse::parse_program_str;
+use crate::rewrite::strategy::{rule, top_down};
 use crate::rewrite::RewriteCtx;
 use crate::typeck::check_program;
 use rand::rngs::StdRng;
@@ -92,47 +95,117 @@ fn sizes_for(cfg: &Blocking) -> Vec<[i64; 3]> {
     }
 }
 
-#[test]
-fn blocked_products_compute_what_the_products_compute() {
+/// Runs the kernel of `p` and its rewrite `q` at the sizes for `cfg`, on the same random
+/// arguments; panics where they differ (bit for bit: every rewrite keeps the fold's order).
+/// Gives the number of runs compared.
+fn agree(p: &Program, q: &Program, cfg: &Blocking, what: &str, rng: &mut StdRng) -> usize {
+    let mut q = q.clone();
+    let shown = crate::print::program(&q);
+    check_program(&mut q).unwrap_or_else(|e| panic!("{what} {cfg:?}: {e}\n{shown}"));
+    let mut runs = 0;
+    for sizes in sizes_for(cfg) {
+        let args = arguments(p, &sizes, rng);
+        let want = run_kernel(p, "K", &sizes, &args).expect("the program runs");
+        let got = run_kernel(&q, "K", &sizes, &args)
+            .unwrap_or_else(|e| panic!("{what} {cfg:?} at {sizes:?}: {e}\n{shown}"));
+        let (want, got) = (want.as_f32s().unwrap(), got.as_f32s().unwrap());
+        let same = want.len() == got.len()
+            && want
+                .iter()
+                .zip(&got)
+                .all(|(x, y)| x == y || x.to_bits() == y.to_bits());
+        assert!(
+            same,
+            "{what} {cfg:?} at {sizes:?}:\n{want:?}\n{got:?}\n{shown}"
+        );
+        runs += 1;
+    }
+    runs
+}
+
+/// For every program and configuration: the program, its context, and `rewrite` of its body
+/// where `rewrite` applies (`None` elsewhere); `check` compares them. Gives the number of runs
+/// compared and asserts that at least 18 configurations of each program were rewritten.
+fn for_each_rewrite(
+    rewrite: &dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)>,
+    what: &str,
+) -> usize {
     let mut rng = StdRng::seed_from_u64(35);
-    let mut checked_runs = 0;
+    let mut runs = 0;
     for src in PROGRAMS {
         let p = normalised(src);
         let info = check_program(&mut p.clone()).expect("checked");
         let ctx = RewriteCtx::for_kernel(&p, &p.kernels[0], &info[0]);
         let mut matched = 0;
         for cfg in configurations() {
-            let Some(new) = block_map_reduce(cfg).apply(&p.kernels[0].body, &ctx) else {
+            let Some((before, after)) = rewrite(&p.kernels[0].body, &cfg, &ctx) else {
                 continue;
             };
             matched += 1;
-            let mut q = p.clone();
-            q.kernels[0].body = new;
-            let shown = crate::print::program(&q);
-            check_program(&mut q).unwrap_or_else(|e| panic!("{cfg:?}: {e}\n{shown}"));
-            for sizes in sizes_for(&cfg) {
-                let args = arguments(&p, &sizes, &mut rng);
-                let want = run_kernel(&p, "K", &sizes, &args).expect("the product runs");
-                let got = run_kernel(&q, "K", &sizes, &args)
-                    .unwrap_or_else(|e| panic!("{cfg:?} at {sizes:?}: {e}\n{shown}"));
-                let (want, got) = (want.as_f32s().unwrap(), got.as_f32s().unwrap());
-                let same = want.len() == got.len()
-                    && want
-                        .iter()
-                        .zip(&got)
-                        .all(|(x, y)| x == y || x.to_bits() == y.to_bits());
-                assert!(
-                    same,
-                    "{cfg:?} at {sizes:?}:\n{src}\n{want:?}\n{got:?}\n{shown}"
-                );
-                checked_runs += 1;
-            }
+            let (mut p0, mut p1) = (p.clone(), p.clone());
+            p0.kernels[0].body = before;
+            p1.kernels[0].body = after;
+            check_program(&mut p0).unwrap_or_else(|e| panic!("{what} {cfg:?}: {e}"));
+            runs += agree(&p0, &p1, &cfg, what, &mut rng);
         }
         // Every configuration but the zero-padded shared dimension of a fold whose zeros
         // would change it (the sequential fold `al * 0.5 + ..`) matches.
-        assert!(matched >= 18, "{matched} configurations matched\n{src}");
+        assert!(
+            matched >= 18,
+            "{what}: {matched} configurations matched\n{src}"
+        );
     }
-    assert!(checked_runs >= 150, "{checked_runs}");
+    runs
+}
+
+#[test]
+fn blocked_products_compute_what_the_products_compute() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| Some((e.clone(), block_map_reduce(*cfg).apply(e, ctx)?)),
+        "block_map_reduce",
+    );
+    assert!(runs >= 150, "{runs}");
+}
+
+#[test]
+fn tiled_products_compute_what_the_products_compute() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| Some((e.clone(), tile_product(*cfg).apply(e, ctx)?)),
+        "tile_product",
+    );
+    assert!(runs >= 150, "{runs}");
+}
+
+#[test]
+fn staged_slices_hold_what_the_slices_hold() {
+    for (a_along_k, c_along_k) in [(false, false), (false, true), (true, false), (true, true)] {
+        let lanes = Lanes {
+            a_along_k,
+            c_along_k,
+        };
+        let runs = for_each_rewrite(
+            &|e, cfg, ctx| {
+                let tiled = tile_product(*cfg).apply(e, ctx)?;
+                let staged = top_down(rule(stage_slices(cfg.l0, cfg.l1, lanes))).apply(&tiled, ctx);
+                Some((tiled, staged.expect("a tiled product has slices to stage")))
+            },
+            "stage_slices",
+        );
+        assert!(runs >= 150, "{runs}");
+    }
+}
+
+#[test]
+fn private_accumulators_hold_what_the_accumulators_hold() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let tiled = tile_product(*cfg).apply(e, ctx)?;
+            let private = top_down(rule(privatise_accumulators())).apply(&tiled, ctx);
+            Some((tiled, private.expect("a tiled product has accumulators")))
+        },
+        "privatise_accumulators",
+    );
+    assert!(runs >= 150, "{runs}");
 }
 
 /// `e` printed with its binders renamed `b1, b2, ..` in the order they are met (a canonical
