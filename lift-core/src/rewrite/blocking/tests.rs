@@ -123,13 +123,13 @@ fn agree(p: &Program, q: &Program, cfg: &Blocking, what: &str, rng: &mut StdRng)
     runs
 }
 
+/// A body before and after a rewrite, for a configuration.
+type Rewrite = dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)>;
+
 /// For every program and configuration: the program, its context, and `rewrite` of its body
 /// where `rewrite` applies (`None` elsewhere); `check` compares them. Gives the number of runs
 /// compared and asserts that at least 18 configurations of each program were rewritten.
-fn for_each_rewrite(
-    rewrite: &dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)>,
-    what: &str,
-) -> usize {
+fn for_each_rewrite(rewrite: &Rewrite, what: &str) -> usize {
     let mut rng = StdRng::seed_from_u64(35);
     let mut runs = 0;
     for src in PROGRAMS {
