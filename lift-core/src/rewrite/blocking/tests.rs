@@ -124,7 +124,7 @@ fn agree(p: &Program, q: &Program, cfg: &Blocking, what: &str, rng: &mut StdRng)
 }
 
 /// A body before and after a rewrite, for a configuration.
-type Rewrite = dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)>;
+type Rewrite<'a> = dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)> + 'a;
 
 /// For every program and configuration: the program, its context, and `rewrite` of its body
 /// where `rewrite` applies (`None` elsewhere); `check` compares them. Gives the number of runs
