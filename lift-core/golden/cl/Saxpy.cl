@@ -1,0 +1,26 @@
+// Saxpy: map
+// launch Saxpy global [N] local [any] local memory 0 bytes
+#ifdef LIFT_IDX64
+typedef long lift_idx;
+#else
+typedef int lift_idx;
+#endif
+#define lift_min(a, b) min((lift_idx)(a), (lift_idx)(b))
+#define lift_max(a, b) max((lift_idx)(a), (lift_idx)(b))
+float uf_add(float x, float y);
+
+float uf_add(float x, float y) {
+  return (x + y);
+}
+
+kernel void Saxpy(float a, const global float* restrict x, const global float* restrict y, global float* out, lift_idx lift_size_N) {
+#ifdef LIFT_SIZE_N
+  const lift_idx N = LIFT_SIZE_N;
+#else
+  const lift_idx N = lift_size_N;
+#endif
+  if (get_global_id(0) < N) {
+    lift_idx gid0 = get_global_id(0);
+    out[gid0] = ((a * x[gid0]) + y[gid0]);
+  }
+}
