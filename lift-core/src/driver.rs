@@ -160,7 +160,7 @@ fn finish(
 ) -> Result<Compiled, DriverError> {
     if candidates.is_empty() {
         // Why the default mapping refused the body, if it did.
-        let why = || match codegen::lower::lower_program(pointed, kernel, &info) {
+        let why = || match explore::lower::lower_program(pointed, kernel, &info) {
             Err(e) => e,
             Ok(_) => CodegenError::Unsupported("no candidate".into()),
         };

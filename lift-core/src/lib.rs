@@ -9,7 +9,9 @@
 //! * [`typeck`]: the type checker (sizes, nesting rules, launch-time preconditions);
 //! * [`interp`]: the reference interpreter, the oracle of every test;
 //! * [`rewrite`]: rewrite rules as values and ELEVATE-style strategies;
-//! * [`explore`]: normalisation and the derivation of low-level candidates;
+//! * [`explore`]: normalisation and the derivation of low-level candidates (the default
+//!   lowering, [`explore::lower`], among them);
+//! * [`analysis`]: questions about programs several stages ask (views, pure data);
 //! * [`codegen`]: OpenCL C generation from a low-level program;
 //! * [`driver`]: sequences the stages for one kernel (points, normalisation, exploration,
 //!   code generation).
@@ -18,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arith;
 pub mod cnames;
 pub mod codegen;

@@ -22,7 +22,6 @@ mod ctypes;
 mod emit;
 mod launch;
 mod loops;
-pub mod lower;
 mod memory;
 mod prims;
 mod reduction;

@@ -80,7 +80,7 @@ fn core(body: &Expr) -> Option<Shape> {
         let f = Expr::new(ExprKind::Compose(layout), x.span);
         Expr::new(ExprKind::Apply(Box::new(f), vec![x.clone()]), x.span)
     };
-    super::lower::is_pure(&input).then(|| Shape {
+    crate::analysis::is_pure(&input).then(|| Shape {
         op: op.clone(),
         z: z.clone(),
         maps,
@@ -393,7 +393,7 @@ pub(crate) fn compile_rows(
     ) else {
         return Ok(None);
     };
-    if !super::lower::is_pure(x) {
+    if !crate::analysis::is_pure(x) {
         return Ok(None);
     }
     let per_row = node(

@@ -15,7 +15,7 @@
 
 use super::stages::{unconditional, with_conditions, Stage};
 use super::{Candidate, Lowering};
-use crate::codegen::lower::is_pure;
+use crate::analysis::is_pure;
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, Program};
 use crate::prim::Prim;
 use crate::rewrite::build;

@@ -203,7 +203,7 @@ struct Ctx {
 /// possibly under `to_private`/`to_local`/`to_global` (`to_private(reduce_seq(f, z))`,
 /// `reduce_seq`, `iterate`, a lambda)?
 fn sequential_stage(f: &Expr) -> bool {
-    use crate::codegen::lower::is_layout;
+    use crate::analysis::is_layout;
     match &f.kind {
         ExprKind::Point(_, _, x) => sequential_stage(x),
         ExprKind::Compose(fs) => fs.iter().any(sequential_stage),
@@ -228,7 +228,7 @@ fn direct_work(m: &Expr) -> bool {
 /// Does `e` (a function or data expression inside a map's function) compute outside
 /// nested maps? `result`: `e` is applied after every nested map (its layouts write).
 fn work(e: &Expr, result: bool) -> bool {
-    use crate::codegen::lower::is_layout;
+    use crate::analysis::is_layout;
     let is_map = |f: &Expr| matches!(f.kind, ExprKind::Prim(Prim::Map, _)) && !is_layout(f);
     match &e.kind {
         ExprKind::Ident(_) | ExprKind::Lit(..) => false,
@@ -257,7 +257,7 @@ fn work(e: &Expr, result: bool) -> bool {
 
 /// Does `e` contain a computing map?
 fn has_map(e: &Expr) -> bool {
-    (matches!(e.kind, ExprKind::Prim(Prim::Map, _)) && !crate::codegen::lower::is_layout(e))
+    (matches!(e.kind, ExprKind::Prim(Prim::Map, _)) && !crate::analysis::is_layout(e))
         || crate::rewrite::walk::children(e).into_iter().any(has_map)
 }
 
@@ -309,7 +309,7 @@ fn visit(e: &mut Expr, cx: Ctx, next: &mut usize, f: &mut dyn FnMut(usize, &mut 
     };
     let p = *p;
     if p == Prim::Map {
-        if crate::codegen::lower::is_layout(e) {
+        if crate::analysis::is_layout(e) {
             return;
         }
         let me = *next;
@@ -318,7 +318,7 @@ fn visit(e: &mut Expr, cx: Ctx, next: &mut usize, f: &mut dyn FnMut(usize, &mut 
             for a in args.iter_mut() {
                 if let PrimArg::Fun(g) = a {
                     let perfect = matches!(g.kind, ExprKind::Prim(Prim::Map, _))
-                        && !crate::codegen::lower::is_layout(g);
+                        && !crate::analysis::is_layout(g);
                     let inner = Ctx {
                         parent: Some(me),
                         perfect,

@@ -17,7 +17,7 @@
 //! against time: the materialised view takes `d`-dimensional elements times their length).
 
 use super::Candidate;
-use crate::codegen::lower::is_layout;
+use crate::analysis::is_layout;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::prim::Prim;
 use crate::rewrite::build::{self, compose, ident, prim, with_fun};
@@ -198,7 +198,7 @@ fn split_view(body: &Expr) -> Option<(Expr, Expr)> {
     let (f, layouts) = fs.split_first()?;
     let view = if layouts.is_empty() {
         x.clone()
-    } else if layouts.iter().all(is_layout) && crate::codegen::lower::is_pure(x) {
+    } else if layouts.iter().all(is_layout) && crate::analysis::is_pure(x) {
         Expr::new(
             ExprKind::Apply(Box::new(compose(layouts.to_vec(), g.span)), vec![x.clone()]),
             body.span,
@@ -206,7 +206,7 @@ fn split_view(body: &Expr) -> Option<(Expr, Expr)> {
     } else {
         return None;
     };
-    (crate::codegen::lower::is_pure(&view) && has_windows(&view) && !is_layout(f))
+    (crate::analysis::is_pure(&view) && has_windows(&view) && !is_layout(f))
         .then(|| (f.clone(), view))
 }
 

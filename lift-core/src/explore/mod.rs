@@ -10,7 +10,7 @@
 //!   sliding-window strips with `map_seq_slide` ([`slides`]),
 //!   the reduction lowerings of [`crate::codegen`], kernel fission of chains of several
 //!   computing stages ([`stages`]), and the default mapping
-//!   ([`crate::codegen::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
+//!   ([`crate::explore::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
 //!   applies to every kernel, followed by the other parallel mappings of the map nest that
 //!   the mapping constraint problem allows ([`mapping`], [`parallel`]).
 //!
@@ -18,6 +18,7 @@
 //! one whose conditions hold and whose resources fit the device; the tuner times them all.
 
 pub mod lets;
+pub mod lower;
 pub mod mapping;
 pub mod materialise;
 pub mod normalise;
@@ -299,7 +300,7 @@ fn later_strategies(
     // product's padded reads of them cost registers (BLAS at 4001^3 on the H100, 3.78 ms
     // fused against 3.67 ms in two kernels); the tuner picks.
     let fission = if stages::iterates_over_the_grid(body)
-        || out.is_empty() && reductions.is_empty() && !crate::codegen::lower::uses_parallel(body)
+        || out.is_empty() && reductions.is_empty() && !crate::explore::lower::uses_parallel(body)
         || blocking::reads_elements(body)
     {
         stages::fission(prog, kernel, info, scope).unwrap_or_default()
@@ -453,7 +454,7 @@ fn lowered(
     {
         return None;
     }
-    let l = crate::codegen::lower::lower_program(&p, kernel, &info2).ok()?;
+    let l = crate::explore::lower::lower_program(&p, kernel, &info2).ok()?;
     Some(Candidate {
         strategy,
         params,

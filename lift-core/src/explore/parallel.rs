@@ -2,8 +2,8 @@
 //! problem ([`super::mapping`]).
 //!
 //! The body is prepared by the default lowering (maps expanded and fused,
-//! [`crate::codegen::lower::prepare`]); every solution is applied and the rest lowered
-//! sequentially. The default heuristic ([`crate::codegen::lower`], step 3) is one solution
+//! [`crate::explore::lower::prepare`]); every solution is applied and the rest lowered
+//! sequentially. The default heuristic ([`crate::explore::lower`], step 3) is one solution
 //! among them and stays the `map` candidate; the others are `mapping(m0=.., m1=..)`
 //! candidates (each map's code in the thesis's encoding, maps in pre-order), in order of
 //! preference, at most [`MAX_MAPPINGS`] of them that code generation accepts (and as many
@@ -12,9 +12,9 @@
 //! A mapping with a `map_lcl` over a size variable also comes with a larger local size
 //! (`lanes`, [`crate::codegen::Options`]) for the tuner.
 
+use super::lower;
 use super::mapping::{self, Code, Nest};
 use super::{Candidate, Lowering};
-use crate::codegen::lower;
 use crate::codegen::Options;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::prim::Prim;

@@ -28,8 +28,8 @@
 //! stages run in order on one queue: a kernel boundary is the grid-wide barrier between them.
 
 use super::{Candidate, Lowering};
+use crate::analysis::{is_layout, is_pure};
 use crate::arith::Nat;
-use crate::codegen::lower::{is_layout, is_pure};
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
 use crate::prim::Prim;
 use crate::rewrite::blocking::Edge;
@@ -464,7 +464,7 @@ pub fn iterates_over_the_grid(body: &Expr) -> bool {
     };
     let grid_step = |g: &Expr| {
         // A bare parallel map is elementwise: each work-item reads back what it wrote.
-        crate::codegen::lower::uses_grid_map(g)
+        crate::explore::lower::uses_grid_map(g)
             && !matches!(g.kind, ExprKind::Prim(Prim::MapGlb | Prim::MapWrg, _))
     };
     fs.iter().any(|e| {

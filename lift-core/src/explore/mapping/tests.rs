@@ -2,7 +2,7 @@
 //! the thesis's examples, and applied solutions that type-check.
 
 use super::*;
-use crate::codegen::lower::prepare;
+use crate::explore::lower::prepare;
 use crate::ir::Program;
 use crate::parse::parse_program_str;
 use crate::typeck::check_program;
@@ -226,7 +226,7 @@ fn heuristic_is_a_solution() {
         let infos = check_program(&mut p).expect("checks");
         let (k, info) = (p.kernels[0].name.clone(), infos[0].clone());
         let text = |q: &Program| crate::print::expr(&q.kernel(&k).expect("k").body);
-        let default = crate::codegen::lower::lower_program(&p, &k, &info).expect("lowers");
+        let default = crate::explore::lower::lower_program(&p, &k, &info).expect("lowers");
         let all = crate::explore::parallel::mappings(&p, &k, &info).expect("mappings");
         assert!(
             all.iter()

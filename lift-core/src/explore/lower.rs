@@ -18,8 +18,9 @@
 //!
 //! The result is type-checked again.
 
-use super::{CodegenError, GResult};
+use crate::analysis::{is_layout, is_pure};
 use crate::arith::Nat;
+use crate::codegen::{CodegenError, GResult};
 use crate::ir::{Expr, ExprKind, PrimArg, Program};
 use crate::prim::Prim;
 use crate::rewrite::lowering::{self, MapLevel};
@@ -61,7 +62,7 @@ pub fn prepare(prog: &Program, kernel: &str, info: &KernelInfo) -> GResult<Progr
         .iter_mut()
         .find(|k| k.name == kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
-    if crate::explore::stages::iterates_over_the_grid(&k.body) {
+    if super::stages::iterates_over_the_grid(&k.body) {
         return Err(CodegenError::Unsupported(
             "`iterate` whose steps run `map_glb` or `map_wrg` needs a kernel per step (one \
              kernel cannot wait for the whole grid between steps): give it a constant count, at \
@@ -266,55 +267,6 @@ pub(crate) fn uses_parallel(e: &Expr) -> bool {
         x
     });
     found
-}
-
-const LAYOUT: &[Prim] = &[
-    Prim::Split,
-    Prim::Join,
-    Prim::SplitCover,
-    Prim::JoinCover,
-    Prim::Take,
-    Prim::Slide,
-    Prim::Slide2,
-    Prim::Slide3,
-    Prim::Pad,
-    Prim::Pad2,
-    Prim::Pad3,
-    Prim::Transpose,
-    Prim::Gather,
-    Prim::Scatter,
-    Prim::Get,
-    Prim::At,
-    Prim::Zip,
-    Prim::Zip2,
-    Prim::Zip3,
-    Prim::Unzip,
-    Prim::AsVector,
-    Prim::AsScalar,
-];
-
-/// Layout primitives, compositions of them and maps of them (`map(transpose)`,
-/// `map(slide(3, 1))`: views too).
-pub(crate) fn is_layout(f: &Expr) -> bool {
-    match &f.kind {
-        ExprKind::Point(_, _, x) => is_layout(x),
-        ExprKind::Compose(fs) => fs.iter().all(is_layout),
-        ExprKind::Prim(Prim::Map, _) => f.prim_fun(Prim::Map).is_some_and(is_layout),
-        _ => is_prim(f, LAYOUT),
-    }
-}
-
-/// Data that is read without computing: parameters, `iota(n)`, and layout primitives applied
-/// to them.
-pub(crate) fn is_pure(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Ident(_) | ExprKind::Lit(..) => true,
-        ExprKind::Tuple(es) => es.iter().all(is_pure),
-        ExprKind::Point(_, _, x) | ExprKind::Proj(x, _) => is_pure(x),
-        ExprKind::Apply(f, es) if es.is_empty() => is_prim(f, &[Prim::Iota]),
-        ExprKind::Apply(f, es) => is_layout(f) && es.iter().all(is_pure),
-        _ => false,
-    }
 }
 
 /// Makes the single map of `layout o map(f) o layout $ pure` a `map_glb`; a body that only
