@@ -208,7 +208,9 @@ fn solution_counts() {
         let s = solutions(&n);
         let ms = t.elapsed().as_secs_f64() * 1e3;
         assert_eq!(s.len(), want, "{src}");
-        assert!(ms < 50.0, "{ms} ms: {src}");
+        // A guard against a blow-up of the search, not a speed claim (a loaded test machine
+        // takes several times the 1-5 ms these take alone).
+        assert!(ms < 1000.0, "{ms} ms: {src}");
     }
 }
 
