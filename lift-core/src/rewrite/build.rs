@@ -6,7 +6,7 @@
 pub(crate) use super::names::{binds, free as free_names, mentions, pat_names, subst};
 use super::walk::children_mut;
 use crate::arith::Nat;
-use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Reorder, Section};
+use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Section};
 use crate::prim::Prim;
 use crate::types::Type;
 use proc_macro2::Span;
@@ -65,20 +65,6 @@ pub(crate) fn compose(fs: Vec<Expr>, span: Span) -> Expr {
 /// Is `e` primitive `p` with no static arguments (`join`, `transpose`)?
 pub(crate) fn is_bare(e: &Expr, p: Prim) -> bool {
     matches!(e.as_prim(), Some((q, [])) if q == p)
-}
-
-/// Structural equality (compared as printed source, which ignores spans and types).
-pub(crate) fn same(a: &Expr, b: &Expr) -> bool {
-    crate::print::expr(a) == crate::print::expr(b)
-}
-
-/// Equal index functions.
-pub(crate) fn same_reorder(a: &Reorder, b: &Reorder) -> bool {
-    match (a, b) {
-        (Reorder::Reverse, Reorder::Reverse) => true,
-        (Reorder::Stride(x, _), Reorder::Stride(y, _)) => x == y,
-        _ => false,
-    }
 }
 
 /// Element type and length of an array type.
@@ -346,17 +332,15 @@ pub(crate) fn chain(f: &Expr) -> Vec<Expr> {
     }
 }
 
-/// Replaces every sub-expression of `e` printed like `r` by `by` (untyping the rest).
+/// Replaces every sub-expression of `e` equal to `r` (structurally, see [`Expr`]'s equality:
+/// each compared on its own, so its free names by name) by `by`, untyping the rest.
 pub(crate) fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
-    fn go(e: &mut Expr, target: &str, by: &Expr) {
-        if crate::print::expr(e) == target {
-            *e = by.clone();
-            return;
-        }
-        e.ty = None;
-        for c in children_mut(e) {
-            go(c, target, by);
-        }
+    if e == r {
+        *e = by.clone();
+        return;
     }
-    go(e, &crate::print::expr(r), by);
+    e.ty = None;
+    for c in children_mut(e) {
+        replace_same(c, r, by);
+    }
 }
