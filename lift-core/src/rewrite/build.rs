@@ -332,15 +332,61 @@ pub(crate) fn chain(f: &Expr) -> Vec<Expr> {
     }
 }
 
-/// Replaces every sub-expression of `e` equal to `r` (structurally, see [`Expr`]'s equality:
-/// each compared on its own, so its free names by name) by `by`, untyping the rest.
+/// Replaces every sub-expression of `e` equal to `r` (structurally, see [`Expr`]'s equality,
+/// so up to the names it binds) by `by`, untyping the rest. Not under a binder of one of the
+/// free names of `r`: there an equal-looking expression means something else.
 pub(crate) fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
-    if e == r {
-        *e = by.clone();
-        return;
+    fn go(e: &mut Expr, r: &Expr, by: &Expr, fv: &[String]) {
+        if e == r {
+            *e = by.clone();
+            return;
+        }
+        e.ty = None;
+        let shadows = |p: &Pat| fv.iter().any(|n| binds(p, n));
+        match &mut e.kind {
+            ExprKind::Lambda(ps, _) if ps.iter().any(shadows) => {}
+            ExprKind::Let(p, v, _) if shadows(p) => go(v, r, by, fv),
+            _ => {
+                for c in children_mut(e) {
+                    go(c, r, by, fv);
+                }
+            }
+        }
     }
-    e.ty = None;
-    for c in children_mut(e) {
-        replace_same(c, r, by);
+    go(e, r, by, &free_names(r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_expr_str;
+
+    fn replaced(e: &str, r: &str) -> String {
+        let p = |s: &str| parse_expr_str(s, &[]).unwrap();
+        let mut e = p(e);
+        replace_same(&mut e, &p(r), &p("h"));
+        crate::print::expr(&e)
+    }
+
+    #[test]
+    fn replace_same_is_structural_and_respects_scope() {
+        assert_eq!(
+            replaced("map(|a| a + f(y)) $ x", "f(y)"),
+            "map(|a| a + h) $ x"
+        );
+        // Alpha-equivalent occurrences are the same expression.
+        assert_eq!(
+            replaced("(map(|v| v * 2.0) $ y, z)", "map(|u| u * 2.0) $ y"),
+            "(h, z)"
+        );
+        // Under a binder of one of its free names, an equal-looking expression is another.
+        assert_eq!(
+            replaced("(y.0, map(|y| y.0) $ w)", "y.0"),
+            "(h, map(|y| y.0) $ w)"
+        );
+        assert_eq!(
+            replaced("{ let y = y.0; y.0 }", "y.0"),
+            "{ let y = h; y.0 }"
+        );
     }
 }
