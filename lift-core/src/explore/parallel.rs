@@ -19,6 +19,7 @@ use crate::codegen::Options;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::prim::Prim;
 use crate::typeck::KernelInfo;
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// The most mappings besides the default one offered as candidates.
@@ -144,10 +145,11 @@ pub fn mappings(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<M
 /// The default mapping (`map`) followed by the other mappings of the solver.
 pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
     let mut out = Vec::new();
-    let mut seen = Vec::new();
+    // Lowered bodies already offered, compared structurally (modulo types and bound names).
+    let mut seen = HashSet::new();
     if let Ok(l) = lower::lower_program(prog, kernel, info) {
         if let Some(k) = l.prog.kernel(kernel) {
-            seen.push(crate::print::expr(&k.body));
+            seen.insert(k.body.clone());
         }
         out.push(Candidate {
             strategy: "map",
@@ -178,11 +180,9 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         let Some(k) = l.prog.kernel(kernel) else {
             continue;
         };
-        let text = crate::print::expr(&k.body);
-        if seen.contains(&text) {
+        if !seen.insert(k.body.clone()) {
             continue;
         }
-        seen.push(text);
         let lanes: &[i64] = if symbolic_lcl(&k.body) { &LANES } else { &[0] };
         let ok =
             crate::codegen::generate_with(&l.prog, kernel, &l.info, &Options::default()).is_ok();

@@ -127,9 +127,8 @@ fn lambda_then_layout(f: &Expr) -> Option<(Expr, Vec<Expr>)> {
 /// the functions of `L`.
 fn through_layout(f: &Expr) -> Option<(Expr, Vec<Expr>)> {
     let (x, b) = lambda1(f)?;
-    let mut chain: Option<String> = None;
     let mut layout = None;
-    if !uses_through(b, x, &mut chain, &mut layout) {
+    if !uses_through(b, x, &mut layout) {
         return None;
     }
     let l = layout?;
@@ -149,9 +148,9 @@ fn through_layout(f: &Expr) -> Option<(Expr, Vec<Expr>)> {
     Some((lam, fs.iter().map(build::untyped).collect()))
 }
 
-/// Whether every occurrence of `x` in `e` is `L $ x` for one layout chain `L` (printed into
-/// `chain`, kept in `layout`).
-fn uses_through(e: &Expr, x: &str, chain: &mut Option<String>, layout: &mut Option<Expr>) -> bool {
+/// Whether every occurrence of `x` in `e` is `L $ x` for one layout chain `L` (kept in
+/// `layout`; the chains compared structurally).
+fn uses_through(e: &Expr, x: &str, layout: &mut Option<Expr>) -> bool {
     if build::is_ident(e, x) {
         return false;
     }
@@ -163,18 +162,13 @@ fn uses_through(e: &Expr, x: &str, chain: &mut Option<String>, layout: &mut Opti
     if let ExprKind::Apply(f, xs) = &e.kind {
         if let [a] = xs.as_slice() {
             if build::is_ident(a, x) && build::is_layout(f) {
-                let printed = crate::print::expr(f);
-                if chain.get_or_insert_with(|| printed.clone()) != &printed {
-                    return false;
-                }
-                layout.get_or_insert_with(|| (**f).clone());
-                return true;
+                return *layout.get_or_insert_with(|| (**f).clone()) == **f;
             }
         }
     }
     crate::rewrite::walk::children(e)
         .into_iter()
-        .all(|c| uses_through(c, x, chain, layout))
+        .all(|c| uses_through(c, x, layout))
 }
 
 /// Replaces every `L $ x` of `e` by `x` (after [`uses_through`] held).

@@ -6,7 +6,7 @@
 pub(crate) use super::names::{binds, free as free_names, mentions, pat_names, subst};
 use super::walk::children_mut;
 use crate::arith::Nat;
-use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Reorder, Section};
+use crate::ir::{BinOp, Expr, ExprKind, LitValue, Pat, PrimArg, Section};
 use crate::prim::Prim;
 use crate::types::Type;
 use proc_macro2::Span;
@@ -65,20 +65,6 @@ pub(crate) fn compose(fs: Vec<Expr>, span: Span) -> Expr {
 /// Is `e` primitive `p` with no static arguments (`join`, `transpose`)?
 pub(crate) fn is_bare(e: &Expr, p: Prim) -> bool {
     matches!(e.as_prim(), Some((q, [])) if q == p)
-}
-
-/// Structural equality (compared as printed source, which ignores spans and types).
-pub(crate) fn same(a: &Expr, b: &Expr) -> bool {
-    crate::print::expr(a) == crate::print::expr(b)
-}
-
-/// Equal index functions.
-pub(crate) fn same_reorder(a: &Reorder, b: &Reorder) -> bool {
-    match (a, b) {
-        (Reorder::Reverse, Reorder::Reverse) => true,
-        (Reorder::Stride(x, _), Reorder::Stride(y, _)) => x == y,
-        _ => false,
-    }
 }
 
 /// Element type and length of an array type.
@@ -346,17 +332,61 @@ pub(crate) fn chain(f: &Expr) -> Vec<Expr> {
     }
 }
 
-/// Replaces every sub-expression of `e` printed like `r` by `by` (untyping the rest).
+/// Replaces every sub-expression of `e` equal to `r` (structurally, see [`Expr`]'s equality,
+/// so up to the names it binds) by `by`, untyping the rest. Not under a binder of one of the
+/// free names of `r`: there an equal-looking expression means something else.
 pub(crate) fn replace_same(e: &mut Expr, r: &Expr, by: &Expr) {
-    fn go(e: &mut Expr, target: &str, by: &Expr) {
-        if crate::print::expr(e) == target {
+    fn go(e: &mut Expr, r: &Expr, by: &Expr, fv: &[String]) {
+        if e == r {
             *e = by.clone();
             return;
         }
         e.ty = None;
-        for c in children_mut(e) {
-            go(c, target, by);
+        let shadows = |p: &Pat| fv.iter().any(|n| binds(p, n));
+        match &mut e.kind {
+            ExprKind::Lambda(ps, _) if ps.iter().any(shadows) => {}
+            ExprKind::Let(p, v, _) if shadows(p) => go(v, r, by, fv),
+            _ => {
+                for c in children_mut(e) {
+                    go(c, r, by, fv);
+                }
+            }
         }
     }
-    go(e, &crate::print::expr(r), by);
+    go(e, r, by, &free_names(r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_expr_str;
+
+    fn replaced(e: &str, r: &str) -> String {
+        let p = |s: &str| parse_expr_str(s, &[]).unwrap();
+        let mut e = p(e);
+        replace_same(&mut e, &p(r), &p("h"));
+        crate::print::expr(&e)
+    }
+
+    #[test]
+    fn replace_same_is_structural_and_respects_scope() {
+        assert_eq!(
+            replaced("map(|a| a + f(y)) $ x", "f(y)"),
+            "map(|a| a + h) $ x"
+        );
+        // Alpha-equivalent occurrences are the same expression.
+        assert_eq!(
+            replaced("(map(|v| v * 2.0) $ y, z)", "map(|u| u * 2.0) $ y"),
+            "(h, z)"
+        );
+        // Under a binder of one of its free names, an equal-looking expression is another.
+        assert_eq!(
+            replaced("(y.0, map(|y| y.0) $ w)", "y.0"),
+            "(h, map(|y| y.0) $ w)"
+        );
+        assert_eq!(
+            replaced("{ let y = y.0; y.0 }", "y.0"),
+            "{ let y = h; y.0 }"
+        );
+    }
 }

@@ -40,7 +40,7 @@ pub fn iterate_fusion() -> Rule {
         "iterate(m, f) o iterate(k, f) ⇒ iterate(m + k, f)",
         |a, b, _| {
             let (fa, fb) = (a.prim_fun(Prim::Iterate)?, b.prim_fun(Prim::Iterate)?);
-            if !build::same(fa, fb) {
+            if fa != fb {
                 return None;
             }
             let m = a.prim_nats(Prim::Iterate)?.first()?.clone();

@@ -7,7 +7,7 @@
 //! and every substitution renames the binders it passes under when they would capture a free
 //! name of what is substituted.
 
-use super::walk::{children, children_mut};
+use crate::ir::{children, children_mut};
 use crate::ir::{Expr, ExprKind, Kernel, Pat, Program};
 use std::collections::HashSet;
 
@@ -98,43 +98,7 @@ pub(crate) fn fresh_for(base: &str, taken: &HashSet<String>) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
-/// Does pattern `p` bind `name`?
-pub(crate) fn binds(p: &Pat, name: &str) -> bool {
-    match p {
-        Pat::Name(n, _) => n == name,
-        Pat::Tuple(ps, _) => ps.iter().any(|q| binds(q, name)),
-    }
-}
-
-pub(crate) use crate::ir::pat_names;
-
-/// The names that occur free in `e` (not bound by a lambda or `let` inside it).
-pub(crate) fn free(e: &Expr) -> Vec<String> {
-    match &e.kind {
-        ExprKind::Ident(n) => vec![n.clone()],
-        ExprKind::Lambda(ps, b) => {
-            let bound: Vec<String> = ps.iter().flat_map(pat_names).collect();
-            free(b).into_iter().filter(|n| !bound.contains(n)).collect()
-        }
-        ExprKind::Let(p, v, b) => {
-            let bound = pat_names(p);
-            let mut out = free(v);
-            out.extend(free(b).into_iter().filter(|n| !bound.contains(n)));
-            out
-        }
-        _ => children(e).into_iter().flat_map(free).collect(),
-    }
-}
-
-/// Is `name` free in `e`?
-pub(crate) fn is_free(e: &Expr, name: &str) -> bool {
-    match &e.kind {
-        ExprKind::Ident(n) => n == name,
-        ExprKind::Lambda(ps, b) => !ps.iter().any(|p| binds(p, name)) && is_free(b, name),
-        ExprKind::Let(p, v, b) => is_free(v, name) || (!binds(p, name) && is_free(b, name)),
-        _ => children(e).into_iter().any(|c| is_free(c, name)),
-    }
-}
+pub(crate) use crate::ir::{binds, free, is_free, pat_names};
 
 /// Replaces the free occurrences of the names of `by` in `e` by their expressions, all at
 /// once (an expression put in is not searched again). A lambda or `let` that binds a name

@@ -32,7 +32,7 @@ fn push_expr(e: &Expr, out: &mut Vec<Nat>) {
     if let Some(t) = &e.ty {
         push_dims(t, out);
     }
-    for c in crate::rewrite::walk::children(e) {
+    for c in crate::ir::children(e) {
         push_expr(c, out);
     }
 }

@@ -85,7 +85,7 @@ pub struct IndexCheck {
 
 /// The parameters used directly as the indices of a `filter` in `body`.
 fn index_checks(body: &crate::ir::Expr, params: &[crate::ir::Param]) -> Vec<IndexCheck> {
-    let mut out: Vec<IndexCheck> = crate::rewrite::walk::children(body)
+    let mut out: Vec<IndexCheck> = crate::ir::children(body)
         .into_iter()
         .flat_map(|c| index_checks(c, params))
         .collect();

@@ -8,6 +8,12 @@ use crate::prim::Prim;
 use crate::types::{ScalarType, Type};
 use proc_macro2::Span;
 
+mod eq;
+mod walk;
+
+pub use walk::pat_names;
+pub(crate) use walk::{arg_child, binds, children, children_mut, free, is_free};
+
 /// A whole `lift!` block.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
@@ -164,8 +170,9 @@ impl Expr {
     }
 }
 
-/// A literal value as written.
-#[derive(Clone, Debug, PartialEq)]
+/// A literal value as written. Equality compares floats by their bits (see [`Expr`]'s
+/// equality), so `0.0` and `-0.0` differ and a NaN equals itself.
+#[derive(Clone, Debug)]
 pub enum LitValue {
     /// An integer literal.
     Int(u128),
@@ -398,68 +405,4 @@ pub enum ExprKind {
     Let(Pat, Box<Expr>, Box<Expr>),
     /// `#[name(args)] e`: a rewrite point on `e`; arguments `None` are left to tuning.
     Point(String, Vec<Option<Nat>>, Box<Expr>),
-}
-
-/// The sub-expressions of one primitive argument.
-pub(crate) fn arg_child(a: &PrimArg) -> Option<&Expr> {
-    match a {
-        PrimArg::Fun(e) | PrimArg::Value(e) => Some(e),
-        PrimArg::Boundary(Boundary::Constant(e), _) => Some(e),
-        _ => None,
-    }
-}
-
-fn arg_child_mut(a: &mut PrimArg) -> Option<&mut Expr> {
-    match a {
-        PrimArg::Fun(e) | PrimArg::Value(e) => Some(e),
-        PrimArg::Boundary(Boundary::Constant(e), _) => Some(e),
-        _ => None,
-    }
-}
-
-/// The immediate sub-expressions of `e`, in one fixed order shared by every traversal:
-/// a primitive's function, value and constant-boundary arguments in argument order; a
-/// lambda's body; a composition's functions outermost first; an application's function,
-/// then its arguments; every other node's operands left to right.
-pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
-        ExprKind::Prim(_, args) => args.iter().filter_map(arg_child).collect(),
-        ExprKind::Lambda(_, b)
-        | ExprKind::Proj(b, _)
-        | ExprKind::Index(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Cast(b, _)
-        | ExprKind::Point(_, _, b) => vec![&**b],
-        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter().collect(),
-        ExprKind::Apply(f, xs) => std::iter::once(&**f).chain(xs.iter()).collect(),
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => vec![&**a, &**b],
-        ExprKind::If(c, a, b) => vec![&**c, &**a, &**b],
-    }
-}
-
-/// The immediate sub-expressions of `e`, mutably, in the order of [`children`].
-pub(crate) fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => Vec::new(),
-        ExprKind::Prim(_, args) => args.iter_mut().filter_map(arg_child_mut).collect(),
-        ExprKind::Lambda(_, b)
-        | ExprKind::Proj(b, _)
-        | ExprKind::Index(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Cast(b, _)
-        | ExprKind::Point(_, _, b) => vec![&mut **b],
-        ExprKind::Compose(es) | ExprKind::Tuple(es) => es.iter_mut().collect(),
-        ExprKind::Apply(f, xs) => std::iter::once(&mut **f).chain(xs.iter_mut()).collect(),
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => vec![&mut **a, &mut **b],
-        ExprKind::If(c, a, b) => vec![&mut **c, &mut **a, &mut **b],
-    }
-}
-
-/// The names a pattern binds, left to right.
-pub fn pat_names(p: &Pat) -> Vec<String> {
-    match p {
-        Pat::Name(n, _) => vec![n.clone()],
-        Pat::Tuple(ps, _) => ps.iter().flat_map(pat_names).collect(),
-    }
 }
