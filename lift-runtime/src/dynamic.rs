@@ -687,9 +687,8 @@ impl DynKernel {
             .extents
             .iter()
             .chain(temp_extents)
-            .map(|n| eval(n, lookup))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(crate::private::index64(&extents))
+            .map(|n| eval(n, lookup));
+        crate::private::index64(extents)
     }
 
     /// Builds the kernels for `sizes` (one per size variable): the program with every size
