@@ -11,6 +11,7 @@
 //! * [`rewrite`]: rewrite rules as values and ELEVATE-style strategies;
 //! * [`explore`]: normalisation and the derivation of low-level candidates;
 //! * [`codegen`]: OpenCL C generation from a low-level program;
+//! * [`device`]: what the explorer and the code generator assume of the device;
 //! * [`driver`]: sequences the stages for one kernel (points, normalisation, exploration,
 //!   code generation).
 //!
@@ -21,6 +22,7 @@
 pub mod arith;
 pub mod cnames;
 pub mod codegen;
+pub mod device;
 pub mod driver;
 pub mod error;
 pub mod explore;
