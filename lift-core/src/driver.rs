@@ -13,6 +13,7 @@
 //! [`DynKernel`]: https://docs.rs/lift-runtime
 
 use crate::codegen::{self, CodegenError, Generated};
+use crate::device::DeviceModel;
 use crate::explore::{self, Candidate, Lowering, Scope};
 use crate::ir::Program;
 use crate::rewrite::points::{apply_points, PointWarning};
@@ -66,13 +67,24 @@ pub enum DriverError {
 /// Compiles kernel `kernel` of the parsed program `prog` through every stage after parsing:
 /// every candidate of the whole space ([`Scope::All`]), in order of preference. What the
 /// tuner times; it costs seconds for a product (it runs at tune time, never in the macro).
+/// For [`DeviceModel::DEFAULT`], the build-time assumption (see [`compile_kernel_for`]).
 pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverError> {
+    compile_kernel_for(prog, kernel, &DeviceModel::DEFAULT)
+}
+
+/// [`compile_kernel`] for the device `device` describes: explored and generated for its
+/// work-group sizes, local memory, vector width and banks ([`explore::candidates_for`]).
+pub fn compile_kernel_for(
+    prog: &Program,
+    kernel: &str,
+    device: &DeviceModel,
+) -> Result<Compiled, DriverError> {
     let (pointed, warnings, info) = prepare(prog, kernel)?;
     let mut candidates = Vec::new();
     let mut rejected = Vec::new();
     let mut last_error = None;
-    for c in explore::candidates_in(&pointed, kernel, &info, Scope::All) {
-        match compile_candidate(&c, kernel, &pointed, &info) {
+    for c in explore::candidates_for(&pointed, kernel, &info, Scope::All, device) {
+        match compile_candidate(&c, kernel, (&pointed, &info), device) {
             Ok(cc) => candidates.push(cc),
             Err(e) => {
                 rejected.push((c.name(), e.to_string()));
@@ -89,16 +101,26 @@ pub fn compile_kernel(prog: &Program, kernel: &str) -> Result<Compiled, DriverEr
 /// of [`Scope::Default`] that applies to every size and compiles (else the last that
 /// compiles), generating no other. What the macro emits as `SOURCE`; milliseconds where
 /// [`compile_kernel`] takes seconds. [`Compiled::candidates`] holds that one candidate.
+/// For [`DeviceModel::DEFAULT`] (see [`compile_default_for`]).
 pub fn compile_default(prog: &Program, kernel: &str) -> Result<Compiled, DriverError> {
+    compile_default_for(prog, kernel, &DeviceModel::DEFAULT)
+}
+
+/// [`compile_default`] for the device `device` describes.
+pub fn compile_default_for(
+    prog: &Program,
+    kernel: &str,
+    device: &DeviceModel,
+) -> Result<Compiled, DriverError> {
     let (pointed, warnings, info) = prepare(prog, kernel)?;
-    let cands = explore::candidates_in(&pointed, kernel, &info, Scope::Default);
+    let cands = explore::candidates_for(&pointed, kernel, &info, Scope::Default, device);
     let mut rejected = Vec::new();
     let mut last_error = None;
     let unconditional = cands
         .iter()
         .filter(|c| extra_conditions(&c.info, &info).is_empty());
     for c in unconditional.chain(cands.iter().rev()) {
-        match compile_candidate(c, kernel, &pointed, &info) {
+        match compile_candidate(c, kernel, (&pointed, &info), device) {
             Ok(cc) => {
                 let candidates = vec![cc];
                 return finish(kernel, &pointed, info, warnings, candidates, rejected, None);
@@ -136,15 +158,15 @@ fn prepare(
 fn compile_candidate(
     c: &Candidate,
     kernel: &str,
-    prog: &Program,
-    info: &KernelInfo,
+    (prog, info): (&Program, &KernelInfo),
+    device: &DeviceModel,
 ) -> Result<CompiledCandidate, CodegenError> {
     Ok(CompiledCandidate {
         name: c.name(),
         strategy: c.strategy.to_string(),
         params: c.params.clone(),
         conditions: extra_conditions(&c.info, info),
-        generated: generate(c, kernel, prog)?,
+        generated: generate(c, kernel, prog, device)?,
     })
 }
 
@@ -175,14 +197,24 @@ fn finish(
     })
 }
 
-/// Compiles candidate `c` of kernel `kernel` (of `prog`) to OpenCL C.
-fn generate(c: &Candidate, kernel: &str, prog: &Program) -> Result<Generated, CodegenError> {
+/// Compiles candidate `c` of kernel `kernel` (of `prog`) to OpenCL C for `device`.
+fn generate(
+    c: &Candidate,
+    kernel: &str,
+    prog: &Program,
+    device: &DeviceModel,
+) -> Result<Generated, CodegenError> {
     match &c.lowering {
-        Lowering::Program(p) => {
-            codegen::generate_with(p, kernel, &c.info, &explore::parallel::options(&c.params))
+        Lowering::Program(p) => codegen::generate_with(
+            p,
+            kernel,
+            &c.info,
+            &explore::parallel::options_for(&c.params, device),
+        ),
+        Lowering::Reduction(p, shape) => {
+            codegen::generate_reduction_for(p, kernel, &c.info, *shape, device)
+                .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into())))
         }
-        Lowering::Reduction(p, shape) => codegen::generate_reduction(p, kernel, &c.info, *shape)
-            .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into()))),
         Lowering::Stages(stages) => {
             let params = prog
                 .kernel(kernel)
@@ -193,7 +225,7 @@ fn generate(c: &Candidate, kernel: &str, prog: &Program) -> Result<Generated, Co
                 .iter()
                 .map(|s| {
                     Ok(codegen::stages::StageGen {
-                        generated: generate(&s.candidate, &s.kernel, prog)?,
+                        generated: generate(&s.candidate, &s.kernel, prog, device)?,
                         result: s.result.clone(),
                     })
                 })

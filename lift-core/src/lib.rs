@@ -13,6 +13,7 @@
 //!   lowering, [`explore::lower`], among them);
 //! * [`analysis`]: questions about programs several stages ask (views, pure data);
 //! * [`codegen`]: OpenCL C generation from a low-level program;
+//! * [`device`]: what the explorer and the code generator assume of the device;
 //! * [`driver`]: sequences the stages for one kernel (points, normalisation, exploration,
 //!   code generation).
 //!
@@ -24,6 +25,7 @@ pub mod analysis;
 pub mod arith;
 pub mod cnames;
 pub mod codegen;
+pub mod device;
 pub mod driver;
 pub mod error;
 pub mod explore;

@@ -121,6 +121,11 @@ impl Context {
         &self.inner.device
     }
 
+    /// The compiler's model of this context's device ([`crate::device_model`]).
+    pub fn device_model(&self) -> lift_core::device::DeviceModel {
+        crate::device_model(&self.inner.device)
+    }
+
     /// The in-order, profiling-enabled `opencl3` command queue all operations go through.
     pub fn cl_queue(&self) -> &CommandQueue {
         &self.inner.queue

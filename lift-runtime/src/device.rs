@@ -1,6 +1,8 @@
-//! Listing OpenCL devices and choosing one from a selector string.
+//! Listing OpenCL devices, choosing one from a selector string, and the compiler's model of
+//! one ([`device_model`]).
 
 use crate::error::{Error, Result};
+use lift_core::device::DeviceModel;
 use opencl3::device::{
     Device, CL_DEVICE_NOT_FOUND, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL,
     CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU,
@@ -192,5 +194,97 @@ pub(crate) fn select(selector: &str) -> Result<(DeviceInfo, Device)> {
             selector: selector.to_string(),
             available: devices.iter().map(|(d, _)| d.to_string()).collect(),
         }),
+    }
+}
+
+/// The [`DeviceModel`] of an OpenCL device: what the explorer assumes of it when it compiles
+/// for it ([`lift_core::driver::compile_kernel_for`]). Read from the device: local memory
+/// (`CL_DEVICE_LOCAL_MEM_SIZE`), the largest work-group (`CL_DEVICE_MAX_WORK_GROUP_SIZE`),
+/// compute units (`CL_DEVICE_MAX_COMPUTE_UNITS`), the float vector width
+/// (`CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT`, within 4 to 8: GPUs that report 1, NVIDIA's,
+/// still serve `float4` loads in one transaction, and the blocked strategy tries widths up
+/// to 8), the SIMD width (NVIDIA's warp, `CL_DEVICE_WARP_SIZE_NV`; AMD's wavefront,
+/// `CL_DEVICE_WAVEFRONT_WIDTH_AMD`; a CPU's native float vector width; else 32) and the banks
+/// of local memory (`CL_DEVICE_LOCAL_MEM_BANKS_AMD`, else 32). What a device does not report
+/// is [`DeviceModel::DEFAULT`]'s. (`CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE`, the SIMD
+/// width other drivers report, needs a built kernel: not read here.)
+pub fn device_model(device: &Device) -> DeviceModel {
+    let d = DeviceModel::DEFAULT;
+    let int = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    let extensions = device.extensions().unwrap_or_default();
+    let has = |ext: &str| extensions.split_whitespace().any(|e| e == ext);
+    let cpu = device.dev_type().is_ok_and(|t| t & CL_DEVICE_TYPE_CPU != 0);
+    let simd = if has("cl_nv_device_attribute_query") {
+        device.wrap_size_nv().ok()
+    } else if has("cl_amd_device_attribute_query") {
+        device.wavefront_width_amd().ok()
+    } else if cpu {
+        device.native_vector_width_float().ok()
+    } else {
+        None
+    };
+    let banks = has("cl_amd_device_attribute_query")
+        .then(|| device.local_mem_banks_amd().ok())
+        .flatten();
+    let positive = |v: Option<u64>, default: i64| v.map(int).filter(|&v| v > 0).unwrap_or(default);
+    let max_work_group = positive(
+        device.max_work_group_size().ok().map(|v| v as u64),
+        d.max_work_group,
+    );
+    DeviceModel {
+        simd_width: positive(simd.map(u64::from), d.simd_width),
+        local_mem_banks: positive(banks.map(u64::from), d.local_mem_banks),
+        local_mem_bytes: positive(device.local_mem_size().ok(), d.local_mem_bytes),
+        preferred_work_group: d.preferred_work_group.min(max_work_group),
+        max_work_group,
+        compute_units: positive(
+            device.max_compute_units().ok().map(u64::from),
+            d.compute_units,
+        ),
+        preferred_vector_width_f32: positive(
+            device
+                .max_preferred_vector_width_float()
+                .ok()
+                .map(u64::from),
+            d.preferred_vector_width_f32,
+        )
+        .clamp(4, 8),
+        max_accumulators: d.max_accumulators,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On the test machine's device (POCL): the model holds what the device reports.
+    #[test]
+    fn the_model_of_a_device_is_what_it_reports() {
+        let Ok(devs) = all_devices() else {
+            eprintln!("no OpenCL device: skipped");
+            return;
+        };
+        for (info, device) in &devs {
+            let m = device_model(device);
+            eprintln!("{info}: {m:?}");
+            assert_eq!(m.local_mem_bytes as u64, info.local_mem_bytes, "{info}");
+            assert_eq!(
+                m.max_work_group as usize, info.max_work_group_size,
+                "{info}"
+            );
+            assert_eq!(m.compute_units, i64::from(info.compute_units), "{info}");
+            assert!(m.group() <= m.max_work_group && m.group() <= 256, "{m:?}");
+            assert!((4..=8).contains(&m.preferred_vector_width_f32), "{m:?}");
+            assert!(m.simd_width >= 1 && m.local_mem_banks == 32, "{m:?}");
+            // It travels as JSON (a cache key).
+            let json = serde_json::to_string(&m).expect("serialises");
+            assert_eq!(serde_json::from_str::<DeviceModel>(&json).ok(), Some(m));
+            // And the explorer takes it: a product compiles for it.
+            let src = "kernel Mm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ a }";
+            let mut prog = lift_core::parse::parse_program_str(src).expect("parses");
+            lift_core::typeck::check_program(&mut prog).expect("checks");
+            let c = lift_core::driver::compile_default_for(&prog, "Mm", &m).expect("compiles");
+            assert!(!c.candidates.is_empty());
+        }
     }
 }

@@ -58,15 +58,19 @@ pub struct DynKernel {
     special: Option<(Vec<usize>, Vec<KernelHandle>)>,
 }
 
-/// The explored and generated candidates of kernel `kernel` of `prog` (parsed from `text`).
-/// The last few are kept: compiling one candidate after another of the same program (the
-/// differential tests, the tuner of `lift run`) explores it once.
+/// The explored and generated candidates of kernel `kernel` of `prog` (parsed from `text`)
+/// for `device`. The last few are kept: compiling one candidate after another of the same
+/// program (the differential tests, the tuner of `lift run`) explores it once.
 fn compiled(
     prog: &lift_core::ir::Program,
     text: &str,
     kernel: &str,
+    device: &lift_core::device::DeviceModel,
 ) -> Result<lift_core::driver::Compiled> {
-    type Entry = ((String, String, String), lift_core::driver::Compiled);
+    type Entry = (
+        (String, String, String, String),
+        lift_core::driver::Compiled,
+    );
     thread_local! {
         // Per thread: compiled programs hold spans, which stay on their thread.
         static RECENT: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -74,7 +78,12 @@ fn compiled(
     const KEEP: usize = 4;
     // Tracing (`compile_traced`) changes the generated code: it is part of the key.
     let opts = format!("{:?}", lift_core::codegen::trace::options());
-    let key = (text.to_string(), kernel.to_string(), opts);
+    let key = (
+        text.to_string(),
+        kernel.to_string(),
+        opts,
+        format!("{device:?}"),
+    );
     let hit = RECENT.with(|r| {
         r.borrow()
             .iter()
@@ -86,7 +95,7 @@ fn compiled(
     }
     // Untraced: the process-wide (and on-disk) exploration the launchers share.
     let c = if key.2 == format!("{:?}", trace::Options::default()) {
-        let ex = crate::explored::explored(text, kernel, &kernel_id(kernel, text))?;
+        let ex = crate::explored::explored_for(text, kernel, &kernel_id(kernel, text), device)?;
         lift_core::driver::Compiled {
             kernel: kernel.to_string(),
             warnings: Vec::new(),
@@ -95,7 +104,7 @@ fn compiled(
             rejected: Vec::new(),
         }
     } else {
-        lift_core::driver::compile_kernel(prog, kernel).map_err(|e| Error::Compile {
+        lift_core::driver::compile_kernel_for(prog, kernel, device).map_err(|e| Error::Compile {
             message: format!("kernel `{kernel}`: code generation: {e}"),
         })?
     };
@@ -311,7 +320,8 @@ impl DynKernel {
                 message: "`include!` is only supported inside `lift!`".into(),
             });
         }
-        let compiled = compiled(&prog, program_text, kernel)?;
+        let model = crate::explored::model_for(ctx);
+        let compiled = compiled(&prog, program_text, kernel, &model)?;
         // The default configuration: the first candidate that applies to every size.
         let mut preconditions = compiled.preconditions;
         let names: Vec<String> = compiled.candidates.iter().map(|c| c.name.clone()).collect();
@@ -687,9 +697,8 @@ impl DynKernel {
             .extents
             .iter()
             .chain(temp_extents)
-            .map(|n| eval(n, lookup))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(crate::private::index64(&extents))
+            .map(|n| eval(n, lookup));
+        crate::private::index64(extents)
     }
 
     /// Builds the kernels for `sizes` (one per size variable): the program with every size

@@ -112,8 +112,16 @@ struct Space {
     extents: Vec<Nat>,
 }
 
-/// The builds of one candidate: general (32- and 64-bit indices) and per sizes.
-type Builds = HashMap<(usize, bool, Option<Vec<i64>>), Vec<KernelHandle>>;
+/// The builds of one candidate at one index width: general, and per sizes.
+#[derive(Debug, Default)]
+struct CandBuilds {
+    general: Option<Vec<KernelHandle>>,
+    /// Keyed by the sizes, looked up by slice (a launch allocates no key).
+    special: HashMap<Vec<i64>, Vec<KernelHandle>>,
+}
+
+/// The builds per candidate and index width (64-bit indices if `true`).
+type Builds = HashMap<(usize, bool), CandBuilds>;
 
 /// The run-time side of one `lift!` kernel on one context.
 #[derive(Debug)]
@@ -163,7 +171,8 @@ impl Engine {
 
     fn explore(&self) -> Result<Space> {
         let d = &self.decl;
-        let ex = crate::explored::explored(d.lift, d.name, &self.id)?;
+        let model = crate::explored::model_for(&self.ctx);
+        let ex = crate::explored::explored_for(d.lift, d.name, &self.id, &model)?;
         let mut prog = lift_core::parse::parse_program_str(d.lift).map_err(|e| Error::Compile {
             message: e.to_string(),
         })?;
@@ -356,34 +365,19 @@ impl Engine {
         }
     }
 
-    /// The bytes of each temporary of candidate `c` at checked sizes (zeros where it does
-    /// not apply).
-    fn needs(&self, c: usize, sizes: &[i64]) -> Result<Vec<usize>> {
-        let lookup = self.lookup(sizes);
-        let cand = self.cand(c)?.0;
-        let applies = cand.conditions.iter().all(|p| holds(p, &lookup));
-        cand.generated
-            .temporaries
-            .iter()
-            .map(|t| match applies {
-                true => to_usize(eval(&t.bytes, &lookup)?),
-                false => Ok(0),
-            })
-            .collect()
-    }
-
     /// The bytes of global temporaries candidate `c` uses at checked sizes.
     pub fn temporary_bytes(&self, c: usize, sizes: &[i64]) -> Result<usize> {
-        Ok(self.needs(c, sizes)?.iter().sum())
+        let lookup = self.lookup(sizes);
+        let sum = needs(self.cand(c)?.0, &lookup).try_fold(0, |sum, n| Ok(sum + n?));
+        sum
     }
 
     /// Allocates the temporaries candidate `c` needs at checked sizes (nothing where it does
     /// not apply).
     pub fn scratch_for(&self, c: usize, sizes: &[i64]) -> Result<Scratch> {
-        let bufs = self
-            .needs(c, sizes)?
-            .into_iter()
-            .map(|b| self.ctx.alloc::<u8>(b.max(1)))
+        let lookup = self.lookup(sizes);
+        let bufs = needs(self.cand(c)?.0, &lookup)
+            .map(|b| self.ctx.alloc::<u8>(b?.max(1)))
             .collect::<Result<_>>()?;
         Ok(Scratch { bufs })
     }
@@ -417,19 +411,31 @@ impl Engine {
         self.check_applies(c, sizes)?;
         let (cand, info) = self.cand(c)?;
         let lookup = self.lookup(sizes);
-        let need = self.needs(c, sizes)?;
         let wide = self.wide(cand, &lookup)?;
         let mut builds = lock(&self.builds);
-        let key = (c, wide, special.then(|| sizes.to_vec()));
-        if !builds.contains_key(&key) {
-            let handles = self.build((c, cand, info), wide, special.then_some(sizes))?;
-            builds.insert(key.clone(), handles);
-        }
-        let handles = builds.get(&key).map_or(&[][..], Vec::as_slice);
+        // Looked up without a key of its own: the entry exists after the first launch, and
+        // the per-sizes map is searched by the `sizes` slice.
+        let per = builds.entry((c, wide)).or_default();
+        let handles: &[KernelHandle] = match special {
+            true => {
+                if !per.special.contains_key(sizes) {
+                    let handles = self.build((c, cand, info), wide, Some(sizes))?;
+                    per.special.insert(sizes.to_vec(), handles);
+                }
+                per.special.get(sizes).map_or(&[][..], Vec::as_slice)
+            }
+            false => {
+                if per.general.is_none() {
+                    per.general = Some(self.build((c, cand, info), wide, None)?);
+                }
+                per.general.as_deref().unwrap_or(&[])
+            }
+        };
         let mut owned = lock(&self.temps);
         let temps = match scratch {
             Some(s) => {
-                for (i, &n) in need.iter().enumerate() {
+                for (i, n) in needs(cand, &lookup).enumerate() {
+                    let n = n?;
                     let have = s.bufs.get(i).map_or(0, Buffer::len);
                     if have < n {
                         return Err(Error::ArgLength {
@@ -442,13 +448,19 @@ impl Engine {
                 s
             }
             None => {
-                let fits = owned.as_ref().is_some_and(|(held, s)| {
-                    *held == c
-                        && need
-                            .iter()
-                            .enumerate()
-                            .all(|(i, &n)| s.bufs.get(i).map_or(0, Buffer::len) >= n)
-                });
+                let fits = match owned.as_ref() {
+                    Some((held, s)) if *held == c => {
+                        let mut fits = true;
+                        for (i, n) in needs(cand, &lookup).enumerate() {
+                            if s.bufs.get(i).map_or(0, Buffer::len) < n? {
+                                fits = false;
+                                break;
+                            }
+                        }
+                        fits
+                    }
+                    _ => false,
+                };
                 if !fits {
                     // The old set is freed before the new one is allocated.
                     *owned = None;
@@ -538,10 +550,7 @@ impl Engine {
     fn wide(&self, cand: &Cand, lookup: &dyn Fn(&str) -> Option<i64>) -> Result<bool> {
         let temps = cand.generated.temporaries.iter().map(|t| &t.scalars);
         let extents = self.space()?.extents.iter().chain(temps);
-        let values = extents
-            .map(|n| eval(n, lookup))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(index64(&values))
+        index64(extents.map(|n| eval(n, lookup)))
     }
 
     /// Builds the kernels of candidate `c` (index width `wide`; for `sizes` if given).
@@ -583,6 +592,22 @@ impl Engine {
         }
         Ok(handles)
     }
+}
+
+/// The bytes of each temporary of `cand` at the sizes of `lookup` (zeros where it does not
+/// apply), evaluated as they are iterated: a launch checks them without collecting them.
+fn needs<'a>(
+    cand: &'a Cand,
+    lookup: &'a dyn Fn(&str) -> Option<i64>,
+) -> impl Iterator<Item = Result<usize>> + 'a {
+    let applies = cand.conditions.iter().all(|p| holds(p, lookup));
+    cand.generated
+        .temporaries
+        .iter()
+        .map(move |t| match applies {
+            true => to_usize(eval(&t.bytes, lookup)?),
+            false => Ok(0),
+        })
 }
 
 /// A lock whose poisoning (a panic elsewhere mid-launch) leaves the data usable.

@@ -6,8 +6,16 @@
 //! name and the compiler's [`lift_core::FINGERPRINT`]. A damaged file is explored again and
 //! rewritten; one that cannot be written only costs the next process the exploration. Writing
 //! one removes the files another compiler or runtime wrote, which are never read again.
+//!
+//! The exploration is for a [`DeviceModel`]: [`DeviceModel::DEFAULT`], the build-time
+//! assumption, shared by every device, unless the environment sets `LIFT_DEVICE_MODEL=device`
+//! ([`DEVICE_MODEL_ENV`]): then each device gets the exploration for its own model
+//! ([`crate::device_model`]), kept apart in memory and on disk (the model's hash in the file
+//! name, the model in the file). Opt-in until the explore and tune suites and the benchmarks
+//! have run with the devices' models.
 
 use crate::{Error, Result};
+use lift_core::device::DeviceModel;
 use lift_core::driver::CompiledCandidate;
 use lift_core::typeck::Precondition;
 use serde::{Deserialize, Serialize};
@@ -22,6 +30,8 @@ pub struct Explored {
     pub fingerprint: String,
     /// The kernel's id (its name and a hash of its program text).
     pub kernel_id: String,
+    /// The device model explored for.
+    pub device: DeviceModel,
     /// The kernel's own launch-time conditions (as written, plus those of its rewrite
     /// points).
     pub preconditions: Vec<Precondition>,
@@ -40,31 +50,70 @@ fn memory() -> &'static Mutex<HashMap<String, Slot>> {
 
 /// The version of how this module explores and what its files hold: part of every file's
 /// name, so that files an older runtime wrote are never read.
-const FORMAT: u32 = 2;
+/// (3: the device model in the file.)
+const FORMAT: u32 = 3;
 
-/// The file of kernel `id`'s exploration, if there is a cache directory.
-fn file(id: &str) -> Option<PathBuf> {
+/// The environment variable that makes each device explore for its own model
+/// (`LIFT_DEVICE_MODEL=device`; anything else, or unset: the default model).
+pub const DEVICE_MODEL_ENV: &str = "LIFT_DEVICE_MODEL";
+
+/// The model the runtime explores for on `ctx`'s device: its own with
+/// `LIFT_DEVICE_MODEL=device` (read once), else [`DeviceModel::DEFAULT`].
+pub fn model_for(ctx: &crate::Context) -> DeviceModel {
+    static OWN: OnceLock<bool> = OnceLock::new();
+    match *OWN.get_or_init(|| std::env::var(DEVICE_MODEL_ENV).is_ok_and(|v| v == "device")) {
+        true => ctx.device_model(),
+        false => DeviceModel::DEFAULT,
+    }
+}
+
+/// What tells explorations for `device` apart from the default model's: empty for the
+/// default (its names and keys as before there were models), else `-m` and a stable FNV-1a
+/// hash of the model's JSON.
+fn model_tag(device: &DeviceModel) -> String {
+    if *device == DeviceModel::DEFAULT {
+        return String::new();
+    }
+    let json = serde_json::to_string(device).unwrap_or_default();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in json.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("-m{h:016x}")
+}
+
+/// The file of kernel `id`'s exploration for `device`, if there is a cache directory (the
+/// model's tag before the suffix, so that [`remove_stale`] keeps other devices' files).
+fn file(id: &str, device: &DeviceModel) -> Option<PathBuf> {
     let dir = crate::cache::cache_file()?.parent()?.join("explored");
     let safe: String = id
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    Some(dir.join(format!("{safe}{}", current_suffix())))
+    Some(dir.join(format!("{safe}{}{}", model_tag(device), current_suffix())))
 }
 
-/// Every candidate of kernel `kernel` of the `lift!` program `text` (whose id is `id`):
-/// from this process's memory, else the disk cache, else explored now (and stored in both).
-/// Concurrent callers for the same kernel wait for one exploration.
+/// Every candidate of kernel `kernel` of the `lift!` program `text` (whose id is `id`), for
+/// the default device model ([`explored_for`]).
 pub fn explored(text: &str, kernel: &str, id: &str) -> Result<Explored> {
+    explored_for(text, kernel, id, &DeviceModel::DEFAULT)
+}
+
+/// Every candidate of kernel `kernel` of the `lift!` program `text` (whose id is `id`) for
+/// `device`: from this process's memory, else the disk cache, else explored now (and stored
+/// in both). Concurrent callers for the same kernel and model wait for one exploration.
+pub fn explored_for(text: &str, kernel: &str, id: &str, device: &DeviceModel) -> Result<Explored> {
     let slot = Arc::clone(
         memory()
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .entry(id.to_string())
+            .entry(format!("{id}{}", model_tag(device)))
             .or_default(),
     );
-    let json = slot
-        .get_or_init(|| on_large_stack(|| load_or_explore(file(id).as_deref(), text, kernel, id)));
+    let json = slot.get_or_init(|| {
+        on_large_stack(|| load_or_explore(file(id, device).as_deref(), text, (kernel, id), device))
+    });
     let json = json.clone().map_err(|message| Error::Compile { message })?;
     serde_json::from_str(&json).map_err(|e| Error::Compile {
         message: format!("kernel `{kernel}`: explored candidates: {e}"),
@@ -92,23 +141,25 @@ fn on_large_stack(f: impl FnOnce() -> Result<Arc<str>, String> + Send) -> Result
 fn load_or_explore(
     path: Option<&std::path::Path>,
     text: &str,
-    kernel: &str,
-    id: &str,
+    (kernel, id): (&str, &str),
+    device: &DeviceModel,
 ) -> Result<Arc<str>, String> {
     if let Some(json) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
-        let whole = serde_json::from_str::<Explored>(&json)
-            .is_ok_and(|e| e.fingerprint == lift_core::FINGERPRINT && e.kernel_id == id);
+        let whole = serde_json::from_str::<Explored>(&json).is_ok_and(|e| {
+            e.fingerprint == lift_core::FINGERPRINT && e.kernel_id == id && e.device == *device
+        });
         if whole {
             return Ok(json.into());
         }
     }
     let mut prog = lift_core::parse::parse_program_str(text).map_err(|e| e.to_string())?;
     lift_core::typeck::check_program(&mut prog).map_err(|e| e.to_string())?;
-    let compiled = lift_core::driver::compile_kernel(&prog, kernel)
+    let compiled = lift_core::driver::compile_kernel_for(&prog, kernel, device)
         .map_err(|e| format!("kernel `{kernel}`: code generation: {e}"))?;
     let explored = Explored {
         fingerprint: lift_core::FINGERPRINT.to_string(),
         kernel_id: id.to_string(),
+        device: *device,
         preconditions: compiled.preconditions,
         candidates: compiled.candidates,
     };
@@ -177,7 +228,13 @@ mod tests {
     fn written_read_back_and_a_damaged_file_rewritten() {
         let dir = std::env::temp_dir().join(format!("lift-explored-{}", std::process::id()));
         let path = dir.join(format!("Scale{}", current_suffix()));
-        let first = load_or_explore(Some(&path), TEXT, "Scale", "Scale#1").unwrap();
+        let first = load_or_explore(
+            Some(&path),
+            TEXT,
+            ("Scale", "Scale#1"),
+            &DeviceModel::DEFAULT,
+        )
+        .unwrap();
         let names = candidates(&first);
         assert!(names.iter().any(|n| n == "map"), "{names:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), *first);
@@ -185,21 +242,79 @@ mod tests {
         let mut e: Explored = serde_json::from_str(&first).unwrap();
         e.candidates.truncate(1);
         std::fs::write(&path, serde_json::to_string(&e).unwrap()).unwrap();
-        let again = load_or_explore(Some(&path), TEXT, "Scale", "Scale#1").unwrap();
+        let again = load_or_explore(
+            Some(&path),
+            TEXT,
+            ("Scale", "Scale#1"),
+            &DeviceModel::DEFAULT,
+        )
+        .unwrap();
         assert_eq!(candidates(&again).len(), 1);
         // Another kernel id in the file (or a damaged file): explored again, rewritten.
-        let other = load_or_explore(Some(&path), TEXT, "Scale", "Scale#2").unwrap();
+        let other = load_or_explore(
+            Some(&path),
+            TEXT,
+            ("Scale", "Scale#2"),
+            &DeviceModel::DEFAULT,
+        )
+        .unwrap();
         assert_eq!(candidates(&other), names);
         std::fs::write(&path, "{ not json").unwrap();
-        let fixed = load_or_explore(Some(&path), TEXT, "Scale", "Scale#2").unwrap();
+        let fixed = load_or_explore(
+            Some(&path),
+            TEXT,
+            ("Scale", "Scale#2"),
+            &DeviceModel::DEFAULT,
+        )
+        .unwrap();
         assert_eq!(candidates(&fixed), names);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), *fixed);
+        // A file for another device model: explored again.
+        let mut e: Explored = serde_json::from_str(&fixed).unwrap();
+        e.device.local_mem_bytes *= 2;
+        e.candidates.truncate(1);
+        std::fs::write(&path, serde_json::to_string(&e).unwrap()).unwrap();
+        let default = load_or_explore(
+            Some(&path),
+            TEXT,
+            ("Scale", "Scale#2"),
+            &DeviceModel::DEFAULT,
+        );
+        assert_eq!(candidates(&default.unwrap()), names);
         // No cache directory: explored, nothing written.
         assert_eq!(
-            candidates(&load_or_explore(None, TEXT, "Scale", "Scale#3").unwrap()),
+            candidates(
+                &load_or_explore(None, TEXT, ("Scale", "Scale#3"), &DeviceModel::DEFAULT).unwrap()
+            ),
             names
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The default model's files and keys are named as before there were models; another
+    /// model's carry its hash, before the suffix that the removal of stale files looks at.
+    #[test]
+    fn models_are_kept_apart() {
+        let d = DeviceModel::DEFAULT;
+        assert_eq!(model_tag(&d), "");
+        let small = DeviceModel {
+            max_work_group: 128,
+            ..d
+        };
+        let tag = model_tag(&small);
+        assert!(tag.starts_with("-m") && tag.len() == 18, "{tag}");
+        assert_ne!(
+            tag,
+            model_tag(&DeviceModel {
+                max_work_group: 64,
+                ..d
+            })
+        );
+        if let (Some(a), Some(b)) = (file("K#1", &d), file("K#1", &small)) {
+            assert_ne!(a, b);
+            let b = b.to_string_lossy().into_owned();
+            assert!(b.ends_with(&current_suffix()) && b.contains(&tag), "{b}");
+        }
     }
 
     /// Writing an exploration removes the files another compiler or runtime wrote, and keeps
@@ -215,7 +330,13 @@ mod tests {
             std::fs::write(f, "{}").unwrap();
         }
         let path = dir.join(format!("Scale{}", current_suffix()));
-        load_or_explore(Some(&path), TEXT, "Scale", "Scale#4").unwrap();
+        load_or_explore(
+            Some(&path),
+            TEXT,
+            ("Scale", "Scale#4"),
+            &DeviceModel::DEFAULT,
+        )
+        .unwrap();
         assert!(!old.exists());
         assert!(mine.exists() && other.exists() && path.exists());
         let _ = std::fs::remove_dir_all(&dir);
@@ -229,7 +350,7 @@ mod tests {
         let mut prog = lift_core::parse::parse_program_str(text).unwrap();
         lift_core::typeck::check_program(&mut prog).unwrap();
         let compiled = lift_core::driver::compile_kernel(&prog, "Mm").unwrap();
-        let json = load_or_explore(None, text, "Mm", "Mm#1").unwrap();
+        let json = load_or_explore(None, text, ("Mm", "Mm#1"), &DeviceModel::DEFAULT).unwrap();
         let e: Explored = serde_json::from_str(&json).unwrap();
         assert_eq!(e.candidates.len(), compiled.candidates.len());
         for (a, b) in e.candidates.iter().zip(&compiled.candidates) {

@@ -37,7 +37,7 @@ pub mod tune;
 
 pub use buffer::{Buffer, DeviceScalar};
 pub use context::{Context, DEVICE_ENV, MAX_TEMPORARY_ENV};
-pub use device::{devices, DeviceInfo, DeviceKind};
+pub use device::{device_model, devices, DeviceInfo, DeviceKind};
 pub use dynamic::DynKernel;
 pub use engine::{CandidateInfo, Scratch};
 pub use error::{Error, Result};

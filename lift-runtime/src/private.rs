@@ -65,13 +65,23 @@ pub fn size(name: &str, value: usize) -> Result<i64, Error> {
 /// Whether a launch whose arrays hold `extents` scalars each (flattened) indexes with
 /// 64-bit arithmetic: when one exceeds [`INDEX32_LIMIT`](lift_core::typeck::INDEX32_LIMIT),
 /// or always when the environment sets `LIFT_INDEX64=1` (read once; for testing the 64-bit
-/// path at small sizes).
-pub fn index64(extents: &[i64]) -> bool {
+/// path at small sizes). Takes any iterator, so launches fold the extents as they evaluate
+/// them (no allocation); every extent is evaluated, so an error in one is reported even
+/// when another already makes the launch wide.
+pub fn index64<E>(
+    extents: impl IntoIterator<Item = std::result::Result<i64, E>>,
+) -> std::result::Result<bool, E> {
+    let mut wide = false;
+    for e in extents {
+        wide |= e? > lift_core::typeck::INDEX32_LIMIT;
+    }
+    Ok(forced_index64() || wide)
+}
+
+/// Whether the environment sets `LIFT_INDEX64=1` (read once).
+fn forced_index64() -> bool {
     static FORCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *FORCE.get_or_init(|| std::env::var("LIFT_INDEX64").is_ok_and(|v| v == "1"))
-        || extents
-            .iter()
-            .any(|&e| e > lift_core::typeck::INDEX32_LIMIT)
 }
 
 /// The build options of a generated source with 64-bit (`wide`) or 32-bit indices.

@@ -3,9 +3,11 @@
 //!
 //! Every access to a local buffer is recorded with its index per dimension (see
 //! [`LocalAccess`]). After a kernel is generated, [`choose_pads`] models each access over the
-//! 32 lanes of a warp (lanes are `l0` first, then `l1`, as OpenCL numbers work-items): a
-//! request costs, per group of lanes served together (32 lanes for 4-byte words, 16 for 8
-//! bytes, 8 for 16), the largest number of distinct words that fall in one of the 32 banks.
+//! lanes of a warp (the device model's `simd_width`, 32 by default; lanes are `l0` first,
+//! then `l1`, as OpenCL numbers work-items): a request costs, per group of lanes served
+//! together (32 lanes for 4-byte words, 16 for 8 bytes, 8 for 16), the largest number of
+//! distinct words that fall in one of the banks (the model's `local_mem_banks`, 32 by
+//! default).
 //! A buffer of two or more dimensions whose rows would cost less with a few words of padding
 //! (a row stride no longer a multiple of the bank count) gets that padding, and the kernel is
 //! generated again with the padded layout: the data and every index stay as the program says,
@@ -13,12 +15,9 @@
 //! access to the buffer, so vector accesses stay aligned.
 
 use crate::arith::Nat;
+use crate::device::DeviceModel;
 use std::collections::HashMap;
 
-/// Banks of local memory, and the words (4 bytes) each serves per cycle.
-const BANKS: i64 = 32;
-/// Lanes of a warp (a sub-group on other devices: the model only needs a fixed width).
-const LANES: i64 = 32;
 /// The row paddings tried, in words.
 const PADS: [i64; 4] = [1, 2, 4, 8];
 
@@ -36,8 +35,14 @@ pub(crate) struct LocalAccess {
 }
 
 /// The row padding (in elements) of each local buffer whose bank conflicts it reduces, for
-/// work-groups of `local` work-items per dimension.
-pub(crate) fn choose_pads(accesses: &[LocalAccess], local: &[i64]) -> HashMap<String, i64> {
+/// work-groups of `local` work-items per dimension, on `device` (its SIMD width, the lanes of
+/// a warp, a sub-group on other devices, and its banks of local memory, each serving one
+/// word of 4 bytes per cycle).
+pub(crate) fn choose_pads(
+    accesses: &[LocalAccess],
+    local: &[i64],
+    device: &DeviceModel,
+) -> HashMap<String, i64> {
     let mut by_buf: HashMap<&str, Vec<&LocalAccess>> = HashMap::new();
     for a in accesses {
         by_buf.entry(&a.buf).or_default().push(a);
@@ -48,13 +53,13 @@ pub(crate) fn choose_pads(accesses: &[LocalAccess], local: &[i64]) -> HashMap<St
             continue;
         }
         let widest = accs.iter().map(|a| a.words).max().unwrap_or(1);
-        let Some(base) = cost(&accs, 0, local) else {
+        let Some(base) = cost(&accs, 0, local, device) else {
             continue;
         };
         let best = PADS
             .iter()
             .filter(|&&p| p % widest == 0)
-            .filter_map(|&p| Some((cost(&accs, p, local)?, p)))
+            .filter_map(|&p| Some((cost(&accs, p, local, device)?, p)))
             .min();
         if let Some((c, p)) = best {
             if c < base {
@@ -67,18 +72,19 @@ pub(crate) fn choose_pads(accesses: &[LocalAccess], local: &[i64]) -> HashMap<St
 
 /// Wavefronts of all `accs` with the rows padded by `pad` elements (`None`: an index the
 /// model cannot evaluate).
-fn cost(accs: &[&LocalAccess], pad: i64, local: &[i64]) -> Option<i64> {
-    accs.iter().map(|a| wavefronts(a, pad, local)).sum()
+fn cost(accs: &[&LocalAccess], pad: i64, local: &[i64], device: &DeviceModel) -> Option<i64> {
+    accs.iter().map(|a| wavefronts(a, pad, local, device)).sum()
 }
 
 /// Wavefronts of one warp's request for access `a`.
-fn wavefronts(a: &LocalAccess, pad: i64, local: &[i64]) -> Option<i64> {
+fn wavefronts(a: &LocalAccess, pad: i64, local: &[i64], device: &DeviceModel) -> Option<i64> {
+    let (lanes, banks) = (device.simd_width.max(1), device.local_mem_banks.max(1));
     let mut extents: Vec<i64> =
         a.at.iter()
             .map(|(_, n)| n.as_cst())
             .collect::<Option<_>>()?;
     *extents.last_mut()? += pad;
-    let words: Vec<i64> = (0..LANES)
+    let words: Vec<i64> = (0..lanes)
         .map(|lane| {
             let ids = lane_ids(lane, local);
             let env = |name: &str| -> Option<i64> {
@@ -96,7 +102,7 @@ fn wavefronts(a: &LocalAccess, pad: i64, local: &[i64]) -> Option<i64> {
             Some(flat * a.elem_words)
         })
         .collect::<Option<_>>()?;
-    let group = (LANES / a.words.clamp(1, 4)) as usize;
+    let group = (lanes / a.words.clamp(1, 4)).max(1) as usize;
     Some(
         words
             .chunks(group)
@@ -104,7 +110,7 @@ fn wavefronts(a: &LocalAccess, pad: i64, local: &[i64]) -> Option<i64> {
                 let mut per_bank: HashMap<i64, Vec<i64>> = HashMap::new();
                 for &w0 in lanes {
                     for w in w0..w0 + a.words {
-                        let bank = per_bank.entry(w.rem_euclid(BANKS)).or_default();
+                        let bank = per_bank.entry(w.rem_euclid(banks)).or_default();
                         if !bank.contains(&w) {
                             bank.push(w);
                         }
@@ -150,22 +156,29 @@ mod tests {
         let writes = access(vec![(l(0), 16), (l(1), 128)], 1);
         // reads along rows by float4: t[k][4 l0]
         let reads = access(vec![(Nat::cst(0), 16), (l(0) * 4, 128)], 4);
-        let pads = choose_pads(&[writes.clone(), reads.clone()], &[16, 16]);
+        let pads = choose_pads(
+            &[writes.clone(), reads.clone()],
+            &[16, 16],
+            &DeviceModel::DEFAULT,
+        );
         assert_eq!(pads.get("t"), Some(&4));
-        let before = cost(&[&writes, &reads], 0, &[16, 16]).unwrap();
-        let after = cost(&[&writes, &reads], 4, &[16, 16]).unwrap();
+        let before = cost(&[&writes, &reads], 0, &[16, 16], &DeviceModel::DEFAULT).unwrap();
+        let after = cost(&[&writes, &reads], 4, &[16, 16], &DeviceModel::DEFAULT).unwrap();
         assert!(after * 3 <= before, "{before} -> {after}");
     }
 
     #[test]
     fn conflict_free_rows_stay_as_they_are() {
         let row = access(vec![(l(1), 16), (l(0), 128)], 1);
-        assert!(choose_pads(&[row], &[16, 16]).is_empty());
+        assert!(choose_pads(&[row], &[16, 16], &DeviceModel::DEFAULT).is_empty());
     }
 
     #[test]
     fn broadcasts_cost_one_wavefront() {
         let same = access(vec![(Nat::cst(3), 16), (Nat::cst(5), 128)], 1);
-        assert_eq!(wavefronts(&same, 0, &[16, 16]), Some(1));
+        assert_eq!(
+            wavefronts(&same, 0, &[16, 16], &DeviceModel::DEFAULT),
+            Some(1)
+        );
     }
 }

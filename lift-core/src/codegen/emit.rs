@@ -590,7 +590,7 @@ pub(crate) fn compile_kernel(
     opts: &super::Options,
 ) -> GResult<Output> {
     let (out, accesses, local) = compile_padded(prog, k, info, opts, HashMap::new())?;
-    let pads = super::banks::choose_pads(&accesses, &local);
+    let pads = super::banks::choose_pads(&accesses, &local, &opts.device);
     if pads.is_empty() {
         return Ok(out);
     }

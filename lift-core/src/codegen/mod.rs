@@ -208,6 +208,9 @@ pub struct Options {
     /// become loops strided by it. Dimensions with constant trip counts take the largest of
     /// them.
     pub lanes: i64,
+    /// The device the code is generated for: the bank-conflict model's SIMD width and bank
+    /// count, the full reduction's work-group size.
+    pub device: crate::device::DeviceModel,
 }
 
 impl Options {
@@ -221,6 +224,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             lanes: Options::DEFAULT_LANES,
+            device: crate::device::DeviceModel::DEFAULT,
         }
     }
 }
@@ -274,11 +278,29 @@ pub fn generate_reduction(
     info: &KernelInfo,
     shape: ReductionShape,
 ) -> GResult<Option<Generated>> {
+    generate_reduction_for(
+        prog,
+        kernel,
+        info,
+        shape,
+        &crate::device::DeviceModel::DEFAULT,
+    )
+}
+
+/// [`generate_reduction`] for `device` (the full reduction's groups are of its
+/// [`group`](crate::device::DeviceModel::group) work-items).
+pub fn generate_reduction_for(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    shape: ReductionShape,
+    device: &crate::device::DeviceModel,
+) -> GResult<Option<Generated>> {
     let k = prog
         .kernel(kernel)
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     match shape {
-        ReductionShape::Full => reduction::compile(prog, k, info),
+        ReductionShape::Full => reduction::compile(prog, k, info, device.group()),
         ReductionShape::Rows { cols, wg } => reduction::compile_rows(prog, k, info, cols, wg),
     }
 }
@@ -291,7 +313,29 @@ pub fn reduction_shapes(
     info: &KernelInfo,
     groups: &[(i64, i64)],
 ) -> Vec<ReductionShape> {
-    let ok = |s| matches!(generate_reduction(prog, kernel, info, s), Ok(Some(_)));
+    reduction_shapes_for(
+        prog,
+        kernel,
+        info,
+        groups,
+        &crate::device::DeviceModel::DEFAULT,
+    )
+}
+
+/// [`reduction_shapes`] for `device`.
+pub fn reduction_shapes_for(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    groups: &[(i64, i64)],
+    device: &crate::device::DeviceModel,
+) -> Vec<ReductionShape> {
+    let ok = |s| {
+        matches!(
+            generate_reduction_for(prog, kernel, info, s, device),
+            Ok(Some(_))
+        )
+    };
     if ok(ReductionShape::Full) {
         return vec![ReductionShape::Full];
     }

@@ -28,9 +28,10 @@ use crate::types::{ScalarType, Type};
 use proc_macro2::Span;
 use std::rc::Rc;
 
-/// Work-items per work-group.
-const WG: i64 = 256;
-/// Upper bound on the number of work-groups of the first kernel.
+/// Upper bound on the number of work-groups of the first kernel: a choice of the algorithm
+/// (enough partial results to occupy a large GPU, few enough for one group to fold them),
+/// not read from the device model. (`WG`, the work-items per group, is the model's
+/// [`group`](crate::device::DeviceModel::group), 256 by default.)
 const MAX_GROUPS: i64 = 1024;
 /// Name of the size variable holding the number of partial results in the second kernel.
 const GROUPS: &str = "lift_groups";
@@ -107,12 +108,14 @@ fn reduce_seq(f: Expr, z: Expr, x: Expr, span: Span) -> Expr {
     node(ExprKind::Apply(Box::new(r), vec![x]), span)
 }
 
-/// Compiles `k` as a two-kernel reduction when its body has the shape of the module docs
-/// and a numeric scalar result; `None` otherwise.
+/// Compiles `k` as a two-kernel reduction, with groups of `wg` work-items (`WG` of the module
+/// docs, a power of two), when its body has the shape of the module docs and a numeric scalar
+/// result; `None` otherwise.
 pub(crate) fn compile(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
+    wg: i64,
 ) -> GResult<Option<super::Generated>> {
     let Some(s) = shape(&k.body) else {
         return Ok(None);
@@ -146,7 +149,7 @@ pub(crate) fn compile(
         Some(Type::Array(_, n)) => n.clone(),
         _ => return Ok(None),
     };
-    let groups = Nat::min(&Nat::cst(MAX_GROUPS), &((&n + (WG - 1)) / WG));
+    let groups = Nat::min(&Nat::cst(MAX_GROUPS), &((&n + (wg - 1)) / wg));
     let t = Type::Scalar(elem);
 
     let mut g = Gen::new(&sprog, facts_of(info), Launch::default());
@@ -171,7 +174,7 @@ pub(crate) fn compile(
         (&input, &elem_ty, lanes.as_ref()),
         &n,
         ("get_global_id(0)", "get_global_size(0)"),
-        (1, WG),
+        (1, wg),
     )?;
     if needs_buffers(&g) {
         return Ok(None);
@@ -182,9 +185,9 @@ pub(crate) fn compile(
     let kernel1 = GeneratedKernel {
         name: name1.clone(),
         args,
-        global: vec![&groups * WG],
-        local: Some(vec![Nat::cst(WG)]),
-        local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
+        global: vec![&groups * wg],
+        local: Some(vec![Nat::cst(wg)]),
+        local_mem_bytes: Nat::cst(wg * elem_bytes(elem)),
     };
     let sig1 = format!("kernel void {name1}({})", params.join(", "));
 
@@ -213,8 +216,8 @@ pub(crate) fn compile(
         z2,
         (&pview, &t, None),
         &groups,
-        ("get_local_id(0)", &WG.to_string()),
-        (1, WG),
+        ("get_local_id(0)", &wg.to_string()),
+        (1, wg),
     )?;
     let result = g.finish(post, "lift_tmp[0]", &t)?;
     g.line(format!("if (lift_l == 0) out[0] = {result};"));
@@ -223,13 +226,13 @@ pub(crate) fn compile(
     let kernel2 = GeneratedKernel {
         name: name2.clone(),
         args,
-        global: vec![Nat::cst(WG)],
-        local: Some(vec![Nat::cst(WG)]),
-        local_mem_bytes: Nat::cst(WG * elem_bytes(elem)),
+        global: vec![Nat::cst(wg)],
+        local: Some(vec![Nat::cst(wg)]),
+        local_mem_bytes: Nat::cst(wg * elem_bytes(elem)),
     };
     let sig2 = format!("kernel void {name2}({})", params.join(", "));
 
-    let attr = format!("__attribute__((reqd_work_group_size({WG}, 1, 1)))\n");
+    let attr = format!("__attribute__((reqd_work_group_size({wg}, 1, 1)))\n");
     let mut source = g.preamble()?;
     for (sig, body) in [(sig1, body1), (sig2, body2)] {
         source.push_str(&format!("{attr}{sig} {{\n{body}}}\n"));

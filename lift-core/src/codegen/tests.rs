@@ -329,14 +329,32 @@ fn symbolic_local_sizes_share_the_lanes() {
     let mut p = parse_program_str(two).expect("parses");
     let infos = check_program(&mut p).expect("checks");
     for (lanes, side) in [(64, 8), (256, 16), (1024, 32), (100, 8)] {
-        let g = generate_with(&p, "K", &infos[0], &Options { lanes }).expect("generates");
+        let g = generate_with(
+            &p,
+            "K",
+            &infos[0],
+            &Options {
+                lanes,
+                ..Options::default()
+            },
+        )
+        .expect("generates");
         let local = g.kernels[0].local.clone().expect("a fixed group");
         assert_eq!(local, vec![Nat::cst(side), Nat::cst(side)], "lanes {lanes}");
     }
     let one = "kernel K<N, A>(x: [f32; N]) -> [f32; N] { join o map_wrg(0, map_lcl(0, |v| v + 1.0)) o split(A) $ x }";
     let mut p = parse_program_str(one).expect("parses");
     let infos = check_program(&mut p).expect("checks");
-    let g = generate_with(&p, "K", &infos[0], &Options { lanes: 256 }).expect("generates");
+    let g = generate_with(
+        &p,
+        "K",
+        &infos[0],
+        &Options {
+            lanes: 256,
+            ..Options::default()
+        },
+    )
+    .expect("generates");
     assert_eq!(g.kernels[0].local, Some(vec![Nat::cst(256)]));
 }
 

@@ -16,6 +16,7 @@
 use super::stages::{unconditional, with_conditions, Stage};
 use super::{Candidate, Lowering};
 use crate::analysis::is_pure;
+use crate::device::DeviceModel;
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, Program};
 use crate::prim::Prim;
 use crate::rewrite::build;
@@ -34,7 +35,7 @@ pub fn candidates(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    scope: super::Scope,
+    (scope, device): (super::Scope, &DeviceModel),
 ) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
@@ -73,9 +74,15 @@ pub fn candidates(
         rest: format!("{kernel}_r"),
         label: ("fission", 1),
     };
-    nest(prog, k, info, (value, rest), &names, scope, &|cs| {
-        largest_blocks(cs, MAX_REST)
-    })
+    nest(
+        prog,
+        k,
+        info,
+        (value, rest),
+        &names,
+        (scope, device),
+        &|cs| largest_blocks(cs, MAX_REST),
+    )
     .unwrap_or_default()
 }
 
@@ -123,14 +130,14 @@ pub(crate) fn nest(
     info: &KernelInfo,
     (value, rest): (Expr, Expr),
     names: &Names,
-    scope: super::Scope,
+    (scope, device): (super::Scope, &DeviceModel),
     keep: &dyn Fn(Vec<Candidate>) -> Vec<Candidate>,
 ) -> Option<Vec<Candidate>> {
     let copy = is_copy(&value);
     let mut vprog = stage_program(prog, k, names.value.clone(), value, None)?;
     let vinfo = check_program(&mut vprog).ok()?.into_iter().next()?;
     let vname = vprog.kernels[0].name.clone();
-    let mut values: Vec<Candidate> = super::candidates_in(&vprog, &vname, &vinfo, scope)
+    let mut values: Vec<Candidate> = super::candidates_for(&vprog, &vname, &vinfo, scope, device)
         .into_iter()
         .filter(|c| c.strategy != "stages" && unconditional(c, &vinfo))
         .collect();
@@ -160,7 +167,7 @@ pub(crate) fn nest(
     if !rinfo.result.equiv(&info.result, &facts) {
         return None;
     }
-    let kept = keep(super::candidates_in(&rprog, &rname, &rinfo, scope));
+    let kept = keep(super::candidates_for(&rprog, &rname, &rinfo, scope, device));
     let mut out = Vec::new();
     let label = (names.label.0.to_string(), names.label.1);
     for c in &kept {

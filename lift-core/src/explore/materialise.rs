@@ -18,6 +18,7 @@
 
 use super::Candidate;
 use crate::analysis::is_layout;
+use crate::device::DeviceModel;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::prim::Prim;
 use crate::rewrite::build::{self, compose, ident, prim, with_fun};
@@ -34,9 +35,14 @@ const MAX_KEPT: usize = 32;
 /// The candidates that materialise the view of kernel `kernel`'s body (see the module docs),
 /// with the parameter `materialise=1`; none unless the body is a product in disguise over a
 /// view with windows.
-pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
-    let mut out = try_candidates(prog, kernel, info).unwrap_or_default();
-    out.extend(padded_input(prog, kernel, info).unwrap_or_default());
+pub fn candidates(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    device: &DeviceModel,
+) -> Vec<Candidate> {
+    let mut out = try_candidates(prog, kernel, info, device).unwrap_or_default();
+    out.extend(padded_input(prog, kernel, info, device).unwrap_or_default());
     out
 }
 
@@ -48,7 +54,12 @@ const INPUT: &str = "lift_i0";
 /// kernel writes `L $ x` (the padded image, a little larger than `x`), then the product reads
 /// its windows without the padding's bounds checks (the thesis' `kernel_fission` before
 /// `slide`, Table 6.1: a direct convolution over an optimised input layout).
-fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
+fn padded_input(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    device: &DeviceModel,
+) -> Option<Vec<Candidate>> {
     let k = prog.kernel(kernel)?;
     super::products::as_product(prog, kernel)?;
     let (f, view) = split_view(&k.body)?;
@@ -97,7 +108,7 @@ fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<C
         info,
         (copy, rest),
         &names,
-        super::Scope::All,
+        (super::Scope::All, device),
         &|cs| {
             let cs = cs
                 .into_iter()
@@ -108,7 +119,12 @@ fn padded_input(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<C
     )
 }
 
-fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<Candidate>> {
+fn try_candidates(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    device: &DeviceModel,
+) -> Option<Vec<Candidate>> {
     let k = prog.kernel(kernel)?;
     super::products::as_product(prog, kernel)?;
     let (f, view) = split_view(&k.body)?;
@@ -182,7 +198,7 @@ fn try_candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec
         info,
         (copy, rest),
         &names,
-        super::Scope::All,
+        (super::Scope::All, device),
         &|cs| super::lets::largest_blocks(cs, MAX_KEPT),
     )
 }

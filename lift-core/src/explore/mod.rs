@@ -14,6 +14,10 @@
 //!   applies to every kernel, followed by the other parallel mappings of the map nest that
 //!   the mapping constraint problem allows ([`mapping`], [`parallel`]).
 //!
+//! What the explorer assumes of the device (work-group sizes, local memory, vector width) is
+//! a [`DeviceModel`]: [`candidates_for`] takes one, [`candidates`] and [`candidates_in`]
+//! assume [`DeviceModel::DEFAULT`].
+//!
 //! Candidates come in order of preference: without timing, the runtime launches the first
 //! one whose conditions hold and whose resources fit the device; the tuner times them all.
 
@@ -31,6 +35,7 @@ pub mod strips;
 
 use crate::arith::Nat;
 use crate::codegen::ReductionShape;
+use crate::device::DeviceModel;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::rewrite::blocking::{self, block_map_reduce, Blocking, Edge};
 use crate::rewrite::RewriteCtx;
@@ -114,6 +119,19 @@ pub fn candidates_in(
     info: &KernelInfo,
     scope: Scope,
 ) -> Vec<Candidate> {
+    candidates_for(prog, kernel, info, scope, &DeviceModel::DEFAULT)
+}
+
+/// [`candidates_in`] for the device `device` describes: its work-group sizes, local memory,
+/// vector width and register budget bound the tile searches and the reductions' and
+/// mappings' groups (see [`space`]), and the candidates' code is generated for it.
+pub fn candidates_for(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    scope: Scope,
+    device: &DeviceModel,
+) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
@@ -123,13 +141,13 @@ pub fn candidates_in(
     let found = |out: &[Candidate]| {
         scope == Scope::Default && out.iter().any(|c| stages::unconditional(c, info))
     };
-    let mut out = lets::candidates(prog, kernel, info, scope);
+    let mut out = lets::candidates(prog, kernel, info, (scope, device));
     let nested = out.len();
     if !found(&out) {
-        tile_searches(prog, kernel, info, (&ctx, scope), &mut out, nested);
+        tile_searches(prog, kernel, info, (&ctx, scope, device), &mut out, nested);
     }
     if !found(&out) {
-        later_strategies(prog, kernel, info, scope, &mut out);
+        later_strategies(prog, kernel, info, (scope, device), &mut out);
     }
     out
 }
@@ -141,7 +159,7 @@ fn tile_searches(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    (ctx, scope): (&RewriteCtx, Scope),
+    (ctx, scope, device): (&RewriteCtx, Scope, &DeviceModel),
     out: &mut Vec<Candidate>,
     nested: usize,
 ) {
@@ -152,7 +170,7 @@ fn tile_searches(
     let mut configs = Vec::new();
     // A product in disguise (a convolution over windows): blocked as the product it is.
     let product = products::as_product(prog, kernel);
-    for cfg in space::blockings() {
+    for cfg in space::blockings_for(device) {
         let key = (cfg.tm, cfg.tn, cfg.tk, cfg.l0, cfg.l1, cfg.v, cfg.unroll);
         if !configs.contains(&key) {
             if configs.len() == MAX_CONFIGS {
@@ -205,7 +223,7 @@ fn tile_searches(
         let mut q = prog.clone();
         if let Some(k) = q.kernels.iter_mut().find(|k| k.name == kernel) {
             k.body = p.wrap(p.product.clone());
-            out.extend(stages::fission(&q, kernel, info, scope).unwrap_or_default());
+            out.extend(stages::fission(&q, kernel, info, (scope, device)).unwrap_or_default());
         }
     }
     if scope == Scope::Default {
@@ -222,13 +240,13 @@ fn tile_searches(
         // occupies the device (`lift_runtime::select::default_choice`): most work per group.
         let mut split: Vec<Candidate> = space::splits()
             .into_iter()
-            .flat_map(|s| split_candidates(prog, kernel, info, &e, wrap, s, ctx))
+            .flat_map(|s| split_candidates(prog, kernel, info, (&e, wrap, s), (ctx, device)))
             .collect();
         split.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
         out.extend(split);
     }
     // The product over its view materialised first (im2col + GEMM for a convolution).
-    out.extend(materialise::candidates(prog, kernel, info));
+    out.extend(materialise::candidates(prog, kernel, info, device));
 }
 
 /// The strategies after the tile searches, appended to `out`: strips, sliding strips,
@@ -237,7 +255,7 @@ fn later_strategies(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    scope: Scope,
+    (scope, device): (Scope, &DeviceModel),
     out: &mut Vec<Candidate>,
 ) {
     let Some(k) = prog.kernel(kernel) else {
@@ -268,25 +286,32 @@ fn later_strategies(
         }
     }
     let columns = rows_are_columns(body);
-    let mut reductions: Vec<Candidate> =
-        crate::codegen::reduction_shapes(prog, kernel, info, &space::row_groups())
-            .into_iter()
-            .map(|shape| Candidate {
-                strategy: "reduction",
-                params: match shape {
-                    ReductionShape::Full => Vec::new(),
-                    ReductionShape::Rows { cols, wg } if wg == space::MAX_GROUP => {
-                        vec![("cols".to_string(), cols)]
-                    }
-                    ReductionShape::Rows { cols, wg } => {
-                        vec![("cols".to_string(), cols), ("wg".to_string(), wg)]
-                    }
-                },
-                lowering: Lowering::Reduction(prog.clone(), shape),
-                info: info.clone(),
-            })
-            .collect();
-    let mut mappings = parallel::candidates(prog, kernel, info);
+    let mut reductions: Vec<Candidate> = crate::codegen::reduction_shapes_for(
+        prog,
+        kernel,
+        info,
+        &space::row_groups_for(device),
+        device,
+    )
+    .into_iter()
+    .map(|shape| Candidate {
+        strategy: "reduction",
+        params: match shape {
+            ReductionShape::Full => Vec::new(),
+            // Named after the default model's group, whatever the device's, so that
+            // a name means one kernel on every device.
+            ReductionShape::Rows { cols, wg } if wg == space::MAX_GROUP => {
+                vec![("cols".to_string(), cols)]
+            }
+            ReductionShape::Rows { cols, wg } => {
+                vec![("cols".to_string(), cols), ("wg".to_string(), wg)]
+            }
+        },
+        lowering: Lowering::Reduction(prog.clone(), shape),
+        info: info.clone(),
+    })
+    .collect();
+    let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map = (mappings.first().map(|c| c.strategy) == Some("map")).then(|| mappings.remove(0));
     // Row reductions with one row per work-group read each row with consecutive work-items:
     // coalesced when rows are rows of memory. When they are columns (a transposed view),
@@ -303,7 +328,7 @@ fn later_strategies(
         || out.is_empty() && reductions.is_empty() && !crate::explore::lower::uses_parallel(body)
         || blocking::reads_elements(body)
     {
-        stages::fission(prog, kernel, info, scope).unwrap_or_default()
+        stages::fission(prog, kernel, info, (scope, device)).unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -341,12 +366,14 @@ fn split_candidates(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    e: &Expr,
-    wrap: Option<&products::Product>,
-    s: i64,
-    ctx: &RewriteCtx,
+    (e, wrap, s): (&Expr, Option<&products::Product>, i64),
+    (ctx, device): (&RewriteCtx, &DeviceModel),
 ) -> Vec<Candidate> {
-    let q = space::blockings().iter().map(|b| b.tk).max().unwrap_or(1);
+    let q = space::blockings_for(device)
+        .iter()
+        .map(|b| b.tk)
+        .max()
+        .unwrap_or(1);
     let (Some((new, k)), Some((row, n))) =
         (partial::split(e, s, q, ctx), build::array(e.ty.as_ref()))
     else {
@@ -384,7 +411,7 @@ fn split_candidates(
     // The batch's covered blockings, larger blocks first (the slices supply the work-groups
     // that small blocks would), then its first padded one (it applies at every size).
     let (mut covered, padded): (Vec<Candidate>, Vec<Candidate>) =
-        stages::fission(&q, kernel, info, Scope::All)
+        stages::fission(&q, kernel, info, (Scope::All, device))
             .unwrap_or_default()
             .into_iter()
             .filter(|c| stages::applies_widely(c, info))

@@ -16,6 +16,7 @@ use super::lower;
 use super::mapping::{self, Code, Nest};
 use super::{Candidate, Lowering};
 use crate::codegen::Options;
+use crate::device::DeviceModel;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::prim::Prim;
 use crate::typeck::KernelInfo;
@@ -30,7 +31,15 @@ pub const MAX_MAPPINGS: usize = 6;
 pub const MAX_TRIED: usize = 64;
 
 /// The local sizes offered for `map_lcl` over a size variable: the default, then a larger one.
-const LANES: [i64; 2] = [Options::DEFAULT_LANES, 256];
+/// (The first, [`Options::DEFAULT_LANES`], is the portable default; the second the device
+/// model's [`group`](DeviceModel::group), 256 by default; those above the model's largest
+/// group are not offered.)
+fn lanes_of(device: &DeviceModel) -> Vec<i64> {
+    let mut lanes = vec![Options::DEFAULT_LANES, device.group()];
+    lanes.dedup();
+    lanes.retain(|&n| n <= device.max_work_group);
+    lanes
+}
 
 /// What the mapping problem of one kernel looked like.
 #[derive(Clone, Debug, Default)]
@@ -143,7 +152,17 @@ pub fn mappings(prog: &Program, kernel: &str, info: &KernelInfo) -> Option<Vec<M
 }
 
 /// The default mapping (`map`) followed by the other mappings of the solver.
-pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candidate> {
+pub fn candidates(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    device: &DeviceModel,
+) -> Vec<Candidate> {
+    let symbolic_lanes = lanes_of(device);
+    let opts = Options {
+        device: *device,
+        ..Options::default()
+    };
     let mut out = Vec::new();
     // Lowered bodies already offered, compared structurally (modulo types and bound names).
     let mut seen = HashSet::new();
@@ -183,9 +202,12 @@ pub fn candidates(prog: &Program, kernel: &str, info: &KernelInfo) -> Vec<Candid
         if !seen.insert(k.body.clone()) {
             continue;
         }
-        let lanes: &[i64] = if symbolic_lcl(&k.body) { &LANES } else { &[0] };
-        let ok =
-            crate::codegen::generate_with(&l.prog, kernel, &l.info, &Options::default()).is_ok();
+        let lanes: &[i64] = if symbolic_lcl(&k.body) {
+            &symbolic_lanes
+        } else {
+            &[0]
+        };
+        let ok = crate::codegen::generate_with(&l.prog, kernel, &l.info, &opts).is_ok();
         if !ok {
             if refused == MAX_MAPPINGS {
                 continue;
@@ -254,9 +276,18 @@ fn symbolic_lcl(e: &Expr) -> bool {
         .any(symbolic_lcl)
 }
 
-/// The code generation options of a candidate's parameters.
+/// The code generation options of a candidate's parameters (for the default device model;
+/// see [`options_for`]).
 pub fn options(params: &[(String, i64)]) -> Options {
-    let mut o = Options::default();
+    options_for(params, &DeviceModel::DEFAULT)
+}
+
+/// The code generation options of a candidate's parameters on `device`.
+pub fn options_for(params: &[(String, i64)], device: &DeviceModel) -> Options {
+    let mut o = Options {
+        device: *device,
+        ..Options::default()
+    };
     if let Some((_, n)) = params.iter().find(|(k, _)| k == "lanes") {
         o.lanes = *n;
     }

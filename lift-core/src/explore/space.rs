@@ -1,16 +1,18 @@
 //! Tuning parameters and their constraints (thesis chapter 4): each strategy names its free
 //! choices, the ranges they are drawn from, and the constraints that make a configuration
 //! valid. Constraints come from the program (the divisibility that `split` and `as_vector`
-//! require of the tile sizes, consistency between tiles and work-groups) and from bounds that
-//! hold on every OpenCL device (at most 256 work-items per group, 16 KiB of local memory, a
-//! private-memory budget of 64 accumulators per work-item; row reductions also try groups of
-//! 1024); the device's own limits are checked again at launch, where the runtime skips a
-//! candidate that does not fit.
+//! require of the tile sizes, consistency between tiles and work-groups) and from the device
+//! model ([`crate::device::DeviceModel`]; by default bounds that hold on every OpenCL device:
+//! at most 256 work-items per group, 16 KiB of local memory, a private-memory budget of 64
+//! accumulators per work-item, `float4` loads; row reductions also try groups of 1024); the
+//! device's own limits are checked again at launch, where the runtime skips a candidate that
+//! does not fit. The functions without a model take [`DeviceModel::DEFAULT`].
 //!
 //! Only valid configurations are enumerated; [`valid_fraction`] reports how rare they are
 //! among configurations drawn uniformly from the ranges (the thesis found 1 in 49,000 for its
 //! matrix multiplication).
 
+use crate::device::DeviceModel;
 use crate::rewrite::blocking::{Blocking, Edge};
 
 /// Ranges of the blocking parameters (`tm`, `tn`, `tk`, `l0`, `l1`, `v`).
@@ -23,26 +25,39 @@ pub const BLOCKING_RANGES: [&[i64]; 6] = [
     &[1, 2, 4, 8],
 ];
 
-/// Most work-items per group every device supports.
-pub const MAX_GROUP: i64 = 256;
-/// Local memory every OpenCL device has (bytes, the minimum the standard requires).
-pub const MIN_LOCAL_BYTES: i64 = 16 * 1024;
-/// Private accumulators per work-item beyond which registers spill on every device we know.
-pub const MAX_ACCUMULATORS: i64 = 64;
+/// Most work-items per group every device supports ([`DeviceModel::DEFAULT`]'s group).
+pub const MAX_GROUP: i64 = DeviceModel::DEFAULT.preferred_work_group;
+/// Local memory every OpenCL device has (bytes; [`DeviceModel::DEFAULT`]'s).
+pub const MIN_LOCAL_BYTES: i64 = DeviceModel::DEFAULT.local_mem_bytes;
+/// Private accumulators per work-item beyond which registers spill on every device we know
+/// ([`DeviceModel::DEFAULT`]'s).
+pub const MAX_ACCUMULATORS: i64 = DeviceModel::DEFAULT.max_accumulators;
+/// The fewest work-items of a blocking's group: a heuristic of the space (a group of fewer
+/// leaves most of a SIMD unit idle on the GPUs it was tuned on), kept the same on every
+/// device so that a model changes only the bounds.
+const MIN_BLOCKING_GROUP: i64 = 64;
 
-/// Is the blocking valid: consistent sizes (`l1 | tm`, `l0 v | tn`, `v | tk`), a work-group
-/// of at most [`MAX_GROUP`] with at least 64 work-items (a group of fewer leaves most of a SIMD
-/// unit idle), local memory within [`MIN_LOCAL_BYTES`] for f32, at most [`MAX_ACCUMULATORS`]
-/// per work-item, a vector width of 4 (float4 loads), and every work-item staging at least
-/// one element per step (`tk >= l0`, `tk >= l1`: `tk` rows go to dimension 1 of the group
-/// when `C` is staged and columns to dimension 0 when `A` is).
+/// [`blocking_valid_for`] the default model.
 pub fn blocking_valid(b: &Blocking) -> bool {
+    blocking_valid_for(b, &DeviceModel::DEFAULT)
+}
+
+/// Is the blocking valid on `device`: consistent sizes (`l1 | tm`, `l0 v | tn`, `v | tk`), a
+/// work-group of at most the model's [`group`](DeviceModel::group) with at least 64
+/// work-items (a group of fewer leaves most of a SIMD unit idle), local memory within the
+/// model's for f32, at most its accumulators per work-item, its vector width (default 4,
+/// float4 loads), and every work-item staging at least one element per step (`tk >= l0`,
+/// `tk >= l1`: `tk` rows go to dimension 1 of the group when `C` is staged and columns to
+/// dimension 0 when `A` is; the space takes `tk = l0 = l1`, a property of the staging
+/// code, not of the device).
+pub fn blocking_valid_for(b: &Blocking, device: &DeviceModel) -> bool {
     let group = b.l0 * b.l1;
     b.is_consistent()
-        && (64..=MAX_GROUP).contains(&group)
-        && b.local_elems() * 4 <= MIN_LOCAL_BYTES
-        && b.accumulators() <= MAX_ACCUMULATORS
-        && b.v == 4
+        && (MIN_BLOCKING_GROUP..=device.group()).contains(&group)
+        // 4: the bytes of an f32 (the blocked strategy stages f32 tiles).
+        && b.local_elems() * 4 <= device.local_mem_bytes
+        && b.accumulators() <= device.max_accumulators
+        && b.v == device.preferred_vector_width_f32
         && b.tk == b.l0
         && b.tk == b.l1
 }
@@ -77,15 +92,23 @@ fn all_blockings() -> Vec<Blocking> {
     out
 }
 
-/// The valid blockings, most work per work-item first (larger register blocks amortise the
+/// [`blockings_for`] the default model.
+pub fn blockings() -> Vec<Blocking> {
+    blockings_for(&DeviceModel::DEFAULT)
+}
+
+/// The valid blockings on `device`, most work per work-item first (larger register blocks amortise the
 /// local-memory reads; the tuner decides among them), then larger work-groups (more
 /// work-items to hide latency with), then squarer blocks; each with its slice steps looped
 /// and then unrolled (`unroll`), each of those exact, covered (the last blocks shifted back,
 /// for lengths the blocks do not divide), covered with the shared dimension zero-padded
 /// (where the fold allows it), and padded in every dimension (any size: lengths shorter
 /// than a block too).
-pub fn blockings() -> Vec<Blocking> {
-    let mut valid: Vec<Blocking> = all_blockings().into_iter().filter(blocking_valid).collect();
+pub fn blockings_for(device: &DeviceModel) -> Vec<Blocking> {
+    let mut valid: Vec<Blocking> = all_blockings()
+        .into_iter()
+        .filter(|b| blocking_valid_for(b, device))
+        .collect();
     valid.sort_by_key(|b| {
         (
             -b.accumulators(),
@@ -150,16 +173,24 @@ pub fn splits() -> Vec<i64> {
     vec![2, 4, 8, 16, 32]
 }
 
-/// Rows and work-items per work-group of row reductions (`reduction(cols=c)`, and
-/// `reduction(cols=c,wg=w)` for groups of other than [`MAX_GROUP`] work-items): one row per
-/// group first, then 16 to 64 (rows of 64 to 256 bytes side by side, for a transposed view;
-/// the untuned default takes the first), then 8 (more groups, shorter segments: it pays for
-/// few long rows); groups of [`MAX_GROUP`] work-items first, then of 1024 (more work-items
-/// per row: a device whose groups are smaller skips them).
+/// [`row_groups_for`] the default model.
 pub fn row_groups() -> Vec<(i64, i64)> {
-    [MAX_GROUP, 1024]
+    row_groups_for(&DeviceModel::DEFAULT)
+}
+
+/// Rows and work-items per work-group of row reductions on `device` (`reduction(cols=c)`,
+/// and `reduction(cols=c,wg=w)` for groups of other than [`MAX_GROUP`] work-items): one row
+/// per group first, then 16 to 64 (rows of 64 to 256 bytes side by side, for a transposed
+/// view; the untuned default takes the first), then 8 (more groups, shorter segments: it pays
+/// for few long rows); groups of the model's [`group`](DeviceModel::group) first (256 by
+/// default), then of its largest (1024 by default: more work-items per row; a device whose
+/// groups are smaller skips them).
+pub fn row_groups_for(device: &DeviceModel) -> Vec<(i64, i64)> {
+    device
+        .row_groups()
         .into_iter()
         .flat_map(|wg| [1, 16, 32, 64, 8].map(|cols| (cols, wg)))
+        .filter(|&(cols, wg)| cols <= wg)
         .collect()
 }
 

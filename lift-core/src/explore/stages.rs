@@ -30,6 +30,7 @@
 use super::{Candidate, Lowering};
 use crate::analysis::{is_layout, is_pure};
 use crate::arith::Nat;
+use crate::device::DeviceModel;
 use crate::ir::{Expr, ExprKind, Kernel, Param, Pat, PrimArg, Program};
 use crate::prim::Prim;
 use crate::rewrite::blocking::Edge;
@@ -70,7 +71,7 @@ pub fn fission(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    scope: super::Scope,
+    (scope, device): (super::Scope, &DeviceModel),
 ) -> Option<Vec<Candidate>> {
     let k = prog.kernel(kernel)?;
     let span = k.body.span;
@@ -152,7 +153,7 @@ pub fn fission(
     let mut choices: Vec<Vec<Candidate>> = Vec::new();
     let mut defaults = Vec::new();
     for (sk, sinfo) in sprog.kernels.iter().zip(&infos) {
-        let cands: Vec<Candidate> = super::candidates_in(&sprog, &sk.name, sinfo, scope)
+        let cands: Vec<Candidate> = super::candidates_for(&sprog, &sk.name, sinfo, scope, device)
             .into_iter()
             .filter(|c| c.strategy != "stages")
             .collect();

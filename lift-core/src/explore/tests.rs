@@ -470,3 +470,122 @@ fn the_default_scope_finds_the_default_of_the_whole_space() {
         );
     }
 }
+
+/// The matrix product of the device-model tests.
+const MODEL_GEMM: &str = "kernel G<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|(x, y)| x * y) $ zip(r, c)) $ transpose $ b) $ a }";
+
+fn compile_for(src: &str, device: &crate::device::DeviceModel) -> Compiled {
+    let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let k = p.kernels.last().map(|k| k.name.clone()).unwrap_or_default();
+    crate::driver::compile_kernel_for(&p, &k, device).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+/// The default device model gives the candidates the explorer derived before there was a
+/// model (the lists in `testdata`, recorded then), and the same default choice.
+#[test]
+fn the_default_device_model_changes_nothing() {
+    let model = crate::device::DeviceModel::DEFAULT;
+    for (src, recorded, default) in [
+        (
+            MODEL_GEMM,
+            include_str!("testdata/gemm_default_model.txt"),
+            "blocked(tm=128,tn=128,tk=16,l0=16,l1=16,v=4,u=0,pad=2)",
+        ),
+        (
+            JACOBI,
+            include_str!("testdata/jacobi_default_model.txt"),
+            "strips(s=8,pad=1)",
+        ),
+    ] {
+        let c = compile_for(src, &model);
+        assert_eq!(names(&c), recorded.lines().collect::<Vec<_>>());
+        let mut p = parse_program_str(src).expect("parses");
+        check_program(&mut p).expect("checks");
+        let k = p.kernels[0].name.clone();
+        let d = crate::driver::compile_default(&p, &k).expect("compiles");
+        assert_eq!(d.candidates[0].name, default);
+    }
+}
+
+/// The bytes of local memory blocked candidate `c` stages (`tk (tm + tn)` floats).
+fn staged_bytes(c: &CompiledCandidate) -> i64 {
+    let p = |n: &str| c.params.iter().find(|(k, _)| k == n).map_or(0, |(_, v)| *v);
+    p("tk") * (p("tm") + p("tn")) * 4
+}
+
+/// A device with less local memory gets only the blockings whose tiles fit it.
+#[test]
+fn a_smaller_local_memory_drops_the_blockings_that_do_not_fit() {
+    let small = crate::device::DeviceModel {
+        local_mem_bytes: 8 * 1024,
+        ..crate::device::DeviceModel::DEFAULT
+    };
+    let (all, fit) = (compile(MODEL_GEMM), compile_for(MODEL_GEMM, &small));
+    assert!(blocked_of(&all).iter().any(|c| staged_bytes(c) > 8 * 1024));
+    let kept = blocked_of(&fit);
+    assert!(!kept.is_empty());
+    for c in kept {
+        assert!(staged_bytes(c) <= 8 * 1024, "{}", c.name);
+    }
+    // The space is the default's less the blockings that do not fit (the explorer's cap on
+    // configurations then reaches smaller ones the default list did not).
+    let everywhere = crate::explore::space::blockings();
+    let fitting = crate::explore::space::blockings_for(&small);
+    assert!(fitting.len() < everywhere.len());
+    for b in &fitting {
+        assert!(b.local_elems() * 4 <= 8 * 1024, "{b:?}");
+        assert!(everywhere.contains(b), "{b:?}");
+    }
+    assert!(everywhere
+        .iter()
+        .all(|b| fitting.contains(b) || b.local_elems() * 4 > 8 * 1024));
+}
+
+/// A device whose work-groups hold at most 128 work-items gets no candidate with a larger
+/// group: no 16 x 16 blockings, no mapping of 256 lanes, reductions of 128 work-items.
+#[test]
+fn a_smaller_work_group_drops_the_larger_groups() {
+    let small = crate::device::DeviceModel {
+        max_work_group: 128,
+        ..crate::device::DeviceModel::DEFAULT
+    };
+    let group = |c: &CompiledCandidate| {
+        c.generated
+            .kernels
+            .iter()
+            .filter_map(|k| k.local.as_ref())
+            .map(|l| l.iter().map(|n| n.as_cst().unwrap_or(1)).product::<i64>())
+            .max()
+            .unwrap_or(0)
+    };
+    let all = compile(MODEL_GEMM);
+    assert!(all.candidates.iter().any(|c| group(c) == 256));
+    let c = compile_for(MODEL_GEMM, &small);
+    assert!(!blocked_of(&c).is_empty());
+    for cand in &c.candidates {
+        assert!(group(cand) <= 128, "{}: {}", cand.name, group(cand));
+        assert!(!cand.name.contains("lanes=256"), "{}", cand.name);
+    }
+    assert!(names(&c).contains(&"mapping(m0=20,m1=10,lanes=128)"));
+    let rows = "kernel R<N, M>(x: [[f32; M]; N]) -> [f32; N] { map(|r| reduce(+, 0.0) $ r) $ x }";
+    let r = compile_for(rows, &small);
+    let reductions: Vec<&str> = names(&r)
+        .into_iter()
+        .filter(|n| n.starts_with("reduction"))
+        .collect();
+    assert_eq!(reductions.first(), Some(&"reduction(cols=1,wg=128)"));
+    assert!(
+        reductions.iter().all(|n| n.ends_with("wg=128)")),
+        "{reductions:?}"
+    );
+    for cand in &r.candidates {
+        assert!(group(cand) <= 128, "{}: {}", cand.name, group(cand));
+    }
+    let sum = compile_for(
+        "kernel S<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }",
+        &small,
+    );
+    assert_eq!(sum.candidates[0].name, "reduction");
+    assert_eq!(group(&sum.candidates[0]), 128);
+}
