@@ -339,6 +339,12 @@ fn emit(
                     );
                 }
                 outln!("(* the default: the first that applies to every size)");
+                for (cand, why) in &c.rejected {
+                    outln!("   - {cand}: {why}");
+                }
+                if !c.rejected.is_empty() {
+                    outln!("(- derived but not a candidate, and why)");
+                }
             }
             Emit::OpenCl | Emit::Lowered => {
                 let (i, cand) = pick(&c, candidate, name)?;

@@ -32,7 +32,9 @@ pub struct Compiled {
     pub preconditions: Vec<Precondition>,
     /// The candidates, in order of preference; never empty.
     pub candidates: Vec<CompiledCandidate>,
-    /// Candidates the explorer derived that code generation refused: name and reason.
+    /// Derivations that did not become candidates, in the order they were tried: the
+    /// explorer's dropped ones (a rule's result that did not type-check or lower), then those
+    /// code generation refused; name and reason.
     pub rejected: Vec<(String, String)>,
 }
 
@@ -81,9 +83,12 @@ pub fn compile_kernel_for(
 ) -> Result<Compiled, DriverError> {
     let (pointed, warnings, info) = prepare(prog, kernel)?;
     let mut candidates = Vec::new();
-    let mut rejected = Vec::new();
+    let explored = explore::explore(&pointed, kernel, &info, Scope::All, device);
+    let mut rejected: Vec<(String, String)> = (explored.dropped.into_iter())
+        .map(|d| (d.name, format!("dropped by the explorer: {}", d.reason)))
+        .collect();
     let mut last_error = None;
-    for c in explore::candidates_for(&pointed, kernel, &info, Scope::All, device) {
+    for c in explored.candidates {
         match compile_candidate(&c, kernel, (&pointed, &info), device) {
             Ok(cc) => candidates.push(cc),
             Err(e) => {

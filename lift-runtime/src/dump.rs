@@ -11,6 +11,7 @@
 //!                               lowered.lift   the low-level expression compiled
 //!                               kernel.cl      the OpenCL C program
 //! dir/<Kernel>/tune-<sizes>.txt                the tuner's outcome per candidate and its choice
+//! dir/<Kernel>/dropped.txt                      derivations that did not become candidates, and why
 //! ```
 //!
 //! `NN` is the candidate's index in the explorer's order. Writing never fails a build: when
@@ -227,6 +228,31 @@ pub fn kernel(d: &KernelDump<'_>) {
     }
 }
 
+/// Writes `dir/<kernel>/dropped.txt`: the derivations of `kernel` that did not become
+/// candidates (dropped by the explorer or refused by code generation), one per line with why.
+pub fn write_dropped(
+    dir: &Path,
+    kernel: &str,
+    dropped: &[(String, String)],
+) -> std::io::Result<()> {
+    let folder = dir.join(file_name(kernel));
+    std::fs::create_dir_all(&folder)?;
+    let mut text = String::new();
+    for (name, why) in dropped {
+        let _ = writeln!(text, "{name}: {why}");
+    }
+    std::fs::write(folder.join("dropped.txt"), text)
+}
+
+/// [`write_dropped`] into the directory of `LIFT_DUMP`, if set; an error is a warning (once).
+pub fn dropped(kernel: &str, dropped: &[(String, String)]) {
+    if let Some(dir) = dump_dir() {
+        if let Err(e) = write_dropped(&dir, kernel, dropped) {
+            warn(&dir, &e);
+        }
+    }
+}
+
 /// [`write_tuning`] into the directory of `LIFT_DUMP`, if set; an error is a warning (once).
 pub fn tuning(
     kernel_id: &str,
@@ -253,6 +279,16 @@ mod tests {
             "blocked_tm=4__tn=8".to_string()
         );
         assert_eq!(file_name("a/../b"), "a_.._b");
+    }
+
+    #[test]
+    fn writes_the_dropped_derivations() {
+        let dir = std::env::temp_dir().join(format!("lift-dump-dropped-{}", std::process::id()));
+        let dropped = [("blocked(tm=8)".to_string(), "type error: x".to_string())];
+        write_dropped(&dir, "K", &dropped).unwrap();
+        let text = std::fs::read_to_string(dir.join("K").join("dropped.txt")).unwrap();
+        assert_eq!(text, "blocked(tm=8): type error: x\n");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -156,6 +156,7 @@ fn load_or_explore(
     lift_core::typeck::check_program(&mut prog).map_err(|e| e.to_string())?;
     let compiled = lift_core::driver::compile_kernel_for(&prog, kernel, device)
         .map_err(|e| format!("kernel `{kernel}`: code generation: {e}"))?;
+    crate::dump::dropped(kernel, &compiled.rejected);
     let explored = Explored {
         fingerprint: lift_core::FINGERPRINT.to_string(),
         kernel_id: id.to_string(),

@@ -72,17 +72,38 @@ pub struct Candidate {
 impl Candidate {
     /// `strategy(p=v, ...)`.
     pub fn name(&self) -> String {
-        let ps: Vec<String> = self
-            .params
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        if ps.is_empty() {
-            self.strategy.to_string()
-        } else {
-            format!("{}({})", self.strategy, ps.join(","))
-        }
+        name_of(self.strategy, &self.params)
     }
+}
+
+/// `strategy(p=v, ...)`.
+fn name_of(strategy: &str, params: &[(String, i64)]) -> String {
+    let ps: Vec<String> = params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    if ps.is_empty() {
+        strategy.to_string()
+    } else {
+        format!("{strategy}({})", ps.join(","))
+    }
+}
+
+/// A derivation the explorer dropped after a rule applied: the candidate it would have been
+/// and why (its result did not type-check, changed the kernel's type, or did not lower).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    /// The candidate's name, `strategy(p=v, ...)`.
+    pub name: String,
+    /// Why it was dropped.
+    pub reason: String,
+}
+
+/// What exploring a kernel gives: the candidates in order of preference, and the
+/// derivations dropped on the way.
+#[derive(Clone, Debug, Default)]
+pub struct Explored {
+    /// The candidates, best first.
+    pub candidates: Vec<Candidate>,
+    /// The derivations dropped, in the order they were tried.
+    pub dropped: Vec<Dropped>,
 }
 
 /// The most configurations of one strategy explored (each gives up to three candidates:
@@ -132,8 +153,20 @@ pub fn candidates_for(
     scope: Scope,
     device: &DeviceModel,
 ) -> Vec<Candidate> {
+    explore(prog, kernel, info, scope, device).candidates
+}
+
+/// [`candidates_for`], with the derivations the explorer dropped and why.
+pub fn explore(
+    prog: &Program,
+    kernel: &str,
+    info: &KernelInfo,
+    scope: Scope,
+    device: &DeviceModel,
+) -> Explored {
+    let mut dropped = Vec::new();
     let Some(k) = prog.kernel(kernel) else {
-        return Vec::new();
+        return Explored::default();
     };
     let ctx = RewriteCtx::for_kernel(prog, k, info);
     // A `let` of a computed array at the top (`kernel_fission`): the value by a kernel of its
@@ -144,12 +177,22 @@ pub fn candidates_for(
     let mut out = lets::candidates(prog, kernel, info, (scope, device));
     let nested = out.len();
     if !found(&out) {
-        tile_searches(prog, kernel, info, (&ctx, scope, device), &mut out, nested);
+        let found = (&mut out, &mut dropped);
+        tile_searches(prog, kernel, info, (&ctx, scope, device), found, nested);
     }
     if !found(&out) {
-        later_strategies(prog, kernel, info, (scope, device), &mut out);
+        later_strategies(
+            prog,
+            kernel,
+            info,
+            (scope, device),
+            (&mut out, &mut dropped),
+        );
     }
-    out
+    Explored {
+        candidates: out,
+        dropped,
+    }
 }
 
 /// The strategies that search tile spaces, appended to `out` (whose first `nested`
@@ -160,7 +203,7 @@ fn tile_searches(
     kernel: &str,
     info: &KernelInfo,
     (ctx, scope, device): (&RewriteCtx, Scope, &DeviceModel),
-    out: &mut Vec<Candidate>,
+    (out, dropped): (&mut Vec<Candidate>, &mut Vec<Dropped>),
     nested: usize,
 ) {
     let Some(k) = prog.kernel(kernel) else {
@@ -204,7 +247,7 @@ fn tile_searches(
                 continue;
             }
         }
-        if let Some(mut c) = lowered(prog, kernel, info, new, "blocked", cfg.params()) {
+        if let Some(mut c) = lowered(prog, kernel, info, new, ("blocked", cfg.params()), dropped) {
             c.info.preconditions.extend(worth);
             if push_found(out, c, scope, info) {
                 break;
@@ -256,7 +299,7 @@ fn later_strategies(
     kernel: &str,
     info: &KernelInfo,
     (scope, device): (Scope, &DeviceModel),
-    out: &mut Vec<Candidate>,
+    (out, dropped): (&mut Vec<Candidate>, &mut Vec<Dropped>),
 ) {
     let Some(k) = prog.kernel(kernel) else {
         return;
@@ -268,7 +311,7 @@ fn later_strategies(
             continue;
         };
         let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
-        if let Some(c) = lowered(prog, kernel, info, new, "strips", params) {
+        if let Some(c) = lowered(prog, kernel, info, new, ("strips", params), dropped) {
             if push_found(out, c, scope, info) {
                 return;
             }
@@ -279,7 +322,7 @@ fn later_strategies(
             continue;
         };
         let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
-        if let Some(c) = lowered(prog, kernel, info, new, "slides", params) {
+        if let Some(c) = lowered(prog, kernel, info, new, ("slides", params), dropped) {
             if push_found(out, c, scope, info) {
                 return;
             }
@@ -460,34 +503,52 @@ fn rows_are_columns(body: &Expr) -> bool {
     first.is_some_and(|g| matches!(g.kind, ExprKind::Prim(crate::prim::Prim::Transpose, _)))
 }
 
-/// `prog` with kernel `kernel`'s body replaced by `body`, the rest of its high-level parts
-/// lowered by the default mapping, type-checked; `None` if it does not check.
+/// The candidate of `strategy` with `params` whose kernel body is `body`: type-checked, of
+/// the kernel's type, lowered; `None` where any of that fails, recorded in `dropped` with
+/// the reason.
 fn lowered(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
     body: Expr,
-    strategy: &'static str,
-    params: Vec<(String, i64)>,
+    (strategy, params): (&'static str, Vec<(String, i64)>),
+    dropped: &mut Vec<Dropped>,
 ) -> Option<Candidate> {
-    let mut p = prog.clone();
-    let k = p.kernels.iter_mut().find(|k| k.name == kernel)?;
-    k.body = body;
-    let infos = check_program(&mut p).ok()?;
-    let info2 = infos.into_iter().find(|i| i.name == kernel)?;
-    if !info2
-        .result
-        .equiv(&info.result, &RewriteCtx::facts_of(info))
-    {
-        return None;
+    let lower = || -> Result<(Program, KernelInfo), String> {
+        let mut p = prog.clone();
+        let k = p.kernels.iter_mut().find(|k| k.name == kernel);
+        k.ok_or("no such kernel")?.body = body;
+        let infos = check_program(&mut p).map_err(|e| format!("type error: {e}"))?;
+        let info2 = infos
+            .into_iter()
+            .find(|i| i.name == kernel)
+            .ok_or("unchecked")?;
+        if !info2
+            .result
+            .equiv(&info.result, &RewriteCtx::facts_of(info))
+        {
+            return Err(format!(
+                "result type {} instead of {}",
+                info2.result, info.result
+            ));
+        }
+        let l = crate::explore::lower::lower_program(&p, kernel, &info2)
+            .map_err(|e| format!("lowering: {e}"))?;
+        Ok((l.prog, l.info))
+    };
+    match lower() {
+        Ok((p, i)) => Some(Candidate {
+            strategy,
+            params,
+            lowering: Lowering::Program(p),
+            info: i,
+        }),
+        Err(reason) => {
+            let name = name_of(strategy, &params);
+            dropped.push(Dropped { name, reason });
+            None
+        }
     }
-    let l = crate::explore::lower::lower_program(&p, kernel, &info2).ok()?;
-    Some(Candidate {
-        strategy,
-        params,
-        lowering: Lowering::Program(l.prog),
-        info: l.info,
-    })
 }
 
 #[cfg(test)]

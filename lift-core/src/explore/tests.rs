@@ -589,3 +589,19 @@ fn a_smaller_work_group_drops_the_larger_groups() {
     assert_eq!(sum.candidates[0].name, "reduction");
     assert_eq!(group(&sum.candidates[0]), 128);
 }
+
+/// A derivation whose result is not of the kernel's type is dropped with the reason, under
+/// the candidate's name.
+#[test]
+fn dropped_derivations_say_why() {
+    let mut p = parse_program_str(GEMM).expect("parses");
+    let infos = check_program(&mut p).expect("checks");
+    let wrong = crate::parse::parse_expr_str("transpose $ a", &[]).expect("parses");
+    let mut dropped = Vec::new();
+    let params = vec![("tm".to_string(), 8)];
+    let got = super::lowered(&p, "G", &infos[0], wrong, ("blocked", params), &mut dropped);
+    assert!(got.is_none());
+    assert_eq!(dropped.len(), 1);
+    assert_eq!(dropped[0].name, "blocked(tm=8)");
+    assert!(dropped[0].reason.contains("instead of"), "{:?}", dropped[0]);
+}
