@@ -201,6 +201,104 @@ impl<'a> Gen<'a> {
         args: Vec<Arg<'_>>,
     ) -> GResult<View> {
         let in_ty = args.first().map(Self::arg_ty).transpose()?;
+        Ok(match p {
+            Prim::Zip
+            | Prim::Zip2
+            | Prim::Zip3
+            | Prim::Split
+            | Prim::Join
+            | Prim::Transpose
+            | Prim::SplitCover
+            | Prim::JoinCover
+            | Prim::Iota
+            | Prim::Take
+            | Prim::Slide
+            | Prim::Slide2
+            | Prim::Slide3
+            | Prim::Pad
+            | Prim::Pad2
+            | Prim::Pad3
+            | Prim::Unzip
+            | Prim::Get
+            | Prim::At
+            | Prim::Gather
+            | Prim::Scatter
+            | Prim::AsVector
+            | Prim::AsScalar => self.layout_value(p, pargs, args, in_ty)?,
+            Prim::Id if !matches!(ty_of(f)?, Type::Array(..)) => self.value(first(args)?)?,
+            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll
+                if matches!(ty_of(f)?, Type::Array(..)) =>
+            {
+                self.reduce_array_value(p, pargs, f, args)?
+            }
+            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => {
+                self.reduce_value(p, pargs, f, args)?
+            }
+            Prim::ReduceWhileSeq => self.reduce_while(pargs, f, args)?,
+            _ if args
+                .first()
+                .map(Self::arg_ty)
+                .transpose()?
+                .is_some_and(|t| t.has_capped())
+                || ty_of(f)?.has_capped() =>
+            {
+                return Err(filter_use());
+            }
+            // Every element the same literal (an array constant `[v; n]`, lowered to
+            // `map(|_| v) $ iota(n)`, such as a constant pad of arrays): a view of `v`,
+            // nothing stored.
+            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll
+                if constant_body(fun_arg(pargs)?).is_some() =>
+            {
+                let body = constant_body(fun_arg(pargs)?)
+                    .ok_or_else(|| CodegenError::Internal("constant map".into()))?;
+                let v = self.value(Arg::Expr(body))?;
+                View::MapIdx(self.fresh("j"), Box::new(v))
+            }
+            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
+                let (input, elem, n) = self.array_input(args)?;
+                let name = self.fresh("j");
+                let j = Nat::index_var(&name, Nat::cst(0), n);
+                let inner = self.call_value(fun_arg(pargs)?, vec![Arg::View(input.at(j), elem)])?;
+                View::MapIdx(name, Box::new(inner))
+            }
+            Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate
+                if !matches!(ty_of(f)?, Type::Array(..)) =>
+            {
+                // The space is that of the function's own results: its inputs are computed
+                // (and any producer materialised) where they would be without it.
+                let args = self.evaluated(args)?;
+                let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
+                let r = self.call_value(fun_arg(pargs)?, args);
+                self.write_to = saved;
+                r?
+            }
+            Prim::Vectorize => {
+                let w = nat(pargs, 0)?.as_cst().and_then(|w| u32::try_from(w).ok());
+                let saved = std::mem::replace(&mut self.vector_width, w);
+                let r = self.call_value(fun_arg(pargs)?, args);
+                self.vector_width = saved;
+                r?
+            }
+            Prim::Map2 | Prim::Map3 => {
+                return Err(CodegenError::Internal(format!(
+                    "{} should have been lowered",
+                    p.name()
+                )))
+            }
+            _ => self.materialize(f, args, space_of(p))?,
+        })
+    }
+
+    /// The view of the layout primitive `p` applied to `args` (`in_ty` the type of the first):
+    /// no code, only the view.
+    fn layout_value(
+        &mut self,
+        p: Prim,
+        pargs: &[PrimArg],
+        args: Vec<Arg<'_>>,
+        in_ty: Option<Type>,
+    ) -> GResult<View> {
         let in_ty = || {
             in_ty
                 .clone()
@@ -291,68 +389,12 @@ impl<'a> Gen<'a> {
                 Box::new(self.value(first(args)?)?),
                 vector_width(&in_ty()?)?,
             ),
-            Prim::Id if !matches!(ty_of(f)?, Type::Array(..)) => self.value(first(args)?)?,
-            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll
-                if matches!(ty_of(f)?, Type::Array(..)) =>
-            {
-                self.reduce_array_value(p, pargs, f, args)?
-            }
-            Prim::Reduce | Prim::ReduceSeq | Prim::ReduceSeqUnroll => {
-                self.reduce_value(p, pargs, f, args)?
-            }
-            Prim::ReduceWhileSeq => self.reduce_while(pargs, f, args)?,
-            _ if args
-                .first()
-                .map(Self::arg_ty)
-                .transpose()?
-                .is_some_and(|t| t.has_capped())
-                || ty_of(f)?.has_capped() =>
-            {
-                return Err(filter_use());
-            }
-            // Every element the same literal (an array constant `[v; n]`, lowered to
-            // `map(|_| v) $ iota(n)`, such as a constant pad of arrays): a view of `v`,
-            // nothing stored.
-            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll
-                if constant_body(fun_arg(pargs)?).is_some() =>
-            {
-                let body = constant_body(fun_arg(pargs)?)
-                    .ok_or_else(|| CodegenError::Internal("constant map".into()))?;
-                let v = self.value(Arg::Expr(body))?;
-                View::MapIdx(self.fresh("j"), Box::new(v))
-            }
-            Prim::Map | Prim::MapSeq | Prim::MapSeqUnroll if is_layout(fun_arg(pargs)?, false) => {
-                let (input, elem, n) = self.array_input(args)?;
-                let name = self.fresh("j");
-                let j = Nat::index_var(&name, Nat::cst(0), n);
-                let inner = self.call_value(fun_arg(pargs)?, vec![Arg::View(input.at(j), elem)])?;
-                View::MapIdx(name, Box::new(inner))
-            }
-            Prim::ToGlobal | Prim::ToLocal | Prim::ToPrivate
-                if !matches!(ty_of(f)?, Type::Array(..)) =>
-            {
-                // The space is that of the function's own results: its inputs are computed
-                // (and any producer materialised) where they would be without it.
-                let args = self.evaluated(args)?;
-                let saved = self.write_to.replace(space_of(p).unwrap_or(Space::Global));
-                let r = self.call_value(fun_arg(pargs)?, args);
-                self.write_to = saved;
-                r?
-            }
-            Prim::Vectorize => {
-                let w = nat(pargs, 0)?.as_cst().and_then(|w| u32::try_from(w).ok());
-                let saved = std::mem::replace(&mut self.vector_width, w);
-                let r = self.call_value(fun_arg(pargs)?, args);
-                self.vector_width = saved;
-                r?
-            }
-            Prim::Map2 | Prim::Map3 => {
+            _ => {
                 return Err(CodegenError::Internal(format!(
-                    "{} should have been lowered",
+                    "{} is not a layout primitive",
                     p.name()
                 )))
             }
-            _ => self.materialize(f, args, space_of(p))?,
         })
     }
 
