@@ -280,6 +280,78 @@ pub fn kernel_item(
     let name = format_ident!("{}", k.name, span = k.span);
     let vis = if k.public { q!(pub) } else { q!() };
     let docs = &k.docs;
+    let sizes = Sizes::of(k);
+    let constants = constants(prog, k, info, compiled, helpers, &sizes)?;
+    let ps = params(k, info)?;
+    let out = output(k, info)?;
+    let size_methods = size_methods(&sizes, compiled);
+    let run_methods = run_methods(&sizes, &ps, &out);
+    let launch_methods = launch_methods(&sizes, &ps, &out);
+
+    Ok(q! {
+        #(#[doc = #docs])*
+        #vis struct #name {
+            engine: ::lift_runtime::engine::Engine,
+        }
+
+        #[allow(non_snake_case, clippy::too_many_arguments, clippy::identity_op, unused_parens)]
+        impl #name {
+            #constants
+
+            /// Builds the default configuration on `ctx`'s device (builds are cached per
+            /// context); the other candidates are explored and built when first chosen.
+            pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
+                Ok(Self { engine: ::lift_runtime::engine::Engine::new(ctx, Self::DECL)? })
+            }
+
+            /// Every candidate the explorer derives, in order of preference (explored on the
+            /// first call, cached in memory and on disk).
+            pub fn candidates(&self) -> ::core::result::Result<&[::lift_runtime::CandidateInfo], ::lift_runtime::Error> {
+                self.engine.candidates()
+            }
+
+            #size_methods
+
+            #run_methods
+
+            #launch_methods
+        }
+    })
+}
+
+/// A kernel's size variables: their names, the launcher's parameters for them and the
+/// locals holding their checked values.
+struct Sizes<'k> {
+    names: Vec<&'k str>,
+    params: Vec<proc_macro2::Ident>,
+    locals: Vec<proc_macro2::Ident>,
+}
+
+impl<'k> Sizes<'k> {
+    /// The size variables of kernel `k`.
+    fn of(k: &'k Kernel) -> Sizes<'k> {
+        let names: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
+        let params = names.iter().map(|s| format_ident!("{}", s)).collect();
+        let locals = names.iter().map(|s| size_local(s)).collect();
+        Sizes {
+            names,
+            params,
+            locals,
+        }
+    }
+}
+
+/// The launcher's constants for kernel `k`: the default configuration's OpenCL C and
+/// lowered expression, the kernel's text and result type, its preconditions, and the
+/// declaration the engine compiles the other candidates from.
+fn constants(
+    prog: &Program,
+    k: &Kernel,
+    info: &KernelInfo,
+    compiled: &Compiled,
+    helpers: &str,
+    sizes: &Sizes<'_>,
+) -> Result<TokenStream, CompileError> {
     let standalone = Program {
         funs: prog.funs.clone(),
         kernels: vec![k.clone()],
@@ -303,26 +375,57 @@ pub fn kernel_item(
     };
     let lowered = &default.generated.lowered;
     let default_name = &default.name;
+    let kernel_name = &k.name;
+    let size_names = &sizes.names;
+    Ok(q! {
+        /// The OpenCL C program of the default configuration (the first candidate that
+        /// applies to every size).
+        pub const SOURCE: &'static str = #source;
+        /// The low-level expression compiled into [`Self::SOURCE`].
+        pub const LOWERED: &'static str = #lowered;
+        /// The name of the default configuration's candidate.
+        pub const DEFAULT_CANDIDATE: &'static str = #default_name;
+        /// The kernel with the user functions it calls, as written and type-checked.
+        pub const LIFT: &'static str = #lift_text;
+        /// The inferred result type.
+        pub const RESULT_TYPE: &'static str = #result_type;
+        /// Size conditions checked before every launch.
+        pub const PRECONDITIONS: &'static [&'static str] = &[#(#preconditions),*];
+        const DECL: ::lift_runtime::engine::Decl = ::lift_runtime::engine::Decl {
+            name: #kernel_name,
+            lift: Self::LIFT,
+            helpers: #helpers,
+            sizes: &[#(#size_names),*],
+            source: Self::SOURCE,
+        };
+    })
+}
 
-    let size_names: Vec<&str> = k.sizes.iter().map(|(s, _)| s.as_str()).collect();
-    let size_params: Vec<_> = size_names.iter().map(|s| format_ident!("{}", s)).collect();
-    let size_locals: Vec<_> = size_names.iter().map(|s| size_local(s)).collect();
-    let n_sizes = size_names.len();
-    let checks = precondition_checks(compiled);
-    let ps = params(k, info)?;
-    let Params {
-        run: run_params,
-        launch: launch_params,
-        run_checks,
-        launch_checks,
-        uploads,
-        forward,
-        names,
-        scalar_locals,
-        args,
-    } = &ps;
-    let n_params = names.len();
+/// How the launcher returns a kernel's result: its device buffer, `run`'s download of it
+/// and, for a capped result, the buffer receiving its length.
+struct Output {
+    /// The element type of the result buffer.
+    elem: TokenStream,
+    /// The number of host elements of the result, and device elements per host element.
+    len: TokenStream,
+    fields: usize,
+    /// `run`'s return type, and its download of the result.
+    run_ret: TokenStream,
+    download: TokenStream,
+    /// The allocation of the result buffer (and the length buffer) in `run` and `tune`.
+    alloc: TokenStream,
+    /// For a capped result: `launch`'s `count` parameter, the length buffer as an argument
+    /// of `run` and `tune`, `count` forwarded between launch methods, and its length check.
+    count_param: Option<TokenStream>,
+    count_arg: Option<TokenStream>,
+    count_fwd: Option<TokenStream>,
+    count_check: Option<TokenStream>,
+    /// The engine's `Outputs::count`.
+    count_value: TokenStream,
+}
 
+/// The launcher's view of kernel `k`'s result.
+fn output(k: &Kernel, info: &KernelInfo) -> Result<Output, CompileError> {
     let out = host_type(&info.result, "the result", k.ret_span)?;
     let (out_host, out_elem) = (&out.host, &out.device);
     let out_fields = out.fields();
@@ -369,165 +472,203 @@ pub fn kernel_item(
     } else {
         download
     };
-    let kernel_name = &k.name;
     let alloc_out = q! {
         let __lift_out = self.engine.ctx().alloc::<#out_elem>(::lift_runtime::__private::to_usize(#out_len)? * #out_fields)?;
         #count_alloc
     };
+    Ok(Output {
+        elem: out_elem.clone(),
+        len: out_len,
+        fields: out_fields,
+        run_ret,
+        download,
+        alloc: alloc_out,
+        count_param,
+        count_arg,
+        count_fwd,
+        count_check,
+        count_value,
+    })
+}
+
+/// `check_sizes` and the methods that only need the sizes: the candidate chosen for them
+/// and its global temporaries.
+fn size_methods(sizes: &Sizes<'_>, compiled: &Compiled) -> TokenStream {
+    let Sizes {
+        names: size_names,
+        params: size_params,
+        locals: size_locals,
+    } = sizes;
+    let n_sizes = size_names.len();
+    let checks = precondition_checks(compiled);
+    q! {
+    /// Checks every size variable and size precondition; gives the sizes as `i64`.
+    fn check_sizes(#(#size_params: usize),*) -> ::core::result::Result<[i64; #n_sizes], ::lift_runtime::Error> {
+        #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
+        #(#checks)*
+        Ok([#(#size_locals),*])
+    }
+
+    /// The candidate (an index into [`Self::candidates`]) a launch with these sizes
+    /// runs: the tuned choice cached for this device and these sizes, else the first
+    /// candidate that applies and fits the device.
+    pub fn candidate_for(&self, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
+        Ok(self.engine.choose(&Self::check_sizes(#(#size_params),*)?)?.0)
+    }
+
+    /// Allocates the global temporaries [`Self::candidate_for`] needs at these sizes
+    /// (for [`Self::launch_in`]).
+    pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<::lift_runtime::Scratch, ::lift_runtime::Error> {
+        let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+        let (__lift_c, _) = self.engine.choose(&__lift_sizes)?;
+        self.engine.scratch_for(__lift_c, &__lift_sizes)
+    }
+
+    /// Allocates the global temporaries candidate `candidate` needs at these sizes.
+    pub fn scratch_for(&self, candidate: usize, #(#size_params: usize),*) -> ::core::result::Result<::lift_runtime::Scratch, ::lift_runtime::Error> {
+        self.engine.scratch_for(candidate, &Self::check_sizes(#(#size_params),*)?)
+    }
+
+    /// The bytes of global temporaries candidate `candidate` uses at these sizes.
+    pub fn temporary_bytes(&self, candidate: usize, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
+        self.engine.temporary_bytes(candidate, &Self::check_sizes(#(#size_params),*)?)
+    }
+
+    }
+}
+
+/// `tune` and `run`: the methods on host slices.
+fn run_methods(sizes: &Sizes<'_>, ps: &Params, out: &Output) -> TokenStream {
+    let Sizes {
+        params: size_params,
+        locals: size_locals,
+        ..
+    } = sizes;
+    let Params {
+        run: run_params,
+        run_checks,
+        uploads,
+        forward,
+        names,
+        ..
+    } = ps;
+    let Output {
+        run_ret,
+        download,
+        alloc: alloc_out,
+        count_arg,
+        ..
+    } = out;
+    q! {
+    /// Tunes the kernel for these sizes on the context's device (SPEC section 5):
+    /// unless the cache already holds a choice, every candidate that applies and fits
+    /// the device is checked against the interpreter on a small input, then timed on
+    /// these arguments; the fastest is stored in the cache and used by `run` and
+    /// `launch` from now on.
+    pub fn tune(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<::lift_runtime::Tuned, ::lift_runtime::Error> {
+        let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
+        let [#(#size_locals),*] = __lift_sizes;
+        #(#run_checks)*
+        if let Some(__lift_t) = self.engine.cached_tuning(&__lift_sizes)? {
+            return Ok(__lift_t);
+        }
+        #(#uploads)*
+        #alloc_out
+        self.engine.tune(&__lift_sizes, &mut |__lift_c, __lift_special| {
+            let __lift_ev = self.launch_with((__lift_c, __lift_special), None, #(#size_params,)* #(#forward,)* &__lift_out #count_arg)?;
+            Ok(__lift_ev.span_ns()? as f64 / 1e6)
+        })
+    }
+
+    /// Uploads the arguments, launches, waits and downloads the result (tuning first
+    /// on a cache miss when `LIFT_TUNE=1`).
+    pub fn run(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<#run_ret, ::lift_runtime::Error> {
+        let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+        #(#run_checks)*
+        if ::lift_runtime::tune::tune_on_miss() {
+            // Tuning only chooses: when it fails (no candidate could be checked or
+            // timed), the untuned choice runs, as without `LIFT_TUNE`.
+            let _ = self.tune(#(#size_params,)* #(#names),*);
+        }
+        #(#uploads)*
+        #alloc_out
+        self.launch(#(#size_params,)* #(#forward,)* &__lift_out #count_arg)?.wait()?;
+        #download
+    }
+
+    }
+}
+
+/// `launch` and its variants on device buffers, and `launch_with`, which they all call.
+fn launch_methods(sizes: &Sizes<'_>, ps: &Params, out: &Output) -> TokenStream {
+    let Sizes {
+        params: size_params,
+        locals: size_locals,
+        ..
+    } = sizes;
+    let Params {
+        launch: launch_params,
+        launch_checks,
+        names,
+        scalar_locals,
+        args,
+        ..
+    } = ps;
+    let Output {
+        elem: out_elem,
+        len: out_len,
+        fields: out_fields,
+        count_param,
+        count_fwd,
+        count_check,
+        count_value,
+        ..
+    } = out;
+    let n_params = names.len();
     let launch_sig = q!(#(#size_params: usize,)* #(#launch_params,)* out: &::lift_runtime::Buffer<#out_elem> #count_param);
     let launch_fwd = q!(#(#size_params,)* #(#names,)* out #count_fwd);
+    q! {
+    /// Launches on device buffers the candidate chosen for these sizes (see
+    /// [`Self::candidate_for`]): checks, argument setting and one enqueue per kernel;
+    /// no allocation, formatting or compilation once the candidate is built and its
+    /// temporaries (owned by `self`) allocated. The event spans every kernel.
+    pub fn launch(&self, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+        let __lift_choice = self.engine.choose(&Self::check_sizes(#(#size_params),*)?)?;
+        self.launch_with(__lift_choice, None, #launch_fwd)
+    }
 
-    Ok(q! {
-        #(#[doc = #docs])*
-        #vis struct #name {
-            engine: ::lift_runtime::engine::Engine,
+    /// [`Self::launch`] with candidate `candidate` (an index into
+    /// [`Self::candidates`]), its general build; an `Err` if its conditions fail for
+    /// these sizes.
+    pub fn launch_candidate(&self, candidate: usize, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+        self.launch_with((candidate, false), None, #launch_fwd)
+    }
+
+    /// [`Self::launch_candidate`] with the candidate built for these sizes (every size
+    /// variable a constant; built on first use per sizes): what the tuner times for its
+    /// fastest candidates, and a tuned choice runs where that was faster.
+    pub fn launch_specialised(&self, candidate: usize, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+        self.launch_with((candidate, true), None, #launch_fwd)
+    }
+
+    /// [`Self::launch_candidate`] with global temporaries the caller owns (made by
+    /// [`Self::scratch_for`]); one too small for these sizes is an `Err`.
+    pub fn launch_in(&self, scratch: &::lift_runtime::Scratch, candidate: usize, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+        self.launch_with((candidate, false), Some(scratch), #launch_fwd)
+    }
+
+    fn launch_with(&self, candidate: (usize, bool), scratch: ::core::option::Option<&::lift_runtime::Scratch>, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
+        let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
+        #(#launch_checks)*
+        #count_check
+        let __lift_len = ::lift_runtime::__private::to_usize(#out_len)? * #out_fields;
+        if out.len() != __lift_len {
+            return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
         }
-
-        #[allow(non_snake_case, clippy::too_many_arguments, clippy::identity_op, unused_parens)]
-        impl #name {
-            /// The OpenCL C program of the default configuration (the first candidate that
-            /// applies to every size).
-            pub const SOURCE: &'static str = #source;
-            /// The low-level expression compiled into [`Self::SOURCE`].
-            pub const LOWERED: &'static str = #lowered;
-            /// The name of the default configuration's candidate.
-            pub const DEFAULT_CANDIDATE: &'static str = #default_name;
-            /// The kernel with the user functions it calls, as written and type-checked.
-            pub const LIFT: &'static str = #lift_text;
-            /// The inferred result type.
-            pub const RESULT_TYPE: &'static str = #result_type;
-            /// Size conditions checked before every launch.
-            pub const PRECONDITIONS: &'static [&'static str] = &[#(#preconditions),*];
-            const DECL: ::lift_runtime::engine::Decl = ::lift_runtime::engine::Decl {
-                name: #kernel_name,
-                lift: Self::LIFT,
-                helpers: #helpers,
-                sizes: &[#(#size_names),*],
-                source: Self::SOURCE,
-            };
-
-            /// Builds the default configuration on `ctx`'s device (builds are cached per
-            /// context); the other candidates are explored and built when first chosen.
-            pub fn new(ctx: &::lift_runtime::Context) -> ::core::result::Result<Self, ::lift_runtime::Error> {
-                Ok(Self { engine: ::lift_runtime::engine::Engine::new(ctx, Self::DECL)? })
-            }
-
-            /// Every candidate the explorer derives, in order of preference (explored on the
-            /// first call, cached in memory and on disk).
-            pub fn candidates(&self) -> ::core::result::Result<&[::lift_runtime::CandidateInfo], ::lift_runtime::Error> {
-                self.engine.candidates()
-            }
-
-            /// Checks every size variable and size precondition; gives the sizes as `i64`.
-            fn check_sizes(#(#size_params: usize),*) -> ::core::result::Result<[i64; #n_sizes], ::lift_runtime::Error> {
-                #(let #size_locals = ::lift_runtime::__private::size(#size_names, #size_params)?;)*
-                #(#checks)*
-                Ok([#(#size_locals),*])
-            }
-
-            /// The candidate (an index into [`Self::candidates`]) a launch with these sizes
-            /// runs: the tuned choice cached for this device and these sizes, else the first
-            /// candidate that applies and fits the device.
-            pub fn candidate_for(&self, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
-                Ok(self.engine.choose(&Self::check_sizes(#(#size_params),*)?)?.0)
-            }
-
-            /// Allocates the global temporaries [`Self::candidate_for`] needs at these sizes
-            /// (for [`Self::launch_in`]).
-            pub fn scratch(&self, #(#size_params: usize),*) -> ::core::result::Result<::lift_runtime::Scratch, ::lift_runtime::Error> {
-                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
-                let (__lift_c, _) = self.engine.choose(&__lift_sizes)?;
-                self.engine.scratch_for(__lift_c, &__lift_sizes)
-            }
-
-            /// Allocates the global temporaries candidate `candidate` needs at these sizes.
-            pub fn scratch_for(&self, candidate: usize, #(#size_params: usize),*) -> ::core::result::Result<::lift_runtime::Scratch, ::lift_runtime::Error> {
-                self.engine.scratch_for(candidate, &Self::check_sizes(#(#size_params),*)?)
-            }
-
-            /// The bytes of global temporaries candidate `candidate` uses at these sizes.
-            pub fn temporary_bytes(&self, candidate: usize, #(#size_params: usize),*) -> ::core::result::Result<usize, ::lift_runtime::Error> {
-                self.engine.temporary_bytes(candidate, &Self::check_sizes(#(#size_params),*)?)
-            }
-
-            /// Tunes the kernel for these sizes on the context's device (SPEC section 5):
-            /// unless the cache already holds a choice, every candidate that applies and fits
-            /// the device is checked against the interpreter on a small input, then timed on
-            /// these arguments; the fastest is stored in the cache and used by `run` and
-            /// `launch` from now on.
-            pub fn tune(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<::lift_runtime::Tuned, ::lift_runtime::Error> {
-                let __lift_sizes = Self::check_sizes(#(#size_params),*)?;
-                let [#(#size_locals),*] = __lift_sizes;
-                #(#run_checks)*
-                if let Some(__lift_t) = self.engine.cached_tuning(&__lift_sizes)? {
-                    return Ok(__lift_t);
-                }
-                #(#uploads)*
-                #alloc_out
-                self.engine.tune(&__lift_sizes, &mut |__lift_c, __lift_special| {
-                    let __lift_ev = self.launch_with((__lift_c, __lift_special), None, #(#size_params,)* #(#forward,)* &__lift_out #count_arg)?;
-                    Ok(__lift_ev.span_ns()? as f64 / 1e6)
-                })
-            }
-
-            /// Uploads the arguments, launches, waits and downloads the result (tuning first
-            /// on a cache miss when `LIFT_TUNE=1`).
-            pub fn run(&self, #(#size_params: usize,)* #(#run_params),*) -> ::core::result::Result<#run_ret, ::lift_runtime::Error> {
-                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
-                #(#run_checks)*
-                if ::lift_runtime::tune::tune_on_miss() {
-                    // Tuning only chooses: when it fails (no candidate could be checked or
-                    // timed), the untuned choice runs, as without `LIFT_TUNE`.
-                    let _ = self.tune(#(#size_params,)* #(#names),*);
-                }
-                #(#uploads)*
-                #alloc_out
-                self.launch(#(#size_params,)* #(#forward,)* &__lift_out #count_arg)?.wait()?;
-                #download
-            }
-
-            /// Launches on device buffers the candidate chosen for these sizes (see
-            /// [`Self::candidate_for`]): checks, argument setting and one enqueue per kernel;
-            /// no allocation, formatting or compilation once the candidate is built and its
-            /// temporaries (owned by `self`) allocated. The event spans every kernel.
-            pub fn launch(&self, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
-                let __lift_choice = self.engine.choose(&Self::check_sizes(#(#size_params),*)?)?;
-                self.launch_with(__lift_choice, None, #launch_fwd)
-            }
-
-            /// [`Self::launch`] with candidate `candidate` (an index into
-            /// [`Self::candidates`]), its general build; an `Err` if its conditions fail for
-            /// these sizes.
-            pub fn launch_candidate(&self, candidate: usize, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
-                self.launch_with((candidate, false), None, #launch_fwd)
-            }
-
-            /// [`Self::launch_candidate`] with the candidate built for these sizes (every size
-            /// variable a constant; built on first use per sizes): what the tuner times for its
-            /// fastest candidates, and a tuned choice runs where that was faster.
-            pub fn launch_specialised(&self, candidate: usize, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
-                self.launch_with((candidate, true), None, #launch_fwd)
-            }
-
-            /// [`Self::launch_candidate`] with global temporaries the caller owns (made by
-            /// [`Self::scratch_for`]); one too small for these sizes is an `Err`.
-            pub fn launch_in(&self, scratch: &::lift_runtime::Scratch, candidate: usize, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
-                self.launch_with((candidate, false), Some(scratch), #launch_fwd)
-            }
-
-            fn launch_with(&self, candidate: (usize, bool), scratch: ::core::option::Option<&::lift_runtime::Scratch>, #launch_sig) -> ::core::result::Result<::lift_runtime::Event, ::lift_runtime::Error> {
-                let [#(#size_locals),*] = Self::check_sizes(#(#size_params),*)?;
-                #(#launch_checks)*
-                #count_check
-                let __lift_len = ::lift_runtime::__private::to_usize(#out_len)? * #out_fields;
-                if out.len() != __lift_len {
-                    return Err(::lift_runtime::Error::ArgLength { arg: "out".into(), expected: __lift_len, actual: out.len() });
-                }
-                #(#scalar_locals)*
-                let __lift_args: [&dyn ::lift_runtime::engine::ArgValue; #n_params] = [#(#args),*];
-                let __lift_outs = ::lift_runtime::engine::Outputs { out, count: #count_value };
-                self.engine.launch(candidate, &[#(#size_locals),*], &__lift_args, __lift_outs, scratch)
-            }
-        }
-    })
+        #(#scalar_locals)*
+        let __lift_args: [&dyn ::lift_runtime::engine::ArgValue; #n_params] = [#(#args),*];
+        let __lift_outs = ::lift_runtime::engine::Outputs { out, count: #count_value };
+        self.engine.launch(candidate, &[#(#size_locals),*], &__lift_args, __lift_outs, scratch)
+    }
+    }
 }

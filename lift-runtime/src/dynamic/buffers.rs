@@ -1,0 +1,158 @@
+//! The device buffers of a run-time compiled kernel: one type for buffers of any scalar
+//! type, uploads, downloads and by-value scalar arguments.
+
+use super::eval;
+use crate::private::to_usize;
+use crate::{Buffer, Context, Error, KernelHandle, Result};
+use half::f16;
+use lift_core::arith::Nat;
+use lift_core::interp::Scalar;
+use lift_core::types::{ScalarType, Type};
+
+/// A device buffer of any scalar type (`bool` as `u8`).
+pub(super) enum AnyBuffer {
+    F16(Buffer<f16>),
+    F32(Buffer<f32>),
+    F64(Buffer<f64>),
+    I32(Buffer<i32>),
+    U32(Buffer<u32>),
+    I64(Buffer<i64>),
+    U64(Buffer<u64>),
+    U8(Buffer<u8>),
+}
+
+/// Applies `$body` to the typed buffer inside an [`AnyBuffer`].
+macro_rules! with_buffer {
+    ($b:expr, $buf:ident => $body:expr) => {
+        match $b {
+            AnyBuffer::F16($buf) => $body,
+            AnyBuffer::F32($buf) => $body,
+            AnyBuffer::F64($buf) => $body,
+            AnyBuffer::I32($buf) => $body,
+            AnyBuffer::U32($buf) => $body,
+            AnyBuffer::I64($buf) => $body,
+            AnyBuffer::U64($buf) => $body,
+            AnyBuffer::U8($buf) => $body,
+        }
+    };
+}
+pub(super) use with_buffer;
+
+/// The scalar type of the device buffer holding values of type `ty` (arrays of scalars,
+/// vectors, or tuples of one number type); `what` names the value in errors.
+pub(super) fn buffer_scalar(ty: &Type, what: &str) -> Result<ScalarType> {
+    match ty.base() {
+        Type::Scalar(s) | Type::Vector(s, _) => Ok(*s),
+        Type::Tuple(ts) if !ty.dims().is_empty() => match ts.first() {
+            Some(Type::Scalar(s))
+                if !matches!(s, ScalarType::Bool | ScalarType::F16)
+                    && ts.iter().all(|t| t == &Type::Scalar(*s)) =>
+            {
+                Ok(*s)
+            }
+            _ => Err(unsupported(what, ty)),
+        },
+        _ => Err(unsupported(what, ty)),
+    }
+}
+
+fn unsupported(what: &str, ty: &Type) -> Error {
+    Error::Compile {
+        message: format!("{what} of type {ty} is not supported by the launcher; arrays of tuples need fields of one number type (not bool or f16)"),
+    }
+}
+
+/// The number of device scalars in a value of type `ty`.
+pub(super) fn scalar_count(ty: &Type, env: &dyn Fn(&str) -> Option<i64>) -> Result<usize> {
+    let fields = match ty.base() {
+        Type::Vector(_, w) => i64::from(*w),
+        Type::Tuple(ts) => ts.len() as i64,
+        _ => 1,
+    };
+    let n = ty
+        .dims()
+        .into_iter()
+        .fold(Nat::cst(fields), |acc, d| acc * d);
+    to_usize(eval(&n, env)?)
+}
+
+/// Uploads the flat scalars `flat`, all of type `s`, as a buffer of `s`'s device type.
+pub(super) fn upload(ctx: &Context, s: ScalarType, flat: &[Scalar]) -> Result<AnyBuffer> {
+    macro_rules! up {
+        ($v:ident, $t:ty, $conv:expr) => {{
+            let data: Vec<$t> = flat
+                .iter()
+                .map(|x| match *x {
+                    Scalar::$v(y) => Ok($conv(y)),
+                    other => Err(Error::ArgShape {
+                        arg: "array element".into(),
+                        expected: s.to_string(),
+                        actual: other.ty().to_string(),
+                    }),
+                })
+                .collect::<Result<_>>()?;
+            ctx.upload(&data)?
+        }};
+    }
+    Ok(match s {
+        ScalarType::F16 => AnyBuffer::F16(up!(F16, f16, |y| y)),
+        ScalarType::F32 => AnyBuffer::F32(up!(F32, f32, |y| y)),
+        ScalarType::F64 => AnyBuffer::F64(up!(F64, f64, |y| y)),
+        ScalarType::I32 => AnyBuffer::I32(up!(I32, i32, |y| y)),
+        ScalarType::U32 => AnyBuffer::U32(up!(U32, u32, |y| y)),
+        ScalarType::I64 => AnyBuffer::I64(up!(I64, i64, |y| y)),
+        ScalarType::U64 => AnyBuffer::U64(up!(U64, u64, |y| y)),
+        ScalarType::Bool => AnyBuffer::U8(up!(Bool, u8, u8::from)),
+    })
+}
+
+/// Allocates `len` elements of `s`'s device type.
+pub(super) fn alloc(ctx: &Context, s: ScalarType, len: usize) -> Result<AnyBuffer> {
+    Ok(match s {
+        ScalarType::F16 => AnyBuffer::F16(ctx.alloc(len)?),
+        ScalarType::F32 => AnyBuffer::F32(ctx.alloc(len)?),
+        ScalarType::F64 => AnyBuffer::F64(ctx.alloc(len)?),
+        ScalarType::I32 => AnyBuffer::I32(ctx.alloc(len)?),
+        ScalarType::U32 => AnyBuffer::U32(ctx.alloc(len)?),
+        ScalarType::I64 => AnyBuffer::I64(ctx.alloc(len)?),
+        ScalarType::U64 => AnyBuffer::U64(ctx.alloc(len)?),
+        ScalarType::Bool => AnyBuffer::U8(ctx.alloc(len)?),
+    })
+}
+
+/// Downloads a buffer as interpreter scalars (`u8` as `bool`).
+pub(super) fn download(b: &AnyBuffer) -> Result<Vec<Scalar>> {
+    fn all<T: crate::DeviceScalar>(b: &Buffer<T>, f: impl Fn(T) -> Scalar) -> Result<Vec<Scalar>> {
+        Ok(b.download()?.into_iter().map(f).collect())
+    }
+    match b {
+        AnyBuffer::F16(b) => all(b, Scalar::F16),
+        AnyBuffer::F32(b) => all(b, Scalar::F32),
+        AnyBuffer::F64(b) => all(b, Scalar::F64),
+        AnyBuffer::I32(b) => all(b, Scalar::I32),
+        AnyBuffer::U32(b) => all(b, Scalar::U32),
+        AnyBuffer::I64(b) => all(b, Scalar::I64),
+        AnyBuffer::U64(b) => all(b, Scalar::U64),
+        AnyBuffer::U8(b) => all(b, |x| Scalar::Bool(x != 0)),
+    }
+}
+
+/// Sets a by-value scalar argument (`f16` as `float`, `bool` as `uchar`).
+pub(super) fn set_scalar(k: &KernelHandle, index: u32, v: Scalar) -> Result<()> {
+    match v {
+        Scalar::F16(x) => k.set_scalar(index, x.to_f32()),
+        Scalar::F32(x) => k.set_scalar(index, x),
+        Scalar::F64(x) => k.set_scalar(index, x),
+        Scalar::I32(x) => k.set_scalar(index, x),
+        Scalar::U32(x) => k.set_scalar(index, x),
+        Scalar::I64(x) => k.set_scalar(index, x),
+        Scalar::U64(x) => k.set_scalar(index, x),
+        Scalar::Bool(x) => k.set_scalar(index, u8::from(x)),
+    }
+}
+
+/// A kernel argument on the device: a buffer or a by-value scalar.
+pub(super) enum DeviceArg {
+    Buffer(AnyBuffer),
+    Scalar(Scalar),
+}
