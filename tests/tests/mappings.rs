@@ -4,7 +4,8 @@
 //! either is refused by code generation with a reason or runs instrumented on the default
 //! device, agrees with the interpreter and has no race.
 
-use lift_runtime::core::codegen::{lower, trace};
+use lift_runtime::core::codegen::trace;
+use lift_runtime::core::explore::lower;
 use lift_runtime::core::explore::{mapping, parallel};
 use lift_runtime::core::interp::Value;
 use lift_runtime::core::{parse, print, typeck};
