@@ -2,8 +2,9 @@
 //! of [`crate::explore`]) is compiled in destination-passing style. Choosing the program is
 //! not this module's job: [`crate::driver`] sequences the stages.
 //!
-//! * [`lower`]: the default mapping of high-level bodies to `map_glb`/`map_seq`/`reduce_seq`
-//!   (with map fusion), used by the explorer;
+//! (The default mapping of high-level bodies to `map_glb`/`map_seq`/`reduce_seq` is a
+//! rewriting step of the explorer, [`crate::explore::lower`].)
+//!
 //! * `reduction`: high-level reductions as two kernels, GEMV-like row reductions with a
 //!   work-group per row ([`generate_reduction`]);
 //! * [`stages`]: the stage kernels of a fissioned kernel merged into one program;

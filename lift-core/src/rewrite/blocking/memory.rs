@@ -1,4 +1,4 @@
-//! The memory hierarchy of a tiled product, as rules applied after [`super::derive`]: the
+//! The memory hierarchy of a tiled product, as rules applied after the tiling (`derive.rs`): the
 //! slices of the shared dimension staged in local memory by the work-group, and the
 //! work-items' accumulators kept in private memory. Each preserves the program's meaning
 //! (a copy, then a view of it) and is checked on its own against the interpreter.

@@ -34,7 +34,7 @@
 //! normalisation brings to it (any views for `A` and `C`, an operand given transposed
 //! included) and builds the right-hand side as data (`derive.rs`, one function per derivation
 //! step: `tile`, `block`, `stage`, `init`, `update`, `steps`, `write_out`), every binder fresh
-//! by construction ([`super::dsl::Builder`]); the matched parts are put in as they are.
+//! by construction (`rewrite::dsl::Builder`); the matched parts are put in as they are.
 
 mod derive;
 mod layout;
@@ -256,7 +256,7 @@ pub fn worth_running(cfg: &Blocking, e: &Expr) -> Option<Precondition> {
 }
 
 /// Whether `e` is a product whose epilogue reads an element of another matrix at each
-/// result's place (see [`with_element_extras`]).
+/// result's place (BLAS's `beta * c[i][j]`, see `matching.rs`).
 pub fn reads_elements(e: &Expr) -> bool {
     matched(e, None).is_some_and(|m| m.elements.is_some())
 }
