@@ -603,5 +603,9 @@ fn dropped_derivations_say_why() {
     assert!(got.is_none());
     assert_eq!(dropped.len(), 1);
     assert_eq!(dropped[0].name, "blocked(tm=8)");
-    assert!(dropped[0].reason.starts_with("type error"), "{:?}", dropped[0]);
+    assert!(
+        dropped[0].reason.starts_with("type error"),
+        "{:?}",
+        dropped[0]
+    );
 }
