@@ -9,7 +9,10 @@ fn is_prim(e: &Expr, ps: &[Prim]) -> bool {
     matches!(&e.kind, ExprKind::Prim(p, _) if ps.contains(p))
 }
 
-const LAYOUT: &[Prim] = &[
+/// The primitives that only reshape data (views), in one list: first the [`RESHAPES`], then
+/// the views of tuples and vectors (`get`, `at`, the zips, `unzip`, `as_vector`,
+/// `as_scalar`).
+pub const LAYOUT: &[Prim] = &[
     Prim::Split,
     Prim::Join,
     Prim::SplitCover,
@@ -34,6 +37,12 @@ const LAYOUT: &[Prim] = &[
     Prim::AsScalar,
 ];
 
+/// The subset of [`LAYOUT`] that reshapes one array into another (cuts, joins, windows,
+/// pads, transposes, reorders, prefixes): the views the rewrite rules look through
+/// (`rewrite::build::is_layout`), which neither pair arrays, project tuples, read single
+/// elements nor change the element type.
+pub const RESHAPES: &[Prim] = LAYOUT.split_at(14).0;
+
 /// Layout primitives, compositions of them and maps of them (`map(transpose)`,
 /// `map(slide(3, 1))`: views too).
 pub fn is_layout(f: &Expr) -> bool {
@@ -55,5 +64,29 @@ pub fn is_pure(e: &Expr) -> bool {
         ExprKind::Apply(f, es) if es.is_empty() => is_prim(f, &[Prim::Iota]),
         ExprKind::Apply(f, es) => is_layout(f) && es.iter().all(is_pure),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LAYOUT, RESHAPES};
+    use crate::prim::Prim;
+
+    /// The subset is the prefix of the list up to `scatter`, and none of the views of tuples
+    /// and vectors.
+    #[test]
+    fn reshapes_are_the_array_views() {
+        assert_eq!(RESHAPES.last(), Some(&Prim::Scatter));
+        let rest = &LAYOUT[RESHAPES.len()..];
+        assert_eq!(rest.first(), Some(&Prim::Get));
+        for p in [
+            Prim::Zip,
+            Prim::Unzip,
+            Prim::At,
+            Prim::AsVector,
+            Prim::AsScalar,
+        ] {
+            assert!(rest.contains(&p) && !RESHAPES.contains(&p), "{p:?}");
+        }
     }
 }

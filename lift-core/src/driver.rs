@@ -44,9 +44,10 @@ pub struct Compiled {
 pub struct CompiledCandidate {
     /// `strategy(param=value, ...)`.
     pub name: String,
-    /// The derivation strategy.
+    /// The derivation strategy ([`explore::Strategy::kind`]).
     pub strategy: String,
-    /// The tuning parameters by name.
+    /// The tuning parameters by name ([`explore::Strategy::params`]): for display and the
+    /// caches, made from the typed strategy and never read back by the compiler.
     pub params: Vec<(String, i64)>,
     /// Conditions beyond [`Compiled::preconditions`] under which this candidate applies
     /// (the divisibility its tiles need); the runtime skips it when they fail.
@@ -168,8 +169,8 @@ fn compile_candidate(
 ) -> Result<CompiledCandidate, CodegenError> {
     Ok(CompiledCandidate {
         name: c.name(),
-        strategy: c.strategy.to_string(),
-        params: c.params.clone(),
+        strategy: c.strategy.kind().to_string(),
+        params: c.strategy.params(),
         conditions: extra_conditions(&c.info, info),
         generated: generate(c, kernel, prog, device)?,
     })
@@ -210,12 +211,9 @@ fn generate(
     device: &DeviceModel,
 ) -> Result<Generated, CodegenError> {
     match &c.lowering {
-        Lowering::Program(p) => codegen::generate_with(
-            p,
-            kernel,
-            &c.info,
-            &explore::parallel::options_for(&c.params, device),
-        ),
+        Lowering::Program(p) => {
+            codegen::generate_with(p, kernel, &c.info, &c.strategy.options(device))
+        }
         Lowering::Reduction(p, shape) => {
             codegen::generate_reduction_for(p, kernel, &c.info, *shape, device)
                 .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into())))

@@ -14,6 +14,7 @@
 //! with [`super::materialise`], which builds the value (the windows of a convolution) itself.
 
 use super::stages::{unconditional, with_conditions, Stage};
+use super::strategy::{Nest, Stages, Strategy};
 use super::{Candidate, Lowering};
 use crate::analysis::is_pure;
 use crate::device::DeviceModel;
@@ -72,7 +73,7 @@ pub fn candidates(
         value: format!("{kernel}_l"),
         param,
         rest: format!("{kernel}_r"),
-        label: ("fission", 1),
+        nest: Nest::Let,
     };
     nest(
         prog,
@@ -97,7 +98,7 @@ pub(crate) fn largest_blocks(cands: Vec<Candidate>, max: usize) -> Vec<Candidate
     cands
         .into_iter()
         .filter(|c| {
-            let split = c.params.iter().any(|(n, _)| n == "split");
+            let split = matches!(&c.strategy, Strategy::Stages(s) if s.split.is_some());
             let area = super::block_area(c);
             area > 0
                 && if split {
@@ -111,12 +112,12 @@ pub(crate) fn largest_blocks(cands: Vec<Candidate>, max: usize) -> Vec<Candidate
 }
 
 /// The names of a nested fission: the value's kernel, the parameter the rest reads it as, the
-/// rest's kernel, and the tuning parameter (with its value) that marks its candidates.
+/// rest's kernel; and which fission it is (it marks its candidates).
 pub(crate) struct Names {
     pub value: String,
     pub param: String,
     pub rest: String,
-    pub label: (&'static str, i64),
+    pub nest: Nest,
 }
 
 /// Kernel fission of kernel `k` (checked as `info`) at `value`, a body over its parameters:
@@ -139,11 +140,14 @@ pub(crate) fn nest(
     let vname = vprog.kernels[0].name.clone();
     let mut values: Vec<Candidate> = super::candidates_for(&vprog, &vname, &vinfo, scope, device)
         .into_iter()
-        .filter(|c| c.strategy != "stages" && unconditional(c, &vinfo))
+        .filter(|c| !matches!(c.strategy, Strategy::Stages(_)) && unconditional(c, &vinfo))
         .collect();
     // A copy (every element written once) runs best as its default mapping: every level
     // parallel, neighbouring work-items writing neighbouring elements.
-    if let Some(i) = values.iter().position(|c| copy && c.strategy == "map") {
+    if let Some(i) = values
+        .iter()
+        .position(|c| copy && c.strategy == Strategy::Map)
+    {
         let c = values.remove(i);
         values.insert(0, c);
     }
@@ -169,7 +173,6 @@ pub(crate) fn nest(
     }
     let kept = keep(super::candidates_for(&rprog, &rname, &rinfo, scope, device));
     let mut out = Vec::new();
-    let label = (names.label.0.to_string(), names.label.1);
     for c in &kept {
         let mut stages = vec![stage(&first)];
         match &c.lowering {
@@ -180,16 +183,8 @@ pub(crate) fn nest(
                 result: info.result.clone(),
             }),
         }
-        let mut params = vec![("kernels".to_string(), stages.len() as i64), label.clone()];
-        params.extend(
-            c.params
-                .iter()
-                .filter(|(n, _)| n != "kernels")
-                .map(|(n, v)| (shifted(n, c), *v)),
-        );
         out.push(Candidate {
-            strategy: "stages",
-            params,
+            strategy: Strategy::Stages(Stages::after_value(names.nest, &c.strategy)),
             lowering: Lowering::Stages(stages),
             info: with_conditions(info, c),
         });
@@ -208,16 +203,15 @@ pub(crate) fn nest(
                     result: info.result.clone(),
                 },
             ];
-            let mut params = vec![
-                ("kernels".to_string(), 2),
-                label.clone(),
-                ("s0".to_string(), j as i64),
-            ];
-            params.extend(v.params.iter().map(|(n, x)| (format!("s0.{n}"), *x)));
-            params.extend(c.params.iter().map(|(n, x)| (format!("s1.{n}"), *x)));
+            let variant = Stages {
+                kernels: 2,
+                nested: vec![names.nest],
+                split: None,
+                variants: vec![(0, j)],
+                tuned: vec![(0, v.strategy.clone()), (1, c.strategy.clone())],
+            };
             out.push(Candidate {
-                strategy: "stages",
-                params,
+                strategy: Strategy::Stages(variant),
                 lowering: Lowering::Stages(stages),
                 info: with_conditions(info, c),
             });
@@ -266,21 +260,4 @@ pub(crate) fn stage_program(
     };
     check_program(&mut p).ok()?;
     Some(p)
-}
-
-/// A parameter name of a stage of the rest's candidate `c`, renumbered one stage on (the
-/// value is stage 0): `s0.tm` is `s1.tm`, a plain `tm` is `s1.tm`.
-fn shifted(name: &str, c: &Candidate) -> String {
-    if !matches!(c.lowering, Lowering::Stages(_)) {
-        return format!("s1.{name}");
-    }
-    let digits: String = name
-        .chars()
-        .skip(1)
-        .take_while(char::is_ascii_digit)
-        .collect();
-    match (name.strip_prefix('s'), digits.parse::<usize>()) {
-        (Some(rest), Ok(i)) => format!("s{}{}", i + 1, &rest[digits.len()..]),
-        _ => name.to_string(),
-    }
 }

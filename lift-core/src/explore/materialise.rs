@@ -16,6 +16,7 @@
 //! come after the copy stage. The tuner compares them with the unmaterialised ones (memory
 //! against time: the materialised view takes `d`-dimensional elements times their length).
 
+use super::strategy::{Nest, Strategy};
 use super::Candidate;
 use crate::analysis::is_layout;
 use crate::device::DeviceModel;
@@ -98,7 +99,7 @@ fn padded_input(
         value: format!("{kernel}_i"),
         param,
         rest: format!("{kernel}_q"),
-        label: ("materialise", 2),
+        nest: Nest::PaddedInput,
     };
     // The product over the copy's windows, unmaterialised (its own im2col candidates would
     // copy the input twice).
@@ -110,13 +111,19 @@ fn padded_input(
         &names,
         (super::Scope::All, device),
         &|cs| {
-            let cs = cs
-                .into_iter()
-                .filter(|c| !c.params.iter().any(|(n, _)| n == "materialise"))
-                .collect();
+            let cs = cs.into_iter().filter(|c| !materialises(c)).collect();
             super::lets::largest_blocks(cs, MAX_KEPT)
         },
     )
+}
+
+/// Does candidate `c` materialise a view (a fission of [`Nest::Im2col`] or
+/// [`Nest::PaddedInput`] anywhere in its nest)?
+fn materialises(c: &Candidate) -> bool {
+    let Strategy::Stages(s) = &c.strategy else {
+        return false;
+    };
+    (s.nested.iter()).any(|n| matches!(n, Nest::Im2col | Nest::PaddedInput))
 }
 
 fn try_candidates(
@@ -190,7 +197,7 @@ fn try_candidates(
         value: format!("{kernel}_m"),
         param,
         rest: format!("{kernel}_p"),
-        label: ("materialise", 1),
+        nest: Nest::Im2col,
     };
     super::lets::nest(
         prog,

@@ -31,6 +31,7 @@ pub mod products;
 pub mod slides;
 pub mod space;
 pub mod stages;
+pub mod strategy;
 pub mod strips;
 
 use crate::arith::Nat;
@@ -42,6 +43,7 @@ use crate::rewrite::RewriteCtx;
 use crate::rewrite::{build, partial};
 use crate::typeck::{check_program, KernelInfo};
 use crate::typeck::{Cond, Precondition};
+pub use strategy::Strategy;
 
 /// How a candidate reaches OpenCL C.
 #[derive(Clone, Debug)]
@@ -59,10 +61,8 @@ pub enum Lowering {
 /// One low-level candidate of a kernel.
 #[derive(Clone, Debug)]
 pub struct Candidate {
-    /// The strategy that derived it (`blocked`, `strips`, `reduction`, `stages`, `map`).
-    pub strategy: &'static str,
-    /// Its tuning parameters, by name.
-    pub params: Vec<(String, i64)>,
+    /// The strategy that derived it, with its configuration (its tuning parameters).
+    pub strategy: Strategy,
     /// The program, type-checked.
     pub lowering: Lowering,
     /// The checker's output for it (its preconditions say when it applies).
@@ -70,19 +70,9 @@ pub struct Candidate {
 }
 
 impl Candidate {
-    /// `strategy(p=v, ...)`.
+    /// `strategy(p=v, ...)` ([`Strategy::name`]).
     pub fn name(&self) -> String {
-        name_of(self.strategy, &self.params)
-    }
-}
-
-/// `strategy(p=v, ...)`.
-fn name_of(strategy: &str, params: &[(String, i64)]) -> String {
-    let ps: Vec<String> = params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    if ps.is_empty() {
-        strategy.to_string()
-    } else {
-        format!("{strategy}({})", ps.join(","))
+        self.strategy.name()
     }
 }
 
@@ -247,7 +237,7 @@ fn tile_searches(
                 continue;
             }
         }
-        if let Some(mut c) = lowered(prog, kernel, info, new, ("blocked", cfg.params()), dropped) {
+        if let Some(mut c) = lowered(prog, kernel, info, new, Strategy::Blocked(cfg), dropped) {
             c.info.preconditions.extend(worth);
             if push_found(out, c, scope, info) {
                 break;
@@ -258,7 +248,7 @@ fn tile_searches(
     // exact and covered one: without timing, the first blocking that applies is the one
     // wasting the least work (a product with 64 columns gets a covered 64 x 64 blocking,
     // not a padded 128 x 128 one).
-    out.sort_by_key(|c| Edge::of_params(&c.params) == Some(Edge::Pad));
+    out.sort_by_key(|c| c.strategy.is_blocked_with(Edge::Pad));
     // A product with an epilogue that reads other data (a convolution's bias) that no
     // blocking applies to: the product, blocked, and the epilogue as two kernels.
     let blocked = out.len() - nested;
@@ -310,8 +300,8 @@ fn later_strategies(
         let Some(new) = strips::strip_mine(body, s, pad, &ctx) else {
             continue;
         };
-        let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
-        if let Some(c) = lowered(prog, kernel, info, new, ("strips", params), dropped) {
+        let strip = Strategy::Strips(strategy::Strip { s, pad });
+        if let Some(c) = lowered(prog, kernel, info, new, strip, dropped) {
             if push_found(out, c, scope, info) {
                 return;
             }
@@ -321,8 +311,8 @@ fn later_strategies(
         let Some(new) = slides::slide_strips(body, s, pad, &ctx) else {
             continue;
         };
-        let params = vec![("s".to_string(), s), ("pad".to_string(), i64::from(pad))];
-        if let Some(c) = lowered(prog, kernel, info, new, ("slides", params), dropped) {
+        let strip = Strategy::Slides(strategy::Strip { s, pad });
+        if let Some(c) = lowered(prog, kernel, info, new, strip, dropped) {
             if push_found(out, c, scope, info) {
                 return;
             }
@@ -338,30 +328,25 @@ fn later_strategies(
     )
     .into_iter()
     .map(|shape| Candidate {
-        strategy: "reduction",
-        params: match shape {
-            ReductionShape::Full => Vec::new(),
-            // Named after the default model's group, whatever the device's, so that
-            // a name means one kernel on every device.
-            ReductionShape::Rows { cols, wg } if wg == space::MAX_GROUP => {
-                vec![("cols".to_string(), cols)]
-            }
-            ReductionShape::Rows { cols, wg } => {
-                vec![("cols".to_string(), cols), ("wg".to_string(), wg)]
-            }
-        },
+        strategy: Strategy::Reduction(shape),
         lowering: Lowering::Reduction(prog.clone(), shape),
         info: info.clone(),
     })
     .collect();
     let mut mappings = parallel::candidates(prog, kernel, info, device);
-    let map = (mappings.first().map(|c| c.strategy) == Some("map")).then(|| mappings.remove(0));
+    let map =
+        (mappings.first().map(|c| &c.strategy) == Some(&Strategy::Map)).then(|| mappings.remove(0));
     // Row reductions with one row per work-group read each row with consecutive work-items:
     // coalesced when rows are rows of memory. When they are columns (a transposed view),
     // groups of many rows read side by side instead, and so does one work-item per row: then
     // those come first (fewest rows per group first: the most work-items per row), and the
     // map before one row per group.
-    let one_row = |c: &Candidate| c.params.iter().any(|(n, v)| n == "cols" && *v == 1);
+    let one_row = |c: &Candidate| {
+        matches!(
+            c.strategy,
+            Strategy::Reduction(ReductionShape::Rows { cols: 1, .. })
+        )
+    };
     // Kernel fission, where no other strategy applies, comes before the default mapping,
     // which runs such chains on one work-item. A product whose epilogue reads another
     // matrix's elements keeps its two-kernel form besides the blocked one: the blocked
@@ -458,12 +443,14 @@ fn split_candidates(
             .unwrap_or_default()
             .into_iter()
             .filter(|c| stages::applies_widely(c, info))
-            .partition(|c| stage_param(c, "pad").is_some_and(|p| p >= 3));
+            .partition(|c| c.strategy.blocking().is_some_and(|b| b.edge == Edge::Cover));
     covered.sort_by_key(|c| std::cmp::Reverse(block_area(c)));
     let mut cands: Vec<Candidate> = covered.into_iter().take(SPLIT_COVERED).collect();
     cands.extend(padded.into_iter().take(1));
     for c in &mut cands {
-        c.params.insert(1, ("split".to_string(), s));
+        if let Strategy::Stages(stages) = &mut c.strategy {
+            stages.split = Some(s);
+        }
         c.info.preconditions.push(pays.clone());
     }
     cands
@@ -476,15 +463,7 @@ const SPLIT_COVERED: usize = 6;
 /// The elements of a block of blocked candidate `c` or of its blocked stage (`tm tn`; 0 if
 /// none).
 fn block_area(c: &Candidate) -> i64 {
-    stage_param(c, "tm").unwrap_or(0) * stage_param(c, "tn").unwrap_or(0)
-}
-
-/// The value of tuning parameter `name` of candidate `c` or of a stage of it (`s0.name`).
-fn stage_param(c: &Candidate, name: &str) -> Option<i64> {
-    c.params
-        .iter()
-        .find(|(n, _)| n == name || n.rsplit_once('.').is_some_and(|(_, p)| p == name))
-        .map(|(_, v)| *v)
+    c.strategy.blocking().map_or(0, |b| b.tm * b.tn)
 }
 
 /// Is `body` a map over a view whose outermost layout primitive is `transpose` (its rows are
@@ -503,15 +482,14 @@ fn rows_are_columns(body: &Expr) -> bool {
     first.is_some_and(|g| matches!(g.kind, ExprKind::Prim(crate::prim::Prim::Transpose, _)))
 }
 
-/// The candidate of `strategy` with `params` whose kernel body is `body`: type-checked, of
-/// the kernel's type, lowered; `None` where any of that fails, recorded in `dropped` with
-/// the reason.
+/// The candidate of `strategy` whose kernel body is `body`: type-checked, of the kernel's
+/// type, lowered; `None` where any of that fails, recorded in `dropped` with the reason.
 fn lowered(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
     body: Expr,
-    (strategy, params): (&'static str, Vec<(String, i64)>),
+    strategy: Strategy,
     dropped: &mut Vec<Dropped>,
 ) -> Option<Candidate> {
     let lower = || -> Result<(Program, KernelInfo), String> {
@@ -539,12 +517,11 @@ fn lowered(
     match lower() {
         Ok((p, i)) => Some(Candidate {
             strategy,
-            params,
             lowering: Lowering::Program(p),
             info: i,
         }),
         Err(reason) => {
-            let name = name_of(strategy, &params);
+            let name = strategy.name();
             dropped.push(Dropped { name, reason });
             None
         }

@@ -14,6 +14,7 @@
 
 use super::lower;
 use super::mapping::{self, Code, Nest};
+use super::strategy::{self, Strategy};
 use super::{Candidate, Lowering};
 use crate::codegen::Options;
 use crate::device::DeviceModel;
@@ -171,8 +172,7 @@ pub fn candidates(
             seen.insert(k.body.clone());
         }
         out.push(Candidate {
-            strategy: "map",
-            params: Vec::new(),
+            strategy: Strategy::Map,
             lowering: Lowering::Program(l.prog),
             info: l.info,
         });
@@ -216,18 +216,13 @@ pub fn candidates(
         } else {
             offered += 1;
         }
-        let codes = codes.iter().enumerate();
-        let params: Vec<(String, i64)> = codes
-            .map(|(i, c)| (format!("m{i}"), i64::from(c.enc())))
-            .collect();
         for &n in lanes {
-            let mut params = params.clone();
-            if n > 0 {
-                params.push(("lanes".into(), n));
-            }
+            let mapping = strategy::Mapping {
+                codes: codes.clone(),
+                lanes: (n > 0).then_some(n),
+            };
             out.push(Candidate {
-                strategy: "mapping",
-                params,
+                strategy: Strategy::Mapping(mapping),
                 lowering: Lowering::Program(l.prog.clone()),
                 info: l.info.clone(),
             });
@@ -274,22 +269,4 @@ fn symbolic_lcl(e: &Expr) -> bool {
     crate::rewrite::walk::children(e)
         .into_iter()
         .any(symbolic_lcl)
-}
-
-/// The code generation options of a candidate's parameters (for the default device model;
-/// see [`options_for`]).
-pub fn options(params: &[(String, i64)]) -> Options {
-    options_for(params, &DeviceModel::DEFAULT)
-}
-
-/// The code generation options of a candidate's parameters on `device`.
-pub fn options_for(params: &[(String, i64)], device: &DeviceModel) -> Options {
-    let mut o = Options {
-        device: *device,
-        ..Options::default()
-    };
-    if let Some((_, n)) = params.iter().find(|(k, _)| k == "lanes") {
-        o.lanes = *n;
-    }
-    o
 }

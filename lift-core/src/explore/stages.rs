@@ -27,6 +27,7 @@
 //! mapping is parallel); its preferred candidate that applies at every size is used. The
 //! stages run in order on one queue: a kernel boundary is the grid-wide barrier between them.
 
+use super::strategy::{self, Strategy};
 use super::{Candidate, Lowering};
 use crate::analysis::{is_layout, is_pure};
 use crate::arith::Nat;
@@ -155,7 +156,7 @@ pub fn fission(
     for (sk, sinfo) in sprog.kernels.iter().zip(&infos) {
         let cands: Vec<Candidate> = super::candidates_for(&sprog, &sk.name, sinfo, scope, device)
             .into_iter()
-            .filter(|c| c.strategy != "stages")
+            .filter(|c| !matches!(c.strategy, Strategy::Stages(_)))
             .collect();
         defaults.push(cands.iter().position(|c| unconditional(c, sinfo))?);
         choices.push(cands);
@@ -169,7 +170,6 @@ pub fn fission(
     // its default, then those `offered`, up to MAX_ALL_VARIANTS): the tuner chooses among
     // them.
     let (rich, _) = choices.iter().enumerate().max_by_key(|(_, c)| c.len())?;
-    let kernels = ("kernels".to_string(), choices.len() as i64);
     let mut out = Vec::new();
     let variants = choices[rich]
         .iter()
@@ -187,15 +187,19 @@ pub fn fission(
             })
             .collect();
         let cinfo = with_conditions(info, c);
-        let mut params = vec![kernels.clone()];
-        if j != defaults[rich] {
-            params.push((format!("s{rich}"), j as i64));
-        }
-        // The variant's own parameters (a blocked product's tiles), named after its stage.
-        params.extend(c.params.iter().map(|(n, v)| (format!("s{rich}.{n}"), *v)));
+        // The variant's own configuration (a blocked product's tiles), shown after its stage.
+        let config = strategy::Stages {
+            kernels: choices.len(),
+            nested: Vec::new(),
+            split: None,
+            variants: (j != defaults[rich])
+                .then_some((rich, j))
+                .into_iter()
+                .collect(),
+            tuned: vec![(rich, c.strategy.clone())],
+        };
         out.push(Candidate {
-            strategy: "stages",
-            params,
+            strategy: Strategy::Stages(config),
             lowering: Lowering::Stages(stages),
             info: cinfo,
         });
@@ -480,8 +484,8 @@ pub fn iterates_over_the_grid(body: &Expr) -> bool {
 /// at every size; the exact blocking of the same tiling applies at fewer sizes and is no
 /// faster than the covered one); any other that applies wherever its kernel does.
 fn offered(c: &Candidate, info: &KernelInfo) -> bool {
-    match Edge::of_params(&c.params) {
-        Some(edge) if c.strategy == "blocked" => edge != Edge::Exact,
+    match &c.strategy {
+        Strategy::Blocked(b) => b.edge != Edge::Exact,
         _ => unconditional(c, info),
     }
 }

@@ -598,11 +598,11 @@ fn dropped_derivations_say_why() {
     let infos = check_program(&mut p).expect("checks");
     let wrong = crate::parse::parse_expr_str("transpose $ a", &[]).expect("parses");
     let mut dropped = Vec::new();
-    let params = vec![("tm".to_string(), 8)];
-    let got = super::lowered(&p, "G", &infos[0], wrong, ("blocked", params), &mut dropped);
+    let strips = super::Strategy::Strips(super::strategy::Strip { s: 8, pad: false });
+    let got = super::lowered(&p, "G", &infos[0], wrong, strips, &mut dropped);
     assert!(got.is_none());
     assert_eq!(dropped.len(), 1);
-    assert_eq!(dropped[0].name, "blocked(tm=8)");
+    assert_eq!(dropped[0].name, "strips(s=8,pad=0)");
     assert!(
         dropped[0].reason.starts_with("type error"),
         "{:?}",

@@ -149,30 +149,12 @@ pub(crate) fn pad_to_multiple(x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
     Expr::new(ExprKind::Apply(Box::new(pad), vec![x]), s)
 }
 
-/// The primitives that only reshape data (views).
-pub(crate) const LAYOUT: &[Prim] = &[
-    Prim::Split,
-    Prim::Join,
-    Prim::SplitCover,
-    Prim::JoinCover,
-    Prim::Slide,
-    Prim::Slide2,
-    Prim::Slide3,
-    Prim::Pad,
-    Prim::Pad2,
-    Prim::Pad3,
-    Prim::Transpose,
-    Prim::Gather,
-    Prim::Scatter,
-    Prim::Take,
-];
-
-/// Layout primitives (views), possibly mapped.
+/// Reshaping primitives ([`crate::analysis::RESHAPES`]), compositions and maps of them.
 pub(crate) fn is_layout(f: &Expr) -> bool {
     match &f.kind {
         ExprKind::Compose(fs) => fs.iter().all(is_layout),
         ExprKind::Prim(Prim::Map, _) => f.prim_fun(Prim::Map).is_some_and(is_layout),
-        ExprKind::Prim(p, _) => LAYOUT.contains(p),
+        ExprKind::Prim(p, _) => crate::analysis::RESHAPES.contains(p),
         _ => false,
     }
 }

@@ -124,7 +124,8 @@ impl Blocking {
         (self.tm / self.l1) * (self.tn / self.l0)
     }
 
-    /// The configuration as named tuning parameters.
+    /// The configuration as named tuning parameters, for display (a blocked candidate's name,
+    /// `blocked(tm=..,pad=..)`) and the runtime's caches; nothing reads them back.
     pub fn params(&self) -> Vec<(String, i64)> {
         [
             ("tm", self.tm),
@@ -154,22 +155,10 @@ impl Blocking {
     }
 }
 
-impl Edge {
-    /// The edge handling of a blocked candidate with these tuning parameters (see
-    /// [`Blocking::params`]), if they are a blocking's.
-    pub fn of_params(params: &[(String, i64)]) -> Option<Edge> {
-        match params.iter().find(|(n, _)| n == "pad")?.1 {
-            0 => Some(Edge::Exact),
-            1 | 2 => Some(Edge::Pad),
-            3 | 4 => Some(Edge::Cover),
-            _ => None,
-        }
-    }
-}
-
 /// The blocking of configuration `cfg` (see the module docs), a strategy of three rules:
 /// [`tile_product`], then [`memory::stage_slices`] (lanes chosen from where each operand's
-/// rows run in memory) and [`memory::privatise_accumulators`] on its result.
+/// rows run in memory) and [`memory::privatise_accumulators`] on its result. The product is
+/// matched once: the tiling step of [`tile_product`] and the choice of lanes share the match.
 pub fn block_map_reduce(cfg: Blocking) -> Rule {
     Rule::new(
         "block_map_reduce",
@@ -178,14 +167,11 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
         move |e, ctx| {
             let m = matched(e, None).or_else(|| batched(e))?;
             let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes(&m, &cfg));
-            let blocked = seq(
-                rule(tile_product(cfg)),
-                seq(
-                    top_down(rule(staged)),
-                    top_down(rule(memory::privatise_accumulators())),
-                ),
+            let memory = seq(
+                top_down(rule(staged)),
+                top_down(rule(memory::privatise_accumulators())),
             );
-            blocked.apply(e, ctx)
+            memory.apply(&tile(m, &cfg, e, ctx)?, ctx)
         },
     )
 }
@@ -214,26 +200,29 @@ pub fn tile_product(cfg: Blocking) -> Rule {
          transpose o joinC o map_wrg(0, |cb| WRITE o reduce_seq(|acc, t| UPDATE(acc, transpose \
          $ t.0, t.1), INIT(ra, cb)) $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)) \
          o splitC $ C) o splitA $ A   (see rewrite::blocking::derive)",
-        move |e, ctx| {
-            let m = matched(e, None).or_else(|| batched(e))?;
-            let rhs = instantiate(&m, &cfg, e.span, ctx)?;
-            let Some((p, data)) = m.batch else {
-                return Some(rhs);
-            };
-            // map_wrg(2, |p| rhs) $ data: one product per group index in dimension 2.
-            let s = e.span;
-            let lam = Expr::new(
-                ExprKind::Lambda(vec![crate::ir::Pat::Name(p, s)], Box::new(rhs)),
-                s,
-            );
-            let args = vec![PrimArg::Nat(Nat::cst(2), s), PrimArg::Fun(lam)];
-            let f = prim(Prim::MapWrg, args, s);
-            Some(Expr::new(
-                ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]),
-                s,
-            ))
-        },
+        move |e, ctx| tile(matched(e, None).or_else(|| batched(e))?, &cfg, e, ctx),
     )
+}
+
+/// The step of [`tile_product`] on its match `m` in `e`: the blocked product, in a
+/// `map_wrg(2, ..)` over the batch for a batch of products.
+fn tile(m: Matched, cfg: &Blocking, e: &Expr, ctx: &RewriteCtx) -> Option<Expr> {
+    let rhs = instantiate(&m, cfg, e.span, ctx)?;
+    let Some((p, data)) = m.batch else {
+        return Some(rhs);
+    };
+    // map_wrg(2, |p| rhs) $ data: one product per group index in dimension 2.
+    let s = e.span;
+    let lam = Expr::new(
+        ExprKind::Lambda(vec![crate::ir::Pat::Name(p, s)], Box::new(rhs)),
+        s,
+    );
+    let args = vec![PrimArg::Nat(Nat::cst(2), s), PrimArg::Fun(lam)];
+    let f = prim(Prim::MapWrg, args, s);
+    Some(Expr::new(
+        ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]),
+        s,
+    ))
 }
 
 /// When the candidate of `cfg` for the product `e` (a product the rule matches) is worth

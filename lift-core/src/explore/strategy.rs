@@ -1,0 +1,229 @@
+//! The strategies of the explorer as data: which strategy derived a candidate, with its
+//! configuration typed (a [`Blocking`], a [`ReductionShape`], the codes of a mapping, the
+//! stages of a fission). The explorer, the driver and the code generation options read these
+//! values; names (`strategy(p=v, ...)`, [`Strategy::name`], [`Strategy::params`]) are made
+//! from them for display (`lift emit --candidates`, `LIFT_DUMP`) and for the runtime's caches,
+//! and nothing decodes a name back.
+//!
+//! Not to be confused with [`crate::rewrite::strategy::Strategy`], the combinators that
+//! apply rewrite rules: an explorer strategy is a whole derivation, usually such a
+//! combination of rules with a configuration.
+
+use super::mapping::Code;
+use crate::codegen::{Options, ReductionShape};
+use crate::device::DeviceModel;
+use crate::rewrite::blocking::{Blocking, Edge};
+
+/// A strategy of the explorer with its configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// The blocked matrix product, `blocked` ([`crate::rewrite::blocking`]).
+    Blocked(Blocking),
+    /// Strip mining of a stencil, `strips` ([`super::strips`]).
+    Strips(Strip),
+    /// Sliding strips of a stencil, `slides` ([`super::slides`]).
+    Slides(Strip),
+    /// A reduction by the reduction generator of code generation, `reduction`.
+    Reduction(ReductionShape),
+    /// Kernel fission, `stages` ([`super::stages`], [`super::lets`]).
+    Stages(Stages),
+    /// The default mapping, `map` ([`super::lower`]).
+    Map,
+    /// Another solution of the mapping problem, `mapping` ([`super::parallel`]).
+    Mapping(Mapping),
+}
+
+/// The configuration of strip mining and of sliding strips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Strip {
+    /// Rows per strip.
+    pub s: i64,
+    /// Whether the rows are padded (with `take`) up to a multiple of `s`, for any size.
+    pub pad: bool,
+}
+
+/// The configuration of a solution of the mapping problem.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mapping {
+    /// The code of each map, in pre-order.
+    pub codes: Vec<Code>,
+    /// The work-group size of its `map_lcl`s over size variables ([`Options::lanes`]), if it
+    /// has any.
+    pub lanes: Option<i64>,
+}
+
+/// The configuration of a fissioned kernel: its stages, how it was reached, and the stages
+/// that carry a configuration of their own (the variants offered to the tuner).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stages {
+    /// The kernels it runs.
+    pub kernels: usize,
+    /// The fissions at a value that it nests, outermost first ([`super::lets`],
+    /// [`super::materialise`]).
+    pub nested: Vec<Nest>,
+    /// The slices of the shared dimension, for partial products (split-K).
+    pub split: Option<i64>,
+    /// The stages run with another candidate than their default: the stage and the index of
+    /// its candidate among the stage's own.
+    pub variants: Vec<(usize, usize)>,
+    /// The stages whose strategy shows in the name, with that strategy (never `Stages`).
+    pub tuned: Vec<(usize, Strategy)>,
+}
+
+/// A fission at a value that runs as a kernel of its own, its result read by the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nest {
+    /// A `let` of a computed array ([`super::lets`]), `fission=1`.
+    Let,
+    /// The windows of a product over windows copied to rows, im2col
+    /// ([`super::materialise`]), `materialise=1`.
+    Im2col,
+    /// The padded input below the windows copied ([`super::materialise`]), `materialise=2`.
+    PaddedInput,
+}
+
+impl Nest {
+    /// The parameter that marks it in a name.
+    fn param(self) -> (&'static str, i64) {
+        match self {
+            Nest::Let => ("fission", 1),
+            Nest::Im2col => ("materialise", 1),
+            Nest::PaddedInput => ("materialise", 2),
+        }
+    }
+}
+
+impl Stages {
+    /// The stages of a fission at a value: the value's kernel first, then those of `rest`, the
+    /// rest's candidate (the stages of its own fission, renumbered one on), marked `nest`.
+    pub fn after_value(nest: Nest, rest: &Strategy) -> Stages {
+        let Strategy::Stages(s) = rest else {
+            return Stages {
+                kernels: 2,
+                nested: vec![nest],
+                split: None,
+                variants: Vec::new(),
+                tuned: vec![(1, rest.clone())],
+            };
+        };
+        Stages {
+            kernels: s.kernels + 1,
+            nested: std::iter::once(nest)
+                .chain(s.nested.iter().copied())
+                .collect(),
+            split: s.split,
+            variants: s.variants.iter().map(|&(i, j)| (i + 1, j)).collect(),
+            tuned: (s.tuned.iter().cloned()).map(|(i, t)| (i + 1, t)).collect(),
+        }
+    }
+}
+
+impl Strategy {
+    /// Its name without parameters: `blocked`, `strips`, `slides`, `reduction`, `stages`,
+    /// `map`, `mapping`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Strategy::Blocked(_) => "blocked",
+            Strategy::Strips(_) => "strips",
+            Strategy::Slides(_) => "slides",
+            Strategy::Reduction(_) => "reduction",
+            Strategy::Stages(_) => "stages",
+            Strategy::Map => "map",
+            Strategy::Mapping(_) => "mapping",
+        }
+    }
+
+    /// `kind(p=v, ...)`, or `kind` without parameters.
+    pub fn name(&self) -> String {
+        let ps: Vec<String> = (self.params().iter())
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        if ps.is_empty() {
+            self.kind().to_string()
+        } else {
+            format!("{}({})", self.kind(), ps.join(","))
+        }
+    }
+
+    /// Its configuration as named parameters, for display and the runtime's caches.
+    pub fn params(&self) -> Vec<(String, i64)> {
+        let named = |ps: &[(&str, i64)]| ps.iter().map(|&(n, v)| (n.to_string(), v)).collect();
+        match self {
+            Strategy::Blocked(b) => b.params(),
+            Strategy::Strips(s) | Strategy::Slides(s) => {
+                named(&[("s", s.s), ("pad", s.pad.into())])
+            }
+            Strategy::Reduction(ReductionShape::Full) | Strategy::Map => Vec::new(),
+            // Named after the default model's group, whatever the device's, so that a name
+            // means one kernel on every device.
+            Strategy::Reduction(ReductionShape::Rows { cols, wg }) => {
+                if *wg == super::space::MAX_GROUP {
+                    named(&[("cols", *cols)])
+                } else {
+                    named(&[("cols", *cols), ("wg", *wg)])
+                }
+            }
+            Strategy::Mapping(m) => {
+                let codes = m.codes.iter().enumerate();
+                let mut ps: Vec<(String, i64)> = codes
+                    .map(|(i, c)| (format!("m{i}"), i64::from(c.enc())))
+                    .collect();
+                ps.extend(m.lanes.map(|n| ("lanes".to_string(), n)));
+                ps
+            }
+            Strategy::Stages(s) => s.params(),
+        }
+    }
+
+    /// The blocking of a blocked candidate, or of the first stage of a fission that is one.
+    pub fn blocking(&self) -> Option<&Blocking> {
+        match self {
+            Strategy::Blocked(b) => Some(b),
+            Strategy::Stages(s) => s.tuned.iter().find_map(|(_, t)| t.blocking()),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a blocked product whose blocks are cut with `edge`.
+    pub fn is_blocked_with(&self, edge: Edge) -> bool {
+        matches!(self, Strategy::Blocked(b) if b.edge == edge)
+    }
+
+    /// The code generation options of a candidate of this strategy on `device`.
+    pub fn options(&self, device: &DeviceModel) -> Options {
+        let mut o = Options {
+            device: *device,
+            ..Options::default()
+        };
+        if let Strategy::Mapping(Mapping { lanes: Some(n), .. }) = self {
+            o.lanes = *n;
+        }
+        o
+    }
+}
+
+impl Stages {
+    /// `kernels=k`, the nested fissions, `split=s`, `s{i}=j` per variant, then each tuned
+    /// stage's parameters prefixed by `s{i}.`.
+    fn params(&self) -> Vec<(String, i64)> {
+        let mut ps = vec![("kernels".to_string(), self.kernels as i64)];
+        ps.extend(self.nested.iter().map(|n| {
+            let (name, v) = n.param();
+            (name.to_string(), v)
+        }));
+        ps.extend(self.split.map(|s| ("split".to_string(), s)));
+        ps.extend(
+            self.variants
+                .iter()
+                .map(|(i, j)| (format!("s{i}"), *j as i64)),
+        );
+        for (i, t) in &self.tuned {
+            ps.extend(
+                t.params()
+                    .into_iter()
+                    .map(|(n, v)| (format!("s{i}.{n}"), v)),
+            );
+        }
+        ps
+    }
+}
