@@ -146,12 +146,12 @@ prims! {
     Reduce "reduce" High [[Fun, Value]] Exactly(1) "[a; n] -> a" rules::reduce;
     Zip "zip" High [[]] AtLeast(2) "[a; n], [b; n] -> [(a, b); n]" rules::zip;
     Unzip "unzip" High [[]] Exactly(1) "[(a, b); n] -> ([a; n], [b; n])" rules::unzip;
-    Split "split" High [[Nat]] Exactly(1) "[a; n] -> [[a; m]; n / m]" rules::split;
-    Join "join" High [[]] Exactly(1) "[[a; m]; n] -> [a; n * m]" rules::join;
-    Take "take" High [[Nat]] Exactly(1) "[a; m] -> [a; n], n <= m" rules::take;
+    Split "split" High [[Nat]] Exactly(1) "[a; n] -> [[a; m]; n / m]" rules::view;
+    Join "join" High [[]] Exactly(1) "[[a; m]; n] -> [a; n * m]" rules::regroup;
+    Take "take" High [[Nat]] Exactly(1) "[a; m] -> [a; n], n <= m" rules::view;
     Slide "slide" High [[Nat, Nat]] Exactly(1) "[a; n] -> [[a; size]; (n - size) / step + 1]" rules::slide;
     Pad "pad" High [[Nat, Nat, Boundary]] Exactly(1) "[a; n] -> [a; l + n + r]" rules::pad;
-    Transpose "transpose" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::transpose;
+    Transpose "transpose" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::regroup;
     Gather "gather" High [[Reorder]] Exactly(1) "[a; n] -> [a; n]" rules::reorder;
     Scatter "scatter" High [[Reorder]] Exactly(1) "[a; n] -> [a; n]" rules::reorder;
     Get "get" High [[Nat]] Exactly(1) "(a0, a1, ...) -> ai" rules::get;
@@ -162,10 +162,10 @@ prims! {
     Map3 "map3" High [[Fun]] Exactly(1) "[[[a; l]; m]; n] -> [[[b; l]; m]; n]" rules::map_nd;
     Zip2 "zip2" High [[]] AtLeast(2) "[[a; m]; n], [[b; m]; n] -> [[(a, b); m]; n]" rules::zip_nd;
     Zip3 "zip3" High [[]] AtLeast(2) "[[[a; l]; m]; n], ... -> [[[(a, b); l]; m]; n]" rules::zip_nd;
-    Slide2 "slide2" High [[Nat, Nat], [Nat, Nat, Nat, Nat]] Exactly(1) "[[a; m]; n] -> [[[[a; sx]; sy]; m']; n']" rules::slide_nd;
-    Pad2 "pad2" High [[Nat, Boundary], [Nat, Nat, Nat, Nat, Boundary]] Exactly(1) "[[a; m]; n] -> [[a; l + m + r]; t + n + b]" rules::pad_nd;
-    Slide3 "slide3" High [[Nat, Nat], [Nat, Nat, Nat, Nat, Nat, Nat]] Exactly(1) "3-D slide2" rules::slide_nd;
-    Pad3 "pad3" High [[Nat, Boundary], [Nat, Nat, Nat, Nat, Nat, Nat, Boundary]] Exactly(1) "3-D pad2" rules::pad_nd;
+    Slide2 "slide2" High [[Nat, Nat], [Nat, Nat, Nat, Nat]] Exactly(1) "[[a; m]; n] -> [[[[a; sx]; sy]; m']; n']" rules::slide;
+    Pad2 "pad2" High [[Nat, Boundary], [Nat, Nat, Nat, Nat, Boundary]] Exactly(1) "[[a; m]; n] -> [[a; l + m + r]; t + n + b]" rules::pad;
+    Slide3 "slide3" High [[Nat, Nat], [Nat, Nat, Nat, Nat, Nat, Nat]] Exactly(1) "3-D slide2" rules::slide;
+    Pad3 "pad3" High [[Nat, Boundary], [Nat, Nat, Nat, Nat, Nat, Nat, Boundary]] Exactly(1) "3-D pad2" rules::pad;
     MapGlb "map_glb" Low [[Fun], [Dim, Fun]] Exactly(1) "[a; n] -> [b; n]" rules::map;
     MapWrg "map_wrg" Low [[Fun], [Dim, Fun]] Exactly(1) "[a; n] -> [b; n]" rules::map;
     MapLcl "map_lcl" Low [[Fun], [Dim, Fun]] Exactly(1) "[a; n] -> [b; n]" rules::map;
@@ -179,11 +179,11 @@ prims! {
     AsVector "as_vector" Low [[Nat]] Exactly(1) "[a; n] -> [aw; n / w]" rules::as_vector;
     AsScalar "as_scalar" Low [[]] Exactly(1) "[aw; n] -> [a; n * w]" rules::as_scalar;
     Vectorize "vectorize" Low [[Nat, Fun]] Exactly(1) "f: a -> b gives aw -> bw" rules::vectorize;
-    Head "head" High [[]] Exactly(1) "[a; n] -> [a; 1]" rules::head;
-    Tail "tail" High [[]] Exactly(1) "[a; n] -> [a; n - 1], n >= 2" rules::tail;
-    Untile2 "untile2" High [[]] Exactly(1) "[[[[a; tx]; ty]; nx]; ny] -> [[a; nx * tx]; ny * ty]" rules::untile2;
+    Head "head" High [[]] Exactly(1) "[a; n] -> [a; 1]" rules::view;
+    Tail "tail" High [[]] Exactly(1) "[a; n] -> [a; n - 1], n >= 2" rules::view;
+    Untile2 "untile2" High [[]] Exactly(1) "[[[[a; tx]; ty]; nx]; ny] -> [[a; nx * tx]; ny * ty]" rules::regroup;
     ScanSeq "scan_seq" High [[Fun, Value]] Exactly(1) "[a; n] -> [b; n], f: (b, a) -> b" rules::scan_seq;
-    TransposeW "transpose_w" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::transpose;
+    TransposeW "transpose_w" High [[]] Exactly(1) "[[a; m]; n] -> [[a; n]; m]" rules::regroup;
     ReduceWhileSeq "reduce_while_seq" High [[Fun, Fun, Value]] Exactly(1) "[a; n] -> b, f: (b, a) -> b, p: a -> bool" rules::reduce_while_seq;
     MapSeqSlide "map_seq_slide" Low [[Fun, Nat, Nat]] Exactly(1) "[a; n] -> [b; (n - size) / step + 1], f: [a; size] -> b" rules::map_seq_slide;
     Generate "generate" High [[Nat, Fun]] Exactly(0) "[a; n], f: i32 -> a" rules::generate;
@@ -191,7 +191,7 @@ prims! {
     Iota "iota" High [[Nat]] Exactly(0) "[i32; n]: 0, 1, ..., n - 1" rules::iota;
     Filter "filter" High [[]] Exactly(2) "[a; n], [i32; m] -> [a; m]: x[ids[i]]" rules::filter;
     FilterSeq "filter_seq" High [[Fun]] Exactly(1) "[a; n] -> [a; <= n], p: a -> bool" rules::filter_seq;
-    SplitCover "split_cover" High [[Nat]] Exactly(1) "[a; n] -> [[a; t]; (n + t - 1) / t], t <= n" rules::split_cover;
+    SplitCover "split_cover" High [[Nat]] Exactly(1) "[a; n] -> [[a; t]; (n + t - 1) / t], t <= n" rules::view;
     JoinCover "join_cover" High [[Nat]] Exactly(1) "[[a; t]; (n + t - 1) / t] -> [a; n], t <= n" rules::join_cover;
 }
 

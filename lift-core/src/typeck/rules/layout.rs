@@ -63,47 +63,95 @@ pub fn unzip(
     }
 }
 
-/// `split(m)`.
-pub fn split(
-    c: &mut Checker<'_>,
-    p: Prim,
-    args: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (a, n) = array(p, &inputs[0], span)?;
-    let (m, mspan) = nats(args).swap_remove(0);
-    c.positive(p, "chunk size", &m, mspan)?;
-    c.require(
-        Cond::Divisible(n.clone(), m.clone()),
-        ("split", "input length not divisible by the chunk size"),
-        mspan,
-        ErrorKind::Divisibility,
-    )?;
-    Ok(Type::array(Type::array(a, m.clone()), n / m))
+/// A view of one array `[a; n]` with at most one size argument `m`, typed by [`view`]: `m`
+/// positive, a condition on `n` and `m` (a launch-time condition when the sizes do not decide
+/// it), the result type from `a`, `n` and `m`.
+struct View {
+    prim: Prim,
+    /// What the size argument is (for the error when it is not positive); `None` where the
+    /// primitive takes none (`m` is then 0 and the condition is checked at its span).
+    arg: Option<&'static str>,
+    /// The condition on `n` and `m`.
+    cond: fn(Nat, Nat) -> Cond,
+    /// Why the view fails where the condition does not hold, and the error's kind.
+    fails: (&'static str, ErrorKind),
+    /// The result type.
+    result: fn(Type, Nat, Nat) -> Type,
 }
 
-/// `split_cover(t)`: blocks of `t` that cover the input, the last one shifted back to end
-/// at `n` (it overlaps the one before when `t` does not divide `n`); `t <= n` (a launch-time
-/// condition when symbolic).
-pub fn split_cover(
+/// The views typed by [`view`]: `split(m)` (`m` divides `n`), `split_cover(t)` (blocks of `t`
+/// that cover the input, the last one shifted back to end at `n`, overlapping the one before
+/// when `t` does not divide `n`; `t <= n`), `take(n)` (the first `n` elements of `m`; `n <=
+/// m`), `head` (the first element as an array of one; `n >= 1`), `tail` (all but the first;
+/// `n >= 2`, SPEC).
+const VIEWS: [View; 5] = [
+    View {
+        prim: Prim::Split,
+        arg: Some("chunk size"),
+        cond: Cond::Divisible,
+        fails: (
+            "input length not divisible by the chunk size",
+            ErrorKind::Divisibility,
+        ),
+        result: |a, n, m| Type::array(Type::array(a, m.clone()), n / m),
+    },
+    View {
+        prim: Prim::SplitCover,
+        arg: Some("block size"),
+        cond: |n, t| Cond::Le(t, n),
+        fails: ("block larger than the input", ErrorKind::OutOfBounds),
+        result: |a, n, t| {
+            let blocks = cover_blocks(&n, &t);
+            Type::array(Type::array(a, t), blocks)
+        },
+    },
+    View {
+        prim: Prim::Take,
+        arg: Some("length"),
+        cond: |m, n| Cond::Le(n, m),
+        fails: ("longer than the input", ErrorKind::OutOfBounds),
+        result: |a, _, n| Type::array(a, n),
+    },
+    View {
+        prim: Prim::Head,
+        arg: None,
+        cond: |n, _| Cond::Le(Nat::cst(1), n),
+        fails: ("of an empty array", ErrorKind::OutOfBounds),
+        result: |a, _, _| Type::array(a, Nat::cst(1)),
+    },
+    View {
+        prim: Prim::Tail,
+        arg: None,
+        cond: |n, _| Cond::Le(Nat::cst(2), n),
+        fails: ("needs at least two elements", ErrorKind::OutOfBounds),
+        result: |a, n, _| Type::array(a, n - 1),
+    },
+];
+
+/// `split(m)`, `split_cover(t)`, `take(n)`, `head`, `tail`: the views of [`VIEWS`].
+pub fn view(
     c: &mut Checker<'_>,
     p: Prim,
     args: &mut [PrimArg],
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
+    let Some(v) = VIEWS.iter().find(|v| v.prim == p) else {
+        let why = format!("{}: not a view of one array", p.name());
+        return Err(err(ErrorKind::Unsupported, span, why));
+    };
     let (a, n) = array(p, &inputs[0], span)?;
-    let (t, tspan) = nats(args).swap_remove(0);
-    c.positive(p, "block size", &t, tspan)?;
-    c.require(
-        Cond::Le(t.clone(), n.clone()),
-        ("split_cover", "block larger than the input"),
-        tspan,
-        ErrorKind::OutOfBounds,
-    )?;
-    let blocks = cover_blocks(&n, &t);
-    Ok(Type::array(Type::array(a, t), blocks))
+    let (m, at) = match v.arg {
+        Some(what) => {
+            let (m, mspan) = nats(args).swap_remove(0);
+            c.positive(p, what, &m, mspan)?;
+            (m, mspan)
+        }
+        None => (Nat::cst(0), span),
+    };
+    let (why, kind) = v.fails;
+    c.require((v.cond)(n.clone(), m.clone()), (p.name(), why), at, kind)?;
+    Ok((v.result)(a, n, m))
 }
 
 /// `join_cover(n)`: the inverse of `split_cover(t)` for an input of length `n`.
@@ -133,130 +181,49 @@ pub fn cover_blocks(n: &Nat, t: &Nat) -> Nat {
     (n + &(t - &Nat::cst(1))) / t
 }
 
-/// `take(n)`: the first `n` elements; `n <= m` (a launch-time condition when symbolic).
-pub fn take(
-    c: &mut Checker<'_>,
-    p: Prim,
-    args: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (a, m) = array(p, &inputs[0], span)?;
-    let (n, nspan) = nats(args).swap_remove(0);
-    c.positive(p, "length", &n, nspan)?;
-    c.require(
-        Cond::Le(n.clone(), m),
-        ("take", "longer than the input"),
-        nspan,
-        ErrorKind::OutOfBounds,
-    )?;
-    Ok(Type::array(a, n))
+/// A regrouping of the levels of a nested array: how many levels it reads (their lengths,
+/// outermost first) and the result type from the element type and those lengths.
+struct Regroup {
+    prims: &'static [Prim],
+    depth: usize,
+    result: fn(Type, &[Nat]) -> Type,
 }
 
-/// `head`: the first element, as an array of one (`n >= 1`).
-pub fn head(
-    c: &mut Checker<'_>,
-    p: Prim,
-    _: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (a, n) = array(p, &inputs[0], span)?;
-    c.require(
-        Cond::Le(Nat::cst(1), n),
-        ("head", "of an empty array"),
-        span,
-        ErrorKind::OutOfBounds,
-    )?;
-    Ok(Type::array(a, Nat::cst(1)))
-}
+/// The regroupings typed by [`regroup`]: `join` (`[[a; m]; n]` to `[a; n * m]`), `transpose`
+/// and `transpose_w` (`[[a; m]; n]` to `[[a; n]; m]`), `untile2` (the inverse of
+/// `slide2(ty, ty, tx, tx)`: `[[[[a; tx]; ty]; nx]; ny]` to `[[a; nx * tx]; ny * ty]`).
+const REGROUPS: [Regroup; 3] = [
+    Regroup {
+        prims: &[Prim::Join],
+        depth: 2,
+        result: |a, d| Type::array(a, &d[0] * &d[1]),
+    },
+    Regroup {
+        prims: &[Prim::Transpose, Prim::TransposeW],
+        depth: 2,
+        result: |a, d| Type::array(Type::array(a, d[0].clone()), d[1].clone()),
+    },
+    Regroup {
+        prims: &[Prim::Untile2],
+        depth: 4,
+        result: |a, d| Type::array(Type::array(a, &d[1] * &d[3]), &d[0] * &d[2]),
+    },
+];
 
-/// `tail`: all but the first element (`n >= 2`, SPEC).
-pub fn tail(
-    c: &mut Checker<'_>,
-    p: Prim,
-    _: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (a, n) = array(p, &inputs[0], span)?;
-    c.require(
-        Cond::Le(Nat::cst(2), n.clone()),
-        ("tail", "needs at least two elements"),
-        span,
-        ErrorKind::OutOfBounds,
-    )?;
-    Ok(Type::array(a, n - 1))
-}
-
-/// `untile2`: the inverse of `slide2(ty, ty, tx, tx)`.
-pub fn untile2(
+/// `join`, `transpose`, `transpose_w`, `untile2`: the regroupings of [`REGROUPS`].
+pub fn regroup(
     _: &mut Checker<'_>,
     p: Prim,
     _: &mut [PrimArg],
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let (row, ny) = array(p, &inputs[0], span)?;
-    let (tile, nx) = array(p, &row, span)?;
-    let (trow, ty) = array(p, &tile, span)?;
-    let (a, tx) = array(p, &trow, span)?;
-    Ok(Type::array(Type::array(a, nx * tx), ny * ty))
-}
-
-/// `join`.
-pub fn join(
-    _: &mut Checker<'_>,
-    p: Prim,
-    _: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (inner, n) = array(p, &inputs[0], span)?;
-    let (a, m) = array(p, &inner, span)?;
-    Ok(Type::array(a, n * m))
-}
-
-/// `slide(size, step)`.
-pub fn slide(
-    c: &mut Checker<'_>,
-    p: Prim,
-    args: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (a, n) = array(p, &inputs[0], span)?;
-    let ns = nats(args);
-    let count = c.windows(p, &n, &ns[0], &ns[1])?;
-    Ok(Type::array(Type::array(a, ns[0].0.clone()), count))
-}
-
-/// `pad(l, r, b)`.
-pub fn pad(
-    c: &mut Checker<'_>,
-    p: Prim,
-    args: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (a, n) = array(p, &inputs[0], span)?;
-    let ns = nats(args);
-    c.boundary(p, args, &a)?;
-    let len = c.padded(p, &n, &ns[0], &ns[1])?;
-    Ok(Type::array(a, len))
-}
-
-/// `transpose`.
-pub fn transpose(
-    _: &mut Checker<'_>,
-    p: Prim,
-    _: &mut [PrimArg],
-    inputs: &[Type],
-    span: Span,
-) -> CResult<Type> {
-    let (inner, n) = array(p, &inputs[0], span)?;
-    let (a, m) = array(p, &inner, span)?;
-    Ok(Type::array(Type::array(a, n), m))
+    let Some(r) = REGROUPS.iter().find(|r| r.prims.contains(&p)) else {
+        let why = format!("{}: not a regrouping of levels", p.name());
+        return Err(err(ErrorKind::Unsupported, span, why));
+    };
+    let (a, dims) = peel(p, &inputs[0], r.depth, span)?;
+    Ok((r.result)(a, &dims))
 }
 
 /// `gather(r)`, `scatter(r)`.
@@ -326,21 +293,33 @@ pub fn id(
 ) -> CResult<Type> {
     Ok(inputs[0].clone())
 }
-/// `slide2`, `slide3`: one `(size, step)` pair for all dimensions, or one per dimension.
-pub fn slide_nd(
+
+/// The size arguments of `slide`, `pad` and their 2-D and 3-D forms as one pair per
+/// dimension: given per dimension, or once for all (`slide2(size, step)`; `pad2(p)`, `p` on
+/// both sides).
+fn per_dimension(p: Prim, args: &[PrimArg]) -> Vec<((Nat, Span), (Nat, Span))> {
+    let depth = match p {
+        Prim::Slide | Prim::Pad => 1,
+        Prim::Slide2 | Prim::Pad2 => 2,
+        _ => 3,
+    };
+    match nats(args).as_slice() {
+        [x] => vec![(x.clone(), x.clone()); depth],
+        [x, y] => vec![(x.clone(), y.clone()); depth],
+        ns => ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect(),
+    }
+}
+
+/// `slide(size, step)`; `slide2`, `slide3`: one `(size, step)` pair for all dimensions, or
+/// one per dimension.
+pub fn slide(
     c: &mut Checker<'_>,
     p: Prim,
     args: &mut [PrimArg],
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let depth = if p == Prim::Slide2 { 2 } else { 3 };
-    let ns = nats(args);
-    let pairs: Vec<((Nat, Span), (Nat, Span))> = if ns.len() == 2 {
-        vec![(ns[0].clone(), ns[1].clone()); depth]
-    } else {
-        ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect()
-    };
+    let pairs = per_dimension(p, args);
     let mut t = inputs[0].clone();
     let mut counts = Vec::new();
     for (size, step) in &pairs {
@@ -352,22 +331,17 @@ pub fn slide_nd(
     Ok(nest(nest(t, sizes), counts))
 }
 
-/// `pad2`, `pad3`: one padding for all sides, or `(before, after)` per dimension.
-pub fn pad_nd(
+/// `pad(l, r, b)`; `pad2`, `pad3`: one padding for all sides, or `(before, after)` per
+/// dimension.
+pub fn pad(
     c: &mut Checker<'_>,
     p: Prim,
     args: &mut [PrimArg],
     inputs: &[Type],
     span: Span,
 ) -> CResult<Type> {
-    let depth = if p == Prim::Pad2 { 2 } else { 3 };
-    let ns = nats(args);
-    let pairs: Vec<((Nat, Span), (Nat, Span))> = if ns.len() == 1 {
-        vec![(ns[0].clone(), ns[0].clone()); depth]
-    } else {
-        ns.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect()
-    };
-    let (t, dims) = peel(p, &inputs[0], depth, span)?;
+    let pairs = per_dimension(p, args);
+    let (t, dims) = peel(p, &inputs[0], pairs.len(), span)?;
     c.boundary(p, args, &t)?;
     let mut out = t;
     for (n, (l, r)) in dims.iter().zip(&pairs).rev() {

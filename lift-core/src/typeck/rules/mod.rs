@@ -20,8 +20,7 @@ pub use algorithmic::{
 };
 pub use iterate::{iterate, MAX_ITERATED_DIMS, MAX_TYPED_ITERATIONS};
 pub use layout::{
-    at, cover_blocks, get, head, id, join, join_cover, pad, pad_nd, reorder, slide, slide_nd,
-    split, split_cover, tail, take, transpose, untile2, unzip, zip, zip_nd,
+    at, cover_blocks, get, id, join_cover, pad, regroup, reorder, slide, unzip, view, zip, zip_nd,
 };
 pub use opencl::{address_space, as_scalar, as_vector, vectorize};
 
