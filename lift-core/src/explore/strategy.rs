@@ -227,3 +227,58 @@ impl Stages {
         ps
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocking() -> Blocking {
+        Blocking {
+            tm: 64,
+            tn: 32,
+            tk: 8,
+            l0: 8,
+            l1: 16,
+            v: 4,
+            edge: Edge::Cover,
+            pad_k: true,
+            unroll: true,
+        }
+    }
+
+    /// Names as the explorer printed them when parameters were strings: a fission at a value
+    /// renumbers the stages of the rest's candidate one on, after its own marks.
+    #[test]
+    fn names_of_typed_strategies() {
+        let rest = Strategy::Stages(Stages {
+            kernels: 2,
+            nested: Vec::new(),
+            split: Some(4),
+            variants: vec![(0, 3)],
+            tuned: vec![(0, Strategy::Blocked(blocking()))],
+        });
+        let nested = Strategy::Stages(Stages::after_value(Nest::Im2col, &rest));
+        assert_eq!(
+            nested.name(),
+            "stages(kernels=3,materialise=1,split=4,s1=3,s1.tm=64,s1.tn=32,s1.tk=8,s1.l0=8,\
+             s1.l1=16,s1.v=4,s1.u=1,s1.pad=4)"
+        );
+        assert_eq!(nested.blocking(), Some(&blocking()));
+        let map = Strategy::Stages(Stages::after_value(Nest::Let, &Strategy::Map));
+        assert_eq!(map.name(), "stages(kernels=2,fission=1)");
+        let codes = vec![Code::Glb(0), Code::Lcl(0)];
+        let m = Strategy::Mapping(Mapping {
+            codes,
+            lanes: Some(256),
+        });
+        assert_eq!(m.name(), "mapping(m0=30,m1=10,lanes=256)");
+        assert_eq!(m.options(&DeviceModel::DEFAULT).lanes, 256);
+        let rows = ReductionShape::Rows { cols: 8, wg: 1024 };
+        assert_eq!(
+            Strategy::Reduction(rows).name(),
+            "reduction(cols=8,wg=1024)"
+        );
+        let strip = Strip { s: 8, pad: true };
+        assert_eq!(Strategy::Slides(strip).name(), "slides(s=8,pad=1)");
+    }
+}
