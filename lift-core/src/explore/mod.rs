@@ -1,6 +1,7 @@
 //! Exploration (CGO'17; Mogers' thesis, chapters 4 and 6): from a type-checked, normalised
-//! high-level kernel, derive low-level candidates by rewrite rules, each with named tuning
-//! parameters whose values satisfy the constraints inferred from the program.
+//! high-level kernel, derive low-level candidates by rewrite rules, each with its
+//! [`Strategy`], whose typed configuration (the tuning parameters) satisfies the constraints
+//! inferred from the program ([`strategy`]: names only display it).
 //!
 //! * [`normalise`]: one canonical spelling per function (runs first, in the driver);
 //! * [`space`]: the tuning parameters of each strategy, their constraints, and the valid
