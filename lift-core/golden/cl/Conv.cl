@@ -1186,464 +1186,464 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
           {
             {
               if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[0]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[1]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[0]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[2]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[3]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[1]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[4]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[5]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[2]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[6]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[3]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[7]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[4]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[5]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[6]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[7]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[8]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[9]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[8]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[10]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[11]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[9]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[12]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[13]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[10]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[14]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[11]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[15]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[12]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 1 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[13]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 1 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[14]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 1 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[15]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[16]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[17]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[16]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[18]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[19]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[17]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[20]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[21]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[18]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[22]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[19]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[23]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[20]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 2 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[21]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 2 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[22]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 2 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[23]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[24]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[25]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[24]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[26]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[27]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[25]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[28]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[29]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[26]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[30]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[27]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[31]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[28]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 3 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[29]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 3 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[30]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 3 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[31]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[32]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[33]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[32]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[34]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[35]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[33]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[36]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[37]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[34]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[38]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[35]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[39]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[36]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 64 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[37]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 64 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[38]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 64 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[39]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[40]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[41]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[40]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[42]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[43]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[41]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[44]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[45]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[42]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[46]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[43]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[47]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[44]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 65 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[45]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 65 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[46]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 65 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[47]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[48]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[49]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[48]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[50]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[51]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[49]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[52]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[53]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[50]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[54]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[51]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[55]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[52]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 66 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[53]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 66 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[54]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 66 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[55]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 < H * W) {
-              out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[56]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 16 < H * W) {
-              out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[57]));
-              }
+                if (l1 + 128 * wg1 < H * W) {
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[56]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 32 < H * W) {
-              out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[58]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 48 < H * W) {
-              out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[59]));
-              }
+                if (l1 + 128 * wg1 + 16 < H * W) {
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[57]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 64 < H * W) {
-              out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[60]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 80 < H * W) {
-              out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[61]));
-              }
+                if (l1 + 128 * wg1 + 32 < H * W) {
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[58]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 96 < H * W) {
-              out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[62]));
-              }
+                if (l1 + 128 * wg1 + 48 < H * W) {
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[59]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
-              if (l1 + 128 * wg1 + 112 < H * W) {
-              out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[63]));
+                if (l1 + 128 * wg1 + 64 < H * W) {
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[60]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 67 < F) {
+                if (l1 + 128 * wg1 + 80 < H * W) {
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[61]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 67 < F) {
+                if (l1 + 128 * wg1 + 96 < H * W) {
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[62]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 67 < F) {
+                if (l1 + 128 * wg1 + 112 < H * W) {
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[63]));
+                }
               }
             }
           }

@@ -1178,22 +1178,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8192] = tmp_p_5[4];
+                out[4 * l0 + 128 * l1 + 8192] = tmp_p_5[4];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10240] = tmp_p_5[5];
+                out[4 * l0 + 128 * l1 + 10240] = tmp_p_5[5];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12288] = tmp_p_5[6];
+                out[4 * l0 + 128 * l1 + 12288] = tmp_p_5[6];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14336] = tmp_p_5[7];
+                out[4 * l0 + 128 * l1 + 14336] = tmp_p_5[7];
               }
             }
           }
@@ -1212,22 +1212,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8193] = tmp_p_5[12];
+                out[4 * l0 + 128 * l1 + 8193] = tmp_p_5[12];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10241] = tmp_p_5[13];
+                out[4 * l0 + 128 * l1 + 10241] = tmp_p_5[13];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12289] = tmp_p_5[14];
+                out[4 * l0 + 128 * l1 + 12289] = tmp_p_5[14];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14337] = tmp_p_5[15];
+                out[4 * l0 + 128 * l1 + 14337] = tmp_p_5[15];
               }
             }
           }
@@ -1246,22 +1246,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8194] = tmp_p_5[20];
+                out[4 * l0 + 128 * l1 + 8194] = tmp_p_5[20];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10242] = tmp_p_5[21];
+                out[4 * l0 + 128 * l1 + 10242] = tmp_p_5[21];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12290] = tmp_p_5[22];
+                out[4 * l0 + 128 * l1 + 12290] = tmp_p_5[22];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14338] = tmp_p_5[23];
+                out[4 * l0 + 128 * l1 + 14338] = tmp_p_5[23];
               }
             }
           }
@@ -1280,22 +1280,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8195] = tmp_p_5[28];
+                out[4 * l0 + 128 * l1 + 8195] = tmp_p_5[28];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10243] = tmp_p_5[29];
+                out[4 * l0 + 128 * l1 + 10243] = tmp_p_5[29];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12291] = tmp_p_5[30];
+                out[4 * l0 + 128 * l1 + 12291] = tmp_p_5[30];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14339] = tmp_p_5[31];
+                out[4 * l0 + 128 * l1 + 14339] = tmp_p_5[31];
               }
             }
           }
@@ -1314,22 +1314,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8256] = tmp_p_5[36];
+                out[4 * l0 + 128 * l1 + 8256] = tmp_p_5[36];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10304] = tmp_p_5[37];
+                out[4 * l0 + 128 * l1 + 10304] = tmp_p_5[37];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12352] = tmp_p_5[38];
+                out[4 * l0 + 128 * l1 + 12352] = tmp_p_5[38];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14400] = tmp_p_5[39];
+                out[4 * l0 + 128 * l1 + 14400] = tmp_p_5[39];
               }
             }
           }
@@ -1348,22 +1348,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8257] = tmp_p_5[44];
+                out[4 * l0 + 128 * l1 + 8257] = tmp_p_5[44];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10305] = tmp_p_5[45];
+                out[4 * l0 + 128 * l1 + 10305] = tmp_p_5[45];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12353] = tmp_p_5[46];
+                out[4 * l0 + 128 * l1 + 12353] = tmp_p_5[46];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14401] = tmp_p_5[47];
+                out[4 * l0 + 128 * l1 + 14401] = tmp_p_5[47];
               }
             }
           }
@@ -1382,22 +1382,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8258] = tmp_p_5[52];
+                out[4 * l0 + 128 * l1 + 8258] = tmp_p_5[52];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10306] = tmp_p_5[53];
+                out[4 * l0 + 128 * l1 + 10306] = tmp_p_5[53];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12354] = tmp_p_5[54];
+                out[4 * l0 + 128 * l1 + 12354] = tmp_p_5[54];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14402] = tmp_p_5[55];
+                out[4 * l0 + 128 * l1 + 14402] = tmp_p_5[55];
               }
             }
           }
@@ -1416,22 +1416,22 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
             }
             {
               if (l1 + 64 < 64) {
-              out[4 * l0 + 128 * l1 + 8259] = tmp_p_5[60];
+                out[4 * l0 + 128 * l1 + 8259] = tmp_p_5[60];
               }
             }
             {
               if (l1 + 80 < 64) {
-              out[4 * l0 + 128 * l1 + 10307] = tmp_p_5[61];
+                out[4 * l0 + 128 * l1 + 10307] = tmp_p_5[61];
               }
             }
             {
               if (l1 + 96 < 64) {
-              out[4 * l0 + 128 * l1 + 12355] = tmp_p_5[62];
+                out[4 * l0 + 128 * l1 + 12355] = tmp_p_5[62];
               }
             }
             {
               if (l1 + 112 < 64) {
-              out[4 * l0 + 128 * l1 + 14403] = tmp_p_5[63];
+                out[4 * l0 + 128 * l1 + 14403] = tmp_p_5[63];
               }
             }
           }

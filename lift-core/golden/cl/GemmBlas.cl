@@ -1181,464 +1181,464 @@ kernel void GemmBlas(float alpha, float beta, const global float* restrict a, co
           {
             {
               if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[0]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[1]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[0]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[2]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[3]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[1]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[4]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[5]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[2]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[6]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[3]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[7]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[4]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[5]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[6]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0] = ((alpha * tmp_p_8[7]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[8]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[9]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[8]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[10]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[11]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[9]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[12]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[13]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[10]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[14]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[11]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[15]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[12]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 1 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[13]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 1 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[14]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 1 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 1] = ((alpha * tmp_p_8[15]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 1)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[16]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[17]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[16]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[18]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[19]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[17]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[20]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[21]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[18]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[22]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[19]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[23]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[20]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 2 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[21]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 2 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[22]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 2 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 2] = ((alpha * tmp_p_8[23]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 2)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[24]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[25]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[24]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[26]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[27]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[25]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[28]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[29]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[26]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[30]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[27]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[31]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[28]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 3 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[29]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 3 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[30]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 3 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 3] = ((alpha * tmp_p_8[31]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 3)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[32]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[33]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[32]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[34]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[35]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[33]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[36]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[37]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[34]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[38]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[35]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[39]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[36]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 64 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[37]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 64 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[38]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 64 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 64] = ((alpha * tmp_p_8[39]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 64)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[40]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[41]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[40]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[42]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[43]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[41]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[44]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[45]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[42]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[46]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[43]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[47]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[44]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 65 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[45]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 65 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[46]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 65 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 65] = ((alpha * tmp_p_8[47]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 65)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[48]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[49]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[48]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[50]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[51]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[49]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[52]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[53]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[50]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[54]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[51]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[55]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[52]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 66 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[53]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 66 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[54]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 66 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 66] = ((alpha * tmp_p_8[55]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 66)]));
+                }
               }
             }
           }
           {
             {
               if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 < N) {
-              out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[56]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 16 < N) {
-              out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[57]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
+                if (l1 + 128 * wg1 < N) {
+                  out[M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[56]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 32 < N) {
-              out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[58]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 48 < N) {
-              out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[59]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
+                if (l1 + 128 * wg1 + 16 < N) {
+                  out[16 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[57]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 16) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 64 < N) {
-              out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[60]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
-              }
-            }
-            {
-              if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 80 < N) {
-              out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[61]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
+                if (l1 + 128 * wg1 + 32 < N) {
+                  out[32 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[58]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 32) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 96 < N) {
-              out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[62]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
-              }
+                if (l1 + 128 * wg1 + 48 < N) {
+                  out[48 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[59]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 48) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < M) {
-              if (l1 + 128 * wg1 + 112 < N) {
-              out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[63]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                if (l1 + 128 * wg1 + 64 < N) {
+                  out[64 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[60]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 64) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
               }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 67 < M) {
+                if (l1 + 128 * wg1 + 80 < N) {
+                  out[80 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[61]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 80) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 67 < M) {
+                if (l1 + 128 * wg1 + 96 < N) {
+                  out[96 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[62]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 96) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
+              }
+            }
+            {
+              if (4 * l0 + 128 * wg0 + 67 < M) {
+                if (l1 + 128 * wg1 + 112 < N) {
+                  out[112 * M + M * l1 + 128 * M * wg1 + 4 * l0 + 128 * wg0 + 67] = ((alpha * tmp_p_8[63]) + (beta * c[M * lift_min(N - 1, l1 + 128 * wg1 + 112) + lift_min(M - 1, 4 * l0 + 128 * wg0 + 67)]));
+                }
               }
             }
           }

@@ -26,7 +26,7 @@ kernel void GemvT(const global float* restrict a, const global float* restrict x
   const lift_idx M = lift_size_M;
 #endif
   const lift_idx lift_wg = get_group_id(0) * 16 + get_local_id(0) % 16;
-  const lift_idx lift_row = lift_min(lift_wg, (N) - 1);
+  const lift_idx lift_row = lift_min(lift_wg, N - 1);
   local float lift_tmp[256];
   const int lift_l = get_local_id(0);
   float lift_acc = 0.0f;

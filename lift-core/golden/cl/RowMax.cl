@@ -26,7 +26,7 @@ kernel void RowMax(const global float* restrict a, global float* out, lift_idx l
   const lift_idx M = lift_size_M;
 #endif
   const lift_idx lift_wg = get_group_id(0) * 1 + get_local_id(0) % 1;
-  const lift_idx lift_row = lift_min(lift_wg, (N) - 1);
+  const lift_idx lift_row = lift_min(lift_wg, N - 1);
   local float lift_tmp[256];
   const int lift_l = get_local_id(0);
   float lift_acc = (-3e38f);

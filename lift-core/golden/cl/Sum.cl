@@ -25,14 +25,14 @@ kernel void Sum_part(const global float* restrict x, global float* lift_partial,
   local float lift_tmp[256];
   const int lift_l = get_local_id(0);
   float lift_acc = 0.0f;
-  for (lift_idx lift_j = get_global_id(0); lift_j < (N) / 4; lift_j += get_global_size(0)) {
+  for (lift_idx lift_j = get_global_id(0); lift_j < N / 4; lift_j += get_global_size(0)) {
     const float4 lift_v0 = vload4(lift_j, x);
     lift_acc = (lift_acc + lift_v0.s0);
     lift_acc = (lift_acc + lift_v0.s1);
     lift_acc = (lift_acc + lift_v0.s2);
     lift_acc = (lift_acc + lift_v0.s3);
   }
-  for (lift_idx lift_i = (N) / 4 * 4 + get_global_id(0); lift_i < N; lift_i += get_global_size(0)) {
+  for (lift_idx lift_i = N / 4 * 4 + get_global_id(0); lift_i < N; lift_i += get_global_size(0)) {
     lift_acc = (lift_acc + x[lift_i]);
   }
   lift_tmp[lift_l] = lift_acc;

@@ -1,6 +1,7 @@
 //! Barriers from a memory-access graph (Mogers' thesis section 5.4, Algorithm 3).
 //!
-//! While a kernel is emitted, the generator leaves markers among its lines: every access to
+//! While a kernel is emitted, the generator leaves marks among its statements
+//! ([`Stmt::Mark`]): every access to
 //! local memory or to a global temporary (buffer, flat index, the loops around it), the
 //! opening and closing of every loop, and *slots*, the points where a barrier may go (before
 //! and after each loop, at the end of each sequential loop's body). Once the kernel is
@@ -13,18 +14,13 @@
 //! later one. A path whose
 //! slots are all in divergent control flow is refused: the mapping is not synchronisable.
 
+use super::cl::ast::{rebuild, visit};
+use super::cl::{CExpr, Fence, Mark, Stmt};
 use super::emit::{Gen, Par};
 use super::memory::Space;
 use super::{CodegenError, GResult};
 use crate::arith::Nat;
-
-/// Marks a line that is a marker, not code.
-const MARK: char = '\u{1}';
-
-/// Whether an emitted line is a marker.
-pub(crate) fn is_marker(line: &str) -> bool {
-    line.starts_with(MARK)
-}
+use std::collections::HashMap;
 
 /// What a loop is, for comparing the work-items' iteration spaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,10 +85,10 @@ enum Event {
 /// A candidate barrier position in the event sequence.
 struct Cand {
     pos: usize,
-    line: usize,
+    /// The slot it is (`None`: a barrier written literally).
+    slot: Option<usize>,
     stack: Vec<usize>,
     sync: bool,
-    fixed: bool,
 }
 
 /// A pair of accesses that needs a barrier between them, with its path's candidates.
@@ -102,7 +98,7 @@ struct Need {
 }
 
 impl Gen<'_> {
-    /// Opens a loop of the access graph (its marker goes before the loop's first line).
+    /// Opens a loop of the access graph (its mark goes before the loop's statement).
     pub(crate) fn mag_open(&mut self, tag: LoopTag, var: &str, trip: &Nat, carried: bool) {
         let id = self.mag.loops.len();
         self.mag.loops.push(LoopRec {
@@ -112,13 +108,13 @@ impl Gen<'_> {
             carried,
         });
         self.mag.stack.push(id);
-        self.line(format!("{MARK}({id}"));
+        self.emit(Stmt::Mark(Mark::Open(id)));
     }
 
     /// Closes the innermost loop of the access graph.
     pub(crate) fn mag_close(&mut self) {
         if let Some(id) = self.mag.stack.pop() {
-            self.line(format!("{MARK}){id}"));
+            self.emit(Stmt::Mark(Mark::Close(id)));
         }
     }
 
@@ -130,7 +126,7 @@ impl Gen<'_> {
             stack: self.mag.stack.clone(),
             sync: in_group && !self.divergent,
         });
-        self.line(format!("{MARK}s{id}"));
+        self.emit(Stmt::Mark(Mark::Slot(id)));
     }
 
     /// Records an access to element `idx` of `buf` (local memory or a global temporary).
@@ -151,78 +147,79 @@ impl Gen<'_> {
             shape,
             stack: self.mag.stack.clone(),
         });
-        self.line(format!("{MARK}a{id}"));
+        self.emit(Stmt::Mark(Mark::Access(id)));
     }
 
-    /// Places the barriers of the kernel emitted so far and removes the markers.
+    /// Places the barriers of the kernel emitted so far and removes the marks.
     pub(crate) fn place_barriers(&mut self) -> GResult<()> {
-        let lines = self.take_lines();
-        let (events, cands) = self.events(&lines);
+        let body = self.take_body();
+        let (events, cands) = self.events(&body);
         let needs = self.needs(&events, &cands)?;
         let chosen = choose(&needs, &cands);
-        let mut fence: Vec<Option<(bool, bool)>> = vec![None; cands.len()];
+        let mut fence: Vec<Option<Fence>> = vec![None; cands.len()];
         for n in &needs {
-            for &c in n.path.iter().filter(|&&c| chosen[c] && !cands[c].fixed) {
-                let f = fence[c].get_or_insert((false, false));
+            for &c in n
+                .path
+                .iter()
+                .filter(|&&c| chosen[c] && cands[c].slot.is_some())
+            {
+                let f = fence[c].get_or_insert_with(Fence::default);
                 match n.space {
-                    Space::Global => f.1 = true,
-                    _ => f.0 = true,
+                    Space::Global => f.global = true,
+                    _ => f.local = true,
                 }
             }
         }
-        let at: std::collections::HashMap<usize, (bool, bool)> = cands
+        let at: HashMap<usize, Fence> = cands
             .iter()
-            .enumerate()
-            .filter_map(|(c, cand)| fence[c].map(|f| (cand.line, f)))
+            .zip(&fence)
+            .filter_map(|(cand, f)| Some((cand.slot?, (*f)?)))
             .collect();
         let drop = super::trace::options().drop_barrier;
-        for (k, (indent, line)) in lines.into_iter().enumerate() {
-            if !is_marker(&line) {
-                self.push_line(indent, line);
-                continue;
-            }
-            let Some(&(local, global)) = at.get(&k) else {
-                continue;
+        let trace = self.trace;
+        let mut placed = self.mag.placed;
+        let body = rebuild(body, &mut |s| {
+            let Stmt::Mark(m) = s else {
+                return vec![s];
             };
-            let fence = match (local, global) {
-                (true, true) => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
-                (false, true) => "CLK_GLOBAL_MEM_FENCE",
-                _ => "CLK_LOCAL_MEM_FENCE",
+            let Mark::Slot(slot) = m else {
+                return Vec::new();
             };
-            if drop != Some(self.mag.placed) {
-                self.push_line(indent, format!("barrier({fence});"));
-                if self.trace {
-                    self.push_line(indent, "lift_epoch += 1;".into());
+            let Some(&f) = at.get(&slot) else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            if drop != Some(placed) {
+                out.push(Stmt::Barrier(f));
+                if trace {
+                    out.push(Stmt::AddAssign {
+                        place: CExpr::var("lift_epoch"),
+                        value: CExpr::Int(1),
+                    });
                 }
             }
-            self.mag.placed += 1;
-        }
+            placed += 1;
+            out
+        });
+        self.mag.placed = placed;
+        self.extend(body);
         Ok(())
     }
 
-    /// The event sequence of `lines` and the candidate barrier positions in it (of a run of
+    /// The event sequence of `body` and the candidate barrier positions in it (of a run of
     /// adjacent slots, the last).
-    fn events(&self, lines: &[(usize, String)]) -> (Vec<Event>, Vec<Cand>) {
+    fn events(&self, body: &[Stmt]) -> (Vec<Event>, Vec<Cand>) {
         let mut events = Vec::new();
         let mut cands: Vec<Cand> = Vec::new();
         let mut stack: Vec<usize> = Vec::new();
-        for (k, (_, line)) in lines.iter().enumerate() {
-            let ev = if let Some(m) = line.strip_prefix(MARK) {
-                let (tag, num) = m.split_at(1);
-                let Ok(n) = num.parse::<usize>() else {
-                    continue;
-                };
-                match tag {
-                    "a" => Event::Access(n),
-                    "s" => Event::Slot(n),
-                    "(" => Event::Open(n),
-                    ")" => Event::Close(n),
-                    _ => continue,
-                }
-            } else if line.trim_start().starts_with("barrier(") {
-                Event::Fixed
-            } else {
-                continue;
+        visit(body, &mut |s| {
+            let ev = match s {
+                Stmt::Mark(Mark::Access(n)) => Event::Access(*n),
+                Stmt::Mark(Mark::Slot(n)) => Event::Slot(*n),
+                Stmt::Mark(Mark::Open(n)) => Event::Open(*n),
+                Stmt::Mark(Mark::Close(n)) => Event::Close(*n),
+                Stmt::Barrier(_) => Event::Fixed,
+                _ => return,
             };
             match ev {
                 Event::Open(n) => stack.push(n),
@@ -236,23 +233,21 @@ impl Gen<'_> {
                     }
                     cands.push(Cand {
                         pos: events.len(),
-                        line: k,
+                        slot: Some(s),
                         stack: self.mag.slots[s].stack.clone(),
                         sync: self.mag.slots[s].sync,
-                        fixed: false,
                     });
                 }
                 Event::Fixed => cands.push(Cand {
                     pos: events.len(),
-                    line: k,
+                    slot: None,
                     stack: stack.clone(),
                     sync: true,
-                    fixed: true,
                 }),
                 Event::Access(_) => {}
             }
             events.push(ev);
-        }
+        });
         (events, cands)
     }
 
@@ -346,7 +341,7 @@ impl Gen<'_> {
         let usable: Vec<usize> = path
             .iter()
             .copied()
-            .filter(|&c| cands[c].sync && !(cands[c].fixed && space == Space::Global))
+            .filter(|&c| cands[c].sync && !(cands[c].slot.is_none() && space == Space::Global))
             .collect();
         if usable.is_empty() {
             return Err(CodegenError::Unsupported(if path.is_empty() {
@@ -453,7 +448,7 @@ fn common_prefix(a: &[usize], b: &[usize]) -> Vec<usize> {
 /// barriers always; then, while a path is not separated, the candidate on the most such
 /// paths, on ties the one inside the fewest loops (it runs least often), then the later one.
 fn choose(needs: &[Need], cands: &[Cand]) -> Vec<bool> {
-    let mut chosen: Vec<bool> = cands.iter().map(|c| c.fixed).collect();
+    let mut chosen: Vec<bool> = cands.iter().map(|c| c.slot.is_none()).collect();
     let mut open: Vec<&Need> = needs
         .iter()
         .filter(|n| !n.path.iter().any(|&c| chosen[c]))

@@ -104,17 +104,14 @@ impl CTypes {
         }
     }
 
-    /// The `typedef struct` declarations, in dependency order.
-    pub(crate) fn typedefs(&self) -> String {
-        let mut out = String::new();
-        for name in &self.order {
-            let fields = &self.structs[name];
-            out.push_str("typedef struct { ");
-            for (i, f) in fields.iter().enumerate() {
-                out.push_str(&format!("{f} _{i}; "));
-            }
-            out.push_str(&format!("}} {name};\n"));
-        }
-        out
+    /// The struct types, in dependency order.
+    pub(crate) fn structs(&self) -> Vec<super::cl::ast::Struct> {
+        self.order
+            .iter()
+            .map(|name| super::cl::ast::Struct {
+                name: name.clone(),
+                fields: self.structs[name].clone(),
+            })
+            .collect()
     }
 }

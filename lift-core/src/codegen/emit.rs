@@ -5,7 +5,9 @@
 //! into `split(out)`), so intermediate results are only stored where a user function writes.
 
 use super::banks::LocalAccess;
-use super::barriers::{is_marker, Mag};
+use super::barriers::Mag;
+use super::cl::ast::{KernelDef, LocalArray};
+use super::cl::{self, CExpr, Param, Stmt};
 use super::ctypes::CTypes;
 use super::launch::{self, Launch};
 use super::loops::Unroll;
@@ -49,14 +51,14 @@ pub(crate) struct Gen<'a> {
     pub facts: Facts,
     pub ct: CTypes,
     pub launch: Launch,
-    lines: Vec<(usize, String)>,
-    indent: usize,
-    pub local_decls: Vec<String>,
+    /// The statements emitted so far into the innermost open body.
+    body: Vec<Stmt>,
+    pub local_decls: Vec<LocalArray>,
     pub local_bytes: i64,
     /// Local buffers sized by size variables: kernel parameter and bytes.
-    pub local_params: Vec<(String, Nat)>,
+    pub local_params: Vec<(Param, Nat)>,
     pub temporaries: Vec<Temporary>,
-    pub temp_params: Vec<String>,
+    pub temp_params: Vec<Param>,
     counter: usize,
     pub par: Vec<ParLoop>,
     pub write_to: Option<Space>,
@@ -95,7 +97,7 @@ pub(crate) struct Gen<'a> {
 
 /// What compiling one kernel gives.
 pub(crate) struct Output {
-    pub source: String,
+    pub unit: cl::Unit,
     pub kernel: GeneratedKernel,
     pub temporaries: Vec<Temporary>,
 }
@@ -124,8 +126,7 @@ impl<'a> Gen<'a> {
             facts,
             ct: CTypes::default(),
             launch,
-            lines: Vec::new(),
-            indent: 1,
+            body: Vec::new(),
             local_decls: Vec::new(),
             local_bytes: 0,
             local_params: Vec::new(),
@@ -158,65 +159,38 @@ impl<'a> Gen<'a> {
         format!("{}_{}", c_name(prefix), self.counter)
     }
 
-    /// Emits one line at the current indentation.
-    pub(crate) fn line(&mut self, s: impl Into<String>) {
-        self.lines.push((self.indent, s.into()));
+    /// Emits a statement.
+    pub(crate) fn emit(&mut self, s: Stmt) {
+        self.body.push(s);
     }
 
-    /// Opens a `{` block (the line given ends with `{`).
-    pub(crate) fn open(&mut self, s: impl Into<String>) {
-        self.line(s);
-        self.indent += 1;
+    /// Emits statements.
+    pub(crate) fn extend(&mut self, stmts: Vec<Stmt>) {
+        self.body.extend(stmts);
     }
 
-    /// Closes a block.
-    pub(crate) fn close(&mut self) {
-        self.indent = self.indent.saturating_sub(1);
-        self.line("}");
-    }
-
-    /// Runs `f`, returning the lines it emitted instead of emitting them.
+    /// Runs `f`, returning the statements it emitted instead of emitting them.
     pub(crate) fn capture<T>(
         &mut self,
         f: impl FnOnce(&mut Self) -> GResult<T>,
-    ) -> GResult<(Vec<(usize, String)>, T)> {
-        let saved = std::mem::take(&mut self.lines);
-        let r = f(self);
-        let got = std::mem::replace(&mut self.lines, saved);
+    ) -> GResult<(Vec<Stmt>, T)> {
+        let (got, r) = self.nest(f);
         Ok((got, r?))
     }
 
-    /// Re-emits captured lines at the current indentation.
-    pub(crate) fn replay(&mut self, lines: Vec<(usize, String)>, from: usize) {
-        for (i, l) in lines {
-            self.lines.push((self.indent + i.saturating_sub(from), l));
-        }
+    /// [`Gen::capture`], giving the statements emitted before an error too.
+    pub(crate) fn nest<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> GResult<T>,
+    ) -> (Vec<Stmt>, GResult<T>) {
+        let saved = std::mem::take(&mut self.body);
+        let r = f(self);
+        (std::mem::replace(&mut self.body, saved), r)
     }
 
-    /// The lines emitted so far, removed from the generator.
-    pub(crate) fn take_lines(&mut self) -> Vec<(usize, String)> {
-        std::mem::take(&mut self.lines)
-    }
-
-    /// Appends a line at indentation `indent`.
-    pub(crate) fn push_line(&mut self, indent: usize, line: String) {
-        self.lines.push((indent, line));
-    }
-
-    /// The body text (markers left out).
-    pub(crate) fn text(&self) -> String {
-        let mut out = String::new();
-        for (i, l) in self.lines.iter().filter(|(_, l)| !is_marker(l)) {
-            out.push_str(&"  ".repeat(*i));
-            out.push_str(l);
-            out.push('\n');
-        }
-        out
-    }
-
-    /// Current indentation (for [`Gen::replay`]).
-    pub(crate) fn indentation(&self) -> usize {
-        self.indent
+    /// The statements emitted so far, removed from the generator.
+    pub(crate) fn take_body(&mut self) -> Vec<Stmt> {
+        std::mem::take(&mut self.body)
     }
 
     /// Binds a pattern to a view.
@@ -259,8 +233,14 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The C expression reading a non-array view of type `ty`.
+    /// The C expression reading a non-array view of type `ty`, as C text for the scalar
+    /// subset.
     pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<String> {
+        Ok(cl::print::expr(&self.read_expr(v, ty)?))
+    }
+
+    /// The C expression reading a non-array view of type `ty`.
+    pub(crate) fn read_expr(&mut self, v: &View, ty: &Type) -> GResult<CExpr> {
         let loc = view::resolve(v, &self.facts)?;
         self.note_access(&loc, false);
         view::read(&loc, ty, &mut self.ct)
@@ -283,7 +263,7 @@ impl<'a> Gen<'a> {
                 continue;
             };
             if self.trace {
-                self.trace_access(leaf, write, guard.as_deref());
+                self.trace_access(leaf, write, guard);
             }
             let shared = buf.space == Space::Local
                 || (buf.space == Space::Global
@@ -297,7 +277,7 @@ impl<'a> Gen<'a> {
 
     /// Race checker: logs the access to buffer element `leaf` (under `guard`) if it is local
     /// memory or global memory other than the inputs.
-    fn trace_access(&mut self, leaf: &view::Loc, write: bool, guard: Option<&str>) {
+    fn trace_access(&mut self, leaf: &view::Loc, write: bool, guard: Option<CExpr>) {
         let view::Loc::Mem {
             buf,
             idx,
@@ -337,10 +317,17 @@ impl<'a> Gen<'a> {
             (true, false) => 1,
             (true, true) => 2,
         };
-        let log =
-            format!("lift_log(lift_trace, lift_trace_cap, {id}, {at}, {len}, {kind}, lift_epoch);");
-        self.line(match guard {
-            Some(c) => format!("if ({c}) {log}"),
+        let log = Stmt::Expr(super::trace::log(
+            CExpr::Int(id as i64),
+            CExpr::code(at),
+            len,
+            kind,
+        ));
+        self.emit(match guard {
+            Some(c) => Stmt::When {
+                cond: c,
+                stmt: Box::new(log),
+            },
             None => log,
         });
     }
@@ -350,8 +337,7 @@ impl<'a> Gen<'a> {
         match ty {
             Type::Array(e, n) => {
                 let e = (**e).clone();
-                let from = self.indentation();
-                let (lines, ()) = self.capture(|g| {
+                let (body, ()) = self.capture(|g| {
                     let unroll = if g.unroll_copies {
                         Unroll::Copies
                     } else {
@@ -362,10 +348,8 @@ impl<'a> Gen<'a> {
                     })
                 })?;
                 // Loops left empty (an accumulator copied onto itself) are dropped.
-                let empty =
-                    |l: &str| l == "{" || l == "}" || l.starts_with("for (") || is_marker(l);
-                if !lines.iter().all(|(_, l)| empty(l)) {
-                    self.replay(lines, from);
+                if !cl::is_empty(&body) {
+                    self.extend(body);
                 }
                 Ok(())
             }
@@ -376,13 +360,13 @@ impl<'a> Gen<'a> {
                 Ok(())
             }
             t => {
-                let code = self.read(src, t)?;
+                let value = self.read_expr(src, t)?;
                 let loc = view::resolve(dst, &self.facts)?;
                 self.note_access(&loc, true);
-                for l in view::write(&loc, &code, t, &mut self.ct, 0)? {
+                for s in view::write(&loc, value, t, &mut self.ct, 0)? {
                     // An accumulator updated in place starts from itself.
-                    if l != format!("{code} = {code};") {
-                        self.line(l);
+                    if !matches!(&s, Stmt::Assign { place, value } if place == value) {
+                        self.emit(s);
                     }
                 }
                 Ok(())
@@ -446,7 +430,12 @@ impl<'a> Gen<'a> {
             View::Value(code) if !is_simple(&code) => {
                 let name = self.fresh(hint);
                 let t = self.ct.compute(ty)?;
-                self.line(format!("{t} {name} = {code};"));
+                self.emit(Stmt::Decl {
+                    ty: t,
+                    name: name.clone(),
+                    init: Some(CExpr::code(code)),
+                    konst: false,
+                });
                 Ok(View::Value(name))
             }
             v => Ok(v),
@@ -618,7 +607,12 @@ fn compile_padded(
     let tracing = super::trace::options().trace;
     g.trace = tracing;
     if tracing {
-        g.line("int lift_epoch = 0;");
+        g.emit(Stmt::Decl {
+            ty: "int".into(),
+            name: "lift_epoch".into(),
+            init: Some(CExpr::Int(0)),
+            konst: false,
+        });
     }
     let (mut params, mut args) = g.bind_params(k)?;
     let result = &info.result;
@@ -643,10 +637,10 @@ fn compile_padded(
             "a capped result that no filter_seq wrote".into(),
         ));
     }
-    params.push(format!("global {out_decl}* out"));
+    params.push(Param::pointer(Space::Global, out_decl, "out"));
     args.push(KernelArg::Output);
     if capped {
-        params.push("global int* lift_count".into());
+        params.push(Param::pointer(Space::Global, "int", "lift_count"));
         args.push(KernelArg::Count);
     }
     for (i, t) in g.temp_params.iter().enumerate() {
@@ -659,50 +653,39 @@ fn compile_padded(
             bytes: bytes.clone(),
         });
     }
-    let (size_params, size_args, size_lines) = super::size_params(k);
+    let (size_params, size_args, sizes) = super::size_params(k);
     params.extend(size_params);
     args.extend(size_args);
     if tracing {
-        g.line(super::trace::end_line());
-        params.push("global int* lift_trace, int lift_trace_cap".into());
+        g.emit(super::trace::end());
+        params.push(Param::pointer(Space::Global, "int", "lift_trace"));
+        params.push(Param::value("int", "lift_trace_cap"));
         args.push(KernelArg::Trace {
             buffers: std::mem::take(&mut g.traced),
         });
     }
     g.place_barriers()?;
-    let name = crate::cnames::kernel_c_name(&k.name);
-    let mut src = g.preamble()?;
-    if tracing {
-        src.push_str(super::trace::HELPER);
-    }
     let local = g.launch.local_size();
-    if let Some(l) = &g.launch.local_size() {
-        let mut l: Vec<String> = l.iter().map(|n| n.c().to_string()).collect();
-        l.resize(3, "1".into());
-        src.push_str(&format!(
-            "__attribute__((reqd_work_group_size({})))\n",
-            l.join(", ")
-        ));
-    }
-    src.push_str(&format!("kernel void {name}({}) {{\n", params.join(", ")));
-    src.push_str(&size_lines);
-    let align = if g.pragma_unrolled {
-        " __attribute__((aligned(16)))"
-    } else {
-        ""
+    let kernel = KernelDef {
+        name: crate::cnames::kernel_c_name(&k.name),
+        local_size: local.clone(),
+        params,
+        sizes,
+        locals: std::mem::take(&mut g.local_decls),
+        align_locals: g.pragma_unrolled,
+        body: g.take_body(),
     };
-    for d in &g.local_decls {
-        src.push_str(&format!("  {d}{align};\n"));
-    }
-    src.push_str(&g.text());
-    src.push_str("}\n");
+    let mut unit = g.unit()?;
+    unit.trace_helper = tracing;
+    let name = kernel.name.clone();
+    unit.kernels.push(kernel);
     let lanes = local
         .iter()
         .flatten()
         .map(|n| n.as_cst().unwrap_or(1))
         .collect();
     let out = Output {
-        source: src,
+        unit,
         kernel: GeneratedKernel {
             name,
             args,
@@ -721,7 +704,7 @@ fn compile_padded(
 impl Gen<'_> {
     /// Binds the kernel's parameters: arrays as `const global T* restrict` buffers, scalars
     /// by value. Gives the C parameter declarations and the launcher's arguments.
-    pub(crate) fn bind_params(&mut self, k: &Kernel) -> GResult<(Vec<String>, Vec<KernelArg>)> {
+    pub(crate) fn bind_params(&mut self, k: &Kernel) -> GResult<(Vec<Param>, Vec<KernelArg>)> {
         let mut params = Vec::new();
         let mut args = Vec::new();
         for (i, p) in k.params.iter().enumerate() {
@@ -735,7 +718,7 @@ impl Gen<'_> {
                     ));
                     let decl = super::memory::elem_decl(&buf, &mut self.ct)?;
                     self.inputs.push(name.clone());
-                    params.push(format!("const global {decl}* restrict {name}"));
+                    params.push(Param::input(decl, name.clone()));
                     args.push(KernelArg::Input { param: i });
                     self.bind(
                         &Pat::Name(p.name.clone(), p.span),
@@ -759,37 +742,34 @@ impl Gen<'_> {
         &mut self,
         p: &crate::ir::Param,
         i: usize,
-    ) -> GResult<(String, KernelArg)> {
+    ) -> GResult<(Param, KernelArg)> {
         let decl = match &p.ty {
             Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
             t => self.ct.compute(t)?,
         };
         Ok((
-            format!("{decl} {}", c_name(&p.name)),
+            Param::value(decl, c_name(&p.name)),
             KernelArg::Scalar { param: i },
         ))
     }
 
-    /// The body text emitted so far, with its barriers placed, removed from the generator
-    /// (to start another kernel).
-    pub(crate) fn take_text(&mut self) -> GResult<String> {
+    /// The body emitted so far, with its barriers placed, removed from the generator (to
+    /// start another kernel).
+    pub(crate) fn take_placed(&mut self) -> GResult<Vec<Stmt>> {
         self.place_barriers()?;
-        let t = self.text();
-        self.lines.clear();
-        Ok(t)
+        Ok(self.take_body())
     }
 
-    /// What precedes the kernels in the source: extensions, type definitions and the user
-    /// functions of the program.
-    pub(crate) fn preamble(&mut self) -> GResult<String> {
-        let funs = super::scalar::user_functions(self.prog, &mut self.ct)?;
-        let mut src = String::new();
-        if self.ct.fp64 {
-            src.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n");
-        }
-        src.push_str(super::INDEX_PRELUDE);
-        src.push_str(&self.ct.typedefs());
-        src.push_str(&funs);
-        Ok(src)
+    /// A unit without kernels: the extensions, struct types and user functions of the
+    /// program.
+    pub(crate) fn unit(&mut self) -> GResult<cl::Unit> {
+        let functions = super::scalar::user_functions(self.prog, &mut self.ct)?;
+        Ok(cl::Unit {
+            fp64: self.ct.fp64,
+            structs: self.ct.structs(),
+            functions,
+            trace_helper: false,
+            kernels: Vec::new(),
+        })
     }
 }

@@ -4,6 +4,7 @@
 //! `*_unroll` loops with a constant trip count are unrolled.
 
 use super::barriers::LoopTag;
+use super::cl::{BinOp, CExpr, Stmt};
 use super::emit::{Gen, Par, ParLoop};
 use super::GResult;
 use crate::arith::Nat;
@@ -76,27 +77,28 @@ impl<'a> Gen<'a> {
         };
         let total = total.unwrap_or(one);
         let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
+        let dim = || vec![CExpr::Int(d as i64)];
         let was = self.divergent;
-        // A work-group runs a strided map_wrg's iterations in turn: a dependence can go from
-        // one to the next, and a barrier inside is reached by the whole group alike.
-        let mut carried = false;
-        self.mag_slot();
-        if par != Par::Glb && self.facts.equal(n, &total) {
-            self.mag_open(LoopTag::Par(par, d), &name, n, false);
-            self.open("{");
-            self.line(format!("lift_idx {name} = {id}({d});"));
+        // How the work-items run the iterations: one each (a block), at most one each (a
+        // guard), or in turn (a strided loop). A work-group runs a strided map_wrg's
+        // iterations in turn: a dependence can go from one to the next, and a barrier inside
+        // is reached by the whole group alike.
+        enum Shape {
+            Block,
+            Guard,
+            Strided,
+        }
+        let shape = if par != Par::Glb && self.facts.equal(n, &total) {
+            Shape::Block
         } else if self.facts.le(n, &total) == Some(true) {
-            self.mag_open(LoopTag::Par(par, d), &name, n, false);
-            self.open(format!("if ({id}({d}) < {}) {{", n.c()));
-            self.line(format!("lift_idx {name} = {id}({d});"));
-            self.divergent |= par != Par::Wrg;
+            Shape::Guard
         } else {
-            carried = par == Par::Wrg;
-            self.mag_open(LoopTag::Par(par, d), &name, n, carried);
-            self.open(format!(
-                "for (lift_idx {name} = {id}({d}); {name} < {}; {name} += {size}({d})) {{",
-                n.c()
-            ));
+            Shape::Strided
+        };
+        let carried = matches!(shape, Shape::Strided) && par == Par::Wrg;
+        self.mag_slot();
+        self.mag_open(LoopTag::Par(par, d), &name, n, carried);
+        if !matches!(shape, Shape::Block) {
             self.divergent |= par != Par::Wrg;
         }
         if par == Par::Lcl {
@@ -109,13 +111,39 @@ impl<'a> Gen<'a> {
             idx: idx.clone(),
             trip: n.clone(),
         });
-        let r = body(self, idx);
-        self.par.pop();
-        if carried {
-            self.mag_slot();
-        }
+        let (stmts, r) = self.nest(|g| {
+            if !matches!(shape, Shape::Strided) {
+                g.emit(Stmt::Decl {
+                    ty: "lift_idx".into(),
+                    name: name.clone(),
+                    init: Some(CExpr::call(id, dim())),
+                    konst: false,
+                });
+            }
+            let r = body(g, idx);
+            g.par.pop();
+            if carried {
+                g.mag_slot();
+            }
+            r
+        });
         self.divergent = was;
-        self.close();
+        self.emit(match shape {
+            Shape::Block => Stmt::Block(stmts),
+            Shape::Guard => Stmt::If {
+                cond: CExpr::call(id, dim()).bin(BinOp::Lt, CExpr::Nat(n.clone())),
+                then: stmts,
+                otherwise: None,
+            },
+            Shape::Strided => Stmt::For {
+                var: name.clone(),
+                from: CExpr::call(id, dim()),
+                bound: CExpr::Nat(n.clone()),
+                step: CExpr::call(size, dim()),
+                unroll: false,
+                body: stmts,
+            },
+        });
         self.mag_close();
         self.mag_slot();
         r
@@ -132,9 +160,8 @@ impl<'a> Gen<'a> {
             Some(c) if c <= 0 => Ok(()),
             Some(c) if c == 1 || (unroll == Unroll::Copies && c <= MAX_UNROLL) => {
                 for k in 0..c {
-                    self.open("{");
-                    let r = body(self, Nat::cst(k));
-                    self.close();
+                    let (stmts, r) = self.nest(|g| body(g, Nat::cst(k)));
+                    self.emit(Stmt::Block(stmts));
                     self.mag_slot();
                     r?;
                 }
@@ -145,18 +172,23 @@ impl<'a> Gen<'a> {
                 let idx = Nat::index_var(&name, Nat::cst(0), n.clone());
                 self.mag_slot();
                 self.mag_open(LoopTag::Seq, &name, n, true);
-                if unroll == Unroll::Pragma && n.as_cst().is_some_and(|c| c <= MAX_UNROLL) {
-                    self.line("#pragma unroll");
-                    self.pragma_unrolled = true;
-                }
-                self.open(format!(
-                    "for (lift_idx {name} = 0; {name} < {}; {name} += 1) {{",
-                    n.c()
-                ));
-                let r = body(self, idx);
-                // Where a dependence goes from one iteration to the next.
-                self.mag_slot();
-                self.close();
+                let pragma =
+                    unroll == Unroll::Pragma && n.as_cst().is_some_and(|c| c <= MAX_UNROLL);
+                self.pragma_unrolled |= pragma;
+                let (stmts, r) = self.nest(|g| {
+                    let r = body(g, idx);
+                    // Where a dependence goes from one iteration to the next.
+                    g.mag_slot();
+                    r
+                });
+                self.emit(Stmt::For {
+                    var: name,
+                    from: CExpr::Int(0),
+                    bound: CExpr::Nat(n.clone()),
+                    step: CExpr::Int(1),
+                    unroll: pragma,
+                    body: stmts,
+                });
                 self.mag_close();
                 self.mag_slot();
                 r

@@ -8,6 +8,8 @@
 //! inside a sequential loop is reused by every iteration, since its consumer runs in the same
 //! iteration.
 
+use super::cl::ast::LocalArray;
+use super::cl::{Param, Stmt};
 use super::ctypes::{self, CTypes};
 use super::emit::{Gen, Par};
 use super::view::View;
@@ -223,21 +225,32 @@ impl Gen<'_> {
                     scalars: &count * &Nat::cst(super::scalars_per(&elem)),
                     bytes: count * bytes,
                 });
-                self.temp_params.push(format!("global {decl}* {name}"));
+                self.temp_params
+                    .push(Param::pointer(Space::Global, decl, name.clone()));
             }
             // A size known only at launch: a `__local` pointer parameter (LIFT's way).
             Space::Local => match count.as_cst() {
                 Some(c) => {
-                    self.local_decls.push(format!("local {decl} {name}[{c}]"));
+                    self.local_decls.push(LocalArray {
+                        ty: decl,
+                        name: name.clone(),
+                        len: c,
+                    });
                     self.local_bytes += c * bytes;
                 }
-                None => self
-                    .local_params
-                    .push((format!("local {decl}* {name}"), count * bytes)),
+                None => self.local_params.push((
+                    Param::pointer(Space::Local, decl, name.clone()),
+                    count * bytes,
+                )),
             },
             Space::Private => {
                 let c = constant(&count, "private memory")?;
-                self.line(format!("{decl} {name}[{c}];"));
+                self.emit(Stmt::Array {
+                    space: Space::Private,
+                    ty: decl,
+                    name: name.clone(),
+                    len: c,
+                });
             }
         }
         Ok((buf, dims, reps.into_iter().map(|(i, _)| i).collect()))

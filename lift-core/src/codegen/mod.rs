@@ -13,12 +13,15 @@
 //! * `memory`: address spaces, buffers and temporaries;
 //! * `banks`: local-memory bank conflicts, removed by padding rows;
 //! * [`trace`]: the race checker's instrumentation (memory accesses and barriers logged);
-//! * `emit`: loops, reductions, barriers and the kernel text;
+//! * `emit`: the generator, building each kernel as a syntax tree;
+//! * `cl`: the OpenCL C syntax tree, its passes (empty loops, merging units) and its
+//!   printing, the last step;
 //! * `scalar`: the scalar subset (literals, operators, math builtins, user functions);
 //! * `ctypes`: OpenCL C spellings of types and tuple structs.
 
 mod banks;
 mod barriers;
+pub(crate) mod cl;
 mod ctypes;
 mod emit;
 mod launch;
@@ -48,6 +51,28 @@ pub struct Generated {
     pub temporaries: Vec<Temporary>,
     /// The low-level expression actually compiled, in `lift!` syntax.
     pub lowered: String,
+    /// The syntax tree `source` was printed from (absent in a generated program read back
+    /// from a cache, which is never merged again).
+    #[serde(skip)]
+    pub(crate) unit: Option<cl::Unit>,
+}
+
+impl Generated {
+    /// The generated program of the syntax tree `unit`.
+    pub(crate) fn of_unit(
+        unit: cl::Unit,
+        kernels: Vec<GeneratedKernel>,
+        temporaries: Vec<Temporary>,
+        lowered: String,
+    ) -> Generated {
+        Generated {
+            source: cl::print::unit(&unit),
+            kernels,
+            temporaries,
+            lowered,
+            unit: Some(unit),
+        }
+    }
 }
 
 /// The head of every generated source: index arithmetic is `lift_idx`, `int` unless the
@@ -71,21 +96,19 @@ typedef int lift_idx;
 pub const SIZE_MACRO: &str = "LIFT_SIZE_";
 
 /// The size parameters of kernel `k` (`lift_idx lift_size_N`, in declaration order), their
-/// arguments, and the lines that open a kernel body binding each `N`: the constant
-/// [`SIZE_MACRO`]`N` where the program is built with it, else the parameter.
-pub(crate) fn size_params(k: &crate::ir::Kernel) -> (Vec<String>, Vec<KernelArg>, String) {
+/// arguments, and the C names of the sizes, which open the kernel's body bound to the
+/// constant [`SIZE_MACRO`]`N` where the program is built with it, else to the parameter.
+pub(crate) fn size_params(k: &crate::ir::Kernel) -> (Vec<cl::Param>, Vec<KernelArg>, Vec<String>) {
     let mut params = Vec::new();
     let mut args = Vec::new();
-    let mut lines = String::new();
+    let mut sizes = Vec::new();
     for (name, _) in &k.sizes {
         let s = crate::cnames::c_name(name);
-        params.push(format!("lift_idx lift_size_{s}"));
+        params.push(cl::Param::value("lift_idx", format!("lift_size_{s}")));
         args.push(KernelArg::Size(name.clone()));
-        lines.push_str(&format!(
-            "#ifdef {SIZE_MACRO}{s}\n  const lift_idx {s} = {SIZE_MACRO}{s};\n#else\n  const lift_idx {s} = lift_size_{s};\n#endif\n"
-        ));
+        sizes.push(s);
     }
-    (params, args, lines)
+    (params, args, sizes)
 }
 
 /// The `build` options of a generated source with 64-bit indices ([`INDEX_PRELUDE`]).
@@ -248,12 +271,12 @@ pub fn generate_with(
         .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
     let text = crate::print::expr(&k.body);
     let out = emit::compile_kernel(prog, k, info, opts)?;
-    Ok(Generated {
-        source: out.source,
-        kernels: vec![out.kernel],
-        temporaries: out.temporaries,
-        lowered: text,
-    })
+    Ok(Generated::of_unit(
+        out.unit,
+        vec![out.kernel],
+        out.temporaries,
+        text,
+    ))
 }
 
 /// Which reduction lowering [`generate_reduction`] uses.

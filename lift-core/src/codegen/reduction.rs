@@ -14,7 +14,9 @@
 //! is what makes the reordering valid; `z` is applied once per work-item, so it must be
 //! neutral for `op`, as `reduce`'s initial value is in every lowering of LIFT.
 
-use super::emit::{c_name, Arg, Gen, Output};
+use super::cl::ast::KernelDef;
+use super::cl::{self, BinOp, CExpr, Fence, Stmt};
+use super::emit::{c_name, Arg, Gen};
 use super::launch::Launch;
 use super::memory::{Buffer, Space};
 use super::view::View;
@@ -156,9 +158,13 @@ pub(crate) fn compile(
     // Kernel 1.
     let (mut params, mut args) = g.bind_params(part)?;
     let ct = g.ct.compute(&t)?;
-    params.push(format!("global {ct}* lift_partial"));
+    params.push(cl::Param::pointer(
+        Space::Global,
+        ct.clone(),
+        "lift_partial",
+    ));
     args.push(KernelArg::Temporary(0));
-    let (size_params, size_args, size_lines) = super::size_params(k);
+    let (size_params, size_args, sizes) = super::size_params(k);
     params.extend(size_params);
     args.extend(size_args);
     let input = g.value(Arg::Expr(x1))?;
@@ -173,30 +179,38 @@ pub(crate) fn compile(
         z1,
         (&input, &elem_ty, lanes.as_ref()),
         &n,
-        ("get_global_id(0)", "get_global_size(0)"),
+        (
+            CExpr::call("get_global_id", vec![CExpr::Int(0)]),
+            CExpr::call("get_global_size", vec![CExpr::Int(0)]),
+        ),
         (1, wg),
     )?;
     if needs_buffers(&g) {
         return Ok(None);
     }
-    g.line("if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];");
-    let body1 = format!("{size_lines}{}", g.take_text()?);
-    let name1 = crate::cnames::kernel_c_name(&part.name);
+    g.emit(Stmt::When {
+        cond: lift_l().bin(BinOp::Eq, CExpr::Int(0)),
+        stmt: Box::new(Stmt::Assign {
+            place: CExpr::var("lift_partial")
+                .index(CExpr::call("get_group_id", vec![CExpr::Int(0)])),
+            value: CExpr::var("lift_tmp").index(CExpr::Int(0)),
+        }),
+    });
+    let def1 = tree_kernel(&part.name, wg, params, sizes, g.take_placed()?);
     let kernel1 = GeneratedKernel {
-        name: name1.clone(),
+        name: def1.name.clone(),
         args,
         global: vec![&groups * wg],
         local: Some(vec![Nat::cst(wg)]),
         local_mem_bytes: Nat::cst(wg * elem_bytes(elem)),
     };
-    let sig1 = format!("kernel void {name1}({})", params.join(", "));
 
     // Kernel 2.
     let partial = Rc::new(Buffer::new("lift_partial".into(), Space::Global, t.clone()));
     let pview = View::Mem(partial, vec![groups.clone()]);
     let mut params = vec![
-        format!("const global {ct}* restrict lift_partial"),
-        format!("global {ct}* out"),
+        cl::Param::input(ct.clone(), "lift_partial"),
+        cl::Param::pointer(Space::Global, ct, "out"),
     ];
     let mut args = vec![KernelArg::Temporary(0), KernelArg::Output];
     // The scalar parameters, for the epilogue (bound since kernel 1).
@@ -207,7 +221,7 @@ pub(crate) fn compile(
             args.push(arg);
         }
     }
-    let (size_params, size_args, size_lines) = super::size_params(k);
+    let (size_params, size_args, sizes) = super::size_params(k);
     params.extend(size_params);
     args.extend(size_args);
     g.tree(
@@ -216,48 +230,71 @@ pub(crate) fn compile(
         z2,
         (&pview, &t, None),
         &groups,
-        ("get_local_id(0)", &wg.to_string()),
+        (
+            CExpr::call("get_local_id", vec![CExpr::Int(0)]),
+            CExpr::Int(wg),
+        ),
         (1, wg),
     )?;
     let result = g.finish(post, "lift_tmp[0]", &t)?;
-    g.line(format!("if (lift_l == 0) out[0] = {result};"));
-    let body2 = format!("{size_lines}{}", g.take_text()?);
-    let name2 = crate::cnames::kernel_c_name(&fin.name);
+    g.emit(Stmt::When {
+        cond: lift_l().bin(BinOp::Eq, CExpr::Int(0)),
+        stmt: Box::new(Stmt::Assign {
+            place: CExpr::var("out").index(CExpr::Int(0)),
+            value: CExpr::code(result),
+        }),
+    });
+    let def2 = tree_kernel(&fin.name, wg, params, sizes, g.take_placed()?);
     let kernel2 = GeneratedKernel {
-        name: name2.clone(),
+        name: def2.name.clone(),
         args,
         global: vec![Nat::cst(wg)],
         local: Some(vec![Nat::cst(wg)]),
         local_mem_bytes: Nat::cst(wg * elem_bytes(elem)),
     };
-    let sig2 = format!("kernel void {name2}({})", params.join(", "));
-
-    let attr = format!("__attribute__((reqd_work_group_size({wg}, 1, 1)))\n");
-    let mut source = g.preamble()?;
-    for (sig, body) in [(sig1, body1), (sig2, body2)] {
-        source.push_str(&format!("{attr}{sig} {{\n{body}}}\n"));
-    }
+    let mut unit = g.unit()?;
+    unit.kernels = vec![def1, def2];
     let bytes = elem_bytes(elem);
     let lowered = format!(
         "{} ; {}",
         crate::print::expr(&part.body),
         crate::print::expr(&fin.body)
     );
-    let out = Output {
-        source,
-        kernel: kernel1,
-        temporaries: vec![Temporary {
+    Ok(Some(super::Generated::of_unit(
+        unit,
+        vec![kernel1, kernel2],
+        vec![Temporary {
             name: "lift_partial".into(),
             scalars: groups.clone(),
             bytes: &groups * bytes,
         }],
-    };
-    Ok(Some(super::Generated {
-        source: out.source,
-        kernels: vec![out.kernel, kernel2],
-        temporaries: out.temporaries,
-        lowered: format!("two kernels: {lowered}"),
-    }))
+        format!("two kernels: {lowered}"),
+    )))
+}
+
+/// `lift_l`, the work-item's index in its group in a tree reduction.
+fn lift_l() -> CExpr {
+    CExpr::var("lift_l")
+}
+
+/// A tree-reduction kernel: groups of `wg` work-items (required), no local arrays of its own
+/// (the tree's is declared in the body).
+fn tree_kernel(
+    name: &str,
+    wg: i64,
+    params: Vec<cl::Param>,
+    sizes: Vec<String>,
+    body: Vec<Stmt>,
+) -> KernelDef {
+    KernelDef {
+        name: crate::cnames::kernel_c_name(name),
+        local_size: Some(vec![Nat::cst(wg)]),
+        params,
+        sizes,
+        locals: Vec::new(),
+        align_locals: false,
+        body,
+    }
 }
 
 fn elem_bytes(t: ScalarType) -> i64 {
@@ -448,65 +485,90 @@ pub(crate) fn compile_rows(
     let mut g = Gen::new(&sprog, facts_of(info), Launch::default());
     let (mut params, mut args) = g.bind_params(rk)?;
     let ct = g.ct.compute(&t)?;
-    params.push(format!("global {ct}* out"));
+    params.push(cl::Param::pointer(Space::Global, ct, "out"));
     args.push(KernelArg::Output);
-    let (size_params, size_args, size_lines) = super::size_params(k);
+    let (size_params, size_args, sizes) = super::size_params(k);
     params.extend(size_params);
     args.extend(size_args);
     let xv = g.value(Arg::Expr(&xs[0]))?;
     // The row of this work-item (clamped: lanes past the last row repeat it, unwritten).
-    g.line(format!(
-        "const lift_idx lift_wg = get_group_id(0) * {cols} + get_local_id(0) % {cols};"
-    ));
-    g.line(format!(
-        "const lift_idx lift_row = lift_min(lift_wg, ({}) - 1);",
-        rows.c()
-    ));
+    let local_id = CExpr::call("get_local_id", vec![CExpr::Int(0)]);
+    g.emit(Stmt::Decl {
+        ty: "lift_idx".into(),
+        name: "lift_wg".into(),
+        init: Some(
+            CExpr::call("get_group_id", vec![CExpr::Int(0)])
+                .bin(BinOp::Mul, CExpr::Int(cols))
+                .bin(
+                    BinOp::Add,
+                    local_id.clone().bin(BinOp::Rem, CExpr::Int(cols)),
+                ),
+        ),
+        konst: true,
+    });
+    g.emit(Stmt::Decl {
+        ty: "lift_idx".into(),
+        name: "lift_row".into(),
+        init: Some(CExpr::call(
+            "lift_min",
+            vec![
+                CExpr::var("lift_wg"),
+                CExpr::Nat(rows.clone()).bin(BinOp::Sub, CExpr::Int(1)),
+            ],
+        )),
+        konst: true,
+    });
     g.bind(
         &pats[0],
         xv.at(Nat::index_var("lift_row", Nat::cst(0), rows.clone())),
     );
     let input = g.value(Arg::Expr(row_input))?;
-    let (start, stride) = (format!("get_local_id(0) / {cols}"), (wg / cols).to_string());
+    let (start, stride) = (
+        local_id.bin(BinOp::Div, CExpr::Int(cols)),
+        CExpr::Int(wg / cols),
+    );
     g.tree(
         &t,
         (fold, op),
         z,
         (&input, row_elem, None),
         len,
-        (&start, &stride),
+        (start, stride),
         (cols, wg),
     )?;
     if needs_buffers(&g) {
         return Ok(None);
     }
     let result = g.finish(post, "lift_tmp[lift_l]", &t)?;
-    g.line(format!(
-        "if (lift_l < {cols} && lift_wg < {}) out[lift_wg] = {result};",
-        rows.c()
-    ));
-    let body = format!("{size_lines}{}", g.take_text()?);
-    let name = crate::cnames::kernel_c_name(&k.name);
-    let mut source = g.preamble()?;
-    source.push_str(&format!(
-        "__attribute__((reqd_work_group_size({wg}, 1, 1)))\nkernel void {name}({}) {{\n{body}}}\n",
-        params.join(", ")
-    ));
-    Ok(Some(super::Generated {
-        source,
-        kernels: vec![GeneratedKernel {
+    g.emit(Stmt::When {
+        cond: lift_l().bin(BinOp::Lt, CExpr::Int(cols)).bin(
+            BinOp::And,
+            CExpr::var("lift_wg").bin(BinOp::Lt, CExpr::Nat(rows.clone())),
+        ),
+        stmt: Box::new(Stmt::Assign {
+            place: CExpr::var("out").index(CExpr::var("lift_wg")),
+            value: CExpr::code(result),
+        }),
+    });
+    let def = tree_kernel(&k.name, wg, params, sizes, g.take_placed()?);
+    let name = def.name.clone();
+    let mut unit = g.unit()?;
+    unit.kernels.push(def);
+    Ok(Some(super::Generated::of_unit(
+        unit,
+        vec![GeneratedKernel {
             name,
             args,
             global: vec![(rows + &Nat::cst(cols - 1)) / &Nat::cst(cols) * wg],
             local: Some(vec![Nat::cst(wg)]),
             local_mem_bytes: Nat::cst(wg * elem_bytes(elem)),
         }],
-        temporaries: Vec::new(),
-        lowered: format!(
+        Vec::new(),
+        format!(
             "one work-group per {cols} row(s): {}",
             crate::print::expr(&rk.body)
         ),
-    }))
+    )))
 }
 
 /// Whether the fused fold allocated a global or local temporary (an element function that
@@ -624,57 +686,108 @@ impl Gen<'_> {
         z: &Expr,
         (input, elem, lanes): (&View, &Type, Option<&Lanes>),
         n: &Nat,
-        (start, stride): (&str, &str),
+        (start, stride): (CExpr, CExpr),
         (cols, wg): (i64, i64),
     ) -> GResult<()> {
         let ct = self.ct.compute(t)?;
         let zv = self.value(Arg::Expr(z))?;
         let zc = self.read(&zv, t)?;
-        self.line(format!("local {ct} lift_tmp[{wg}];"));
-        self.line("const int lift_l = get_local_id(0);");
-        self.line(format!("{ct} lift_acc = {zc};"));
-        let mut first = start.to_string();
+        let decl = |ty: &str, name: &str, init: CExpr| Stmt::Decl {
+            ty: ty.into(),
+            name: name.into(),
+            init: Some(init),
+            konst: false,
+        };
+        let acc = || CExpr::var("lift_acc");
+        let tmp = |i: CExpr| CExpr::var("lift_tmp").index(i);
+        let barrier = Stmt::Barrier(Fence {
+            local: true,
+            global: false,
+        });
+        self.emit(Stmt::Array {
+            space: Space::Local,
+            ty: ct.clone(),
+            name: "lift_tmp".into(),
+            len: wg,
+        });
+        self.emit(Stmt::Decl {
+            ty: "int".into(),
+            name: "lift_l".into(),
+            init: Some(CExpr::call("get_local_id", vec![CExpr::Int(0)])),
+            konst: true,
+        });
+        self.emit(decl(&ct, "lift_acc", CExpr::code(zc)));
+        let mut first = start.clone();
         if let Some(lanes) = lanes {
-            self.open(format!(
-                "for (lift_idx lift_j = {start}; lift_j < ({}) / 4; lift_j += {stride}) {{",
-                n.c()
-            ));
-            for (k, (buf, sct)) in lanes.bufs.iter().enumerate() {
-                self.line(format!("const {sct}4 lift_v{k} = vload4(lift_j, {buf});"));
-            }
-            for lane in 0..4 {
-                let part = |k: usize| View::Value(format!("lift_v{k}.s{lane}"));
-                let v = if lanes.tuple {
-                    View::Tuple((0..lanes.bufs.len()).map(part).collect())
-                } else {
-                    part(0)
-                };
-                let args = vec![
-                    Arg::View(View::Value("lift_acc".into()), t.clone()),
-                    Arg::View(v, elem.clone()),
-                ];
-                let r = self.call_value(fold, args)?;
-                let code = self.read(&r, t)?;
-                self.line(format!("lift_acc = {code};"));
-            }
-            self.close();
-            first = format!("({}) / 4 * 4 + {start}", n.c());
+            let (body, ()) = self.capture(|g| {
+                for (k, (buf, sct)) in lanes.bufs.iter().enumerate() {
+                    g.emit(Stmt::Decl {
+                        ty: format!("{sct}4"),
+                        name: format!("lift_v{k}"),
+                        init: Some(CExpr::call(
+                            "vload4",
+                            vec![CExpr::var("lift_j"), CExpr::var(buf.clone())],
+                        )),
+                        konst: true,
+                    });
+                }
+                for lane in 0..4 {
+                    let part = |k: usize| View::Value(format!("lift_v{k}.s{lane}"));
+                    let v = if lanes.tuple {
+                        View::Tuple((0..lanes.bufs.len()).map(part).collect())
+                    } else {
+                        part(0)
+                    };
+                    let args = vec![
+                        Arg::View(View::Value("lift_acc".into()), t.clone()),
+                        Arg::View(v, elem.clone()),
+                    ];
+                    let r = g.call_value(fold, args)?;
+                    let code = g.read(&r, t)?;
+                    g.emit(Stmt::Assign {
+                        place: acc(),
+                        value: CExpr::code(code),
+                    });
+                }
+                Ok(())
+            })?;
+            self.emit(Stmt::For {
+                var: "lift_j".into(),
+                from: start.clone(),
+                bound: CExpr::Nat(n / 4),
+                step: stride.clone(),
+                unroll: false,
+                body,
+            });
+            first = CExpr::Nat(n / 4 * 4).bin(BinOp::Add, start);
         }
-        self.open(format!(
-            "for (lift_idx lift_i = {first}; lift_i < {}; lift_i += {stride}) {{",
-            n.c()
-        ));
-        let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
-        let args = vec![
-            Arg::View(View::Value("lift_acc".into()), t.clone()),
-            Arg::View(input.at(i), elem.clone()),
-        ];
-        let r = self.call_value(fold, args)?;
-        let code = self.read(&r, t)?;
-        self.line(format!("lift_acc = {code};"));
-        self.close();
-        self.line("lift_tmp[lift_l] = lift_acc;");
-        self.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        let (body, ()) = self.capture(|g| {
+            let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
+            let args = vec![
+                Arg::View(View::Value("lift_acc".into()), t.clone()),
+                Arg::View(input.at(i), elem.clone()),
+            ];
+            let r = g.call_value(fold, args)?;
+            let code = g.read(&r, t)?;
+            g.emit(Stmt::Assign {
+                place: acc(),
+                value: CExpr::code(code),
+            });
+            Ok(())
+        })?;
+        self.emit(Stmt::For {
+            var: "lift_i".into(),
+            from: first,
+            bound: CExpr::Nat(n.clone()),
+            step: stride,
+            unroll: false,
+            body,
+        });
+        self.emit(Stmt::Assign {
+            place: tmp(lift_l()),
+            value: acc(),
+        });
+        self.emit(barrier.clone());
         let mut s = wg / 2;
         while s >= cols {
             let args = vec![
@@ -683,8 +796,14 @@ impl Gen<'_> {
             ];
             let r = self.call_value(combine, args)?;
             let code = self.read(&r, t)?;
-            self.line(format!("if (lift_l < {s}) lift_tmp[lift_l] = {code};"));
-            self.line("barrier(CLK_LOCAL_MEM_FENCE);");
+            self.emit(Stmt::When {
+                cond: lift_l().bin(BinOp::Lt, CExpr::Int(s)),
+                stmt: Box::new(Stmt::Assign {
+                    place: tmp(lift_l()),
+                    value: CExpr::code(code),
+                }),
+            });
+            self.emit(barrier.clone());
             s /= 2;
         }
         Ok(())

@@ -1,6 +1,8 @@
 //! The scalar subset: literals, operators, math builtins, operator sections, and user
 //! functions as OpenCL C functions (prefixed `uf_` to stay clear of OpenCL builtins).
 
+use super::cl::ast::{FunBody as ClBody, Function};
+use super::cl::{CExpr, Param, Stmt};
 use super::emit::{c_name, ty_of, Arg, Gen};
 use super::launch::Launch;
 use super::view::View;
@@ -113,15 +115,14 @@ impl<'a> Gen<'a> {
             }
             ExprKind::If(c, a, b) => {
                 let (cc, _) = self.operand(c)?;
-                let from = self.indentation();
                 let (la, va) = self.capture(|g| g.operand(a))?;
                 let (lb, vb) = self.capture(|g| g.operand(b))?;
                 if let (Some(w), Some(s)) = (self.vector_width, ty.as_scalar()) {
                     // Lane by lane: both sides computed, then `select` (a C `if` needs a
                     // scalar condition); the condition is widened to a mask of `w` lanes
                     // whether it is a vector comparison (-1/0) or a scalar (1/0).
-                    self.replay(la, from);
-                    self.replay(lb, from);
+                    self.extend(la);
+                    self.extend(lb);
                     let t = self.ct.compute(&Type::Vector(s, w))?;
                     let mask = if matches!(s, ScalarType::F64 | ScalarType::I64 | ScalarType::U64) {
                         format!("long{w}")
@@ -129,22 +130,36 @@ impl<'a> Gen<'a> {
                         format!("int{w}")
                     };
                     let c = self.fresh("c");
-                    self.line(format!("{mask} {c} = {cc};"));
+                    self.emit(Stmt::Decl {
+                        ty: mask.clone(),
+                        name: c.clone(),
+                        init: Some(CExpr::code(cc)),
+                        konst: false,
+                    });
                     format!("select(({t})({}), ({t})({}), {c} != ({mask})0)", vb.0, va.0)
                 } else if la.is_empty() && lb.is_empty() {
                     format!("({cc} ? {} : {})", va.0, vb.0)
                 } else {
                     let r = self.fresh("r");
                     let t = self.ct.compute(&ty)?;
-                    self.line(format!("{t} {r};"));
-                    self.open(format!("if ({cc}) {{"));
-                    self.replay(la, from);
-                    self.line(format!("{r} = {};", va.0));
-                    self.close();
-                    self.open("else {");
-                    self.replay(lb, from);
-                    self.line(format!("{r} = {};", vb.0));
-                    self.close();
+                    self.emit(Stmt::Decl {
+                        ty: t,
+                        name: r.clone(),
+                        init: None,
+                        konst: false,
+                    });
+                    let branch = |mut stmts: Vec<Stmt>, v: String| {
+                        stmts.push(Stmt::Assign {
+                            place: CExpr::var(r.clone()),
+                            value: CExpr::code(v),
+                        });
+                        stmts
+                    };
+                    self.emit(Stmt::If {
+                        cond: CExpr::code(cc),
+                        then: branch(la, va.0),
+                        otherwise: Some(branch(lb, vb.0)),
+                    });
                     r
                 }
             }
@@ -170,7 +185,12 @@ impl<'a> Gen<'a> {
                     .ok_or_else(|| CodegenError::Internal(name.into()))?;
             let t = self.ct.compute(&Type::Vector(s, w))?;
             let a = self.fresh("a");
-            self.line(format!("{t} {a} = {code};"));
+            self.emit(Stmt::Decl {
+                ty: t,
+                name: a.clone(),
+                init: Some(CExpr::code(code.clone())),
+                konst: false,
+            });
             temps.push(a);
         }
         let ret = uf.ret.as_scalar().ok_or_else(|| {
@@ -219,10 +239,15 @@ impl<'a> Gen<'a> {
             let vi = self.value(i)?;
             let code = self.read(&vi, &ti)?;
             let d = self.fresh("d");
-            self.line(format!(
-                "lift_idx {d} = clamp((lift_idx)({code}), (lift_idx)0, (lift_idx)({}) - 1);",
-                n.c()
-            ));
+            self.emit(Stmt::Decl {
+                ty: "lift_idx".into(),
+                name: d.clone(),
+                init: Some(CExpr::code(format!(
+                    "clamp((lift_idx)({code}), (lift_idx)0, (lift_idx)({}) - 1)",
+                    n.c()
+                ))),
+                konst: false,
+            });
             let x = self.value(x)?;
             return Ok(x.at(crate::arith::Nat::index_var(
                 &d,
@@ -305,11 +330,9 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// Every user function of the program as OpenCL C (prototypes first, so that functions may
-/// call each other in any order).
-pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<String> {
-    let mut protos = String::new();
-    let mut defs = String::new();
+/// Every user function of the program as an OpenCL C function.
+pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<Vec<Function>> {
+    let mut out = Vec::new();
     for f in &prog.funs {
         let ret = ct.compute(&f.ret)?;
         // An OpenCL C body reads its parameters by the names the user gave them.
@@ -323,17 +346,11 @@ pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<String>
                 } else {
                     c_name(&p.name)
                 };
-                Ok(format!("{} {name}", ct.compute(&p.ty)?))
+                Ok(Param::value(ct.compute(&p.ty)?, name))
             })
             .collect::<GResult<Vec<_>>>()?;
-        let head = format!(
-            "{ret} {}({})",
-            crate::cnames::fun_c_name(&f.name),
-            params.join(", ")
-        );
-        protos.push_str(&format!("{head};\n"));
         let body = match &f.body {
-            FunBody::OpenCl(text) => text.trim().to_string(),
+            FunBody::OpenCl(text) => ClBody::Verbatim(text.clone()),
             FunBody::Expr(e) => {
                 let mut g = Gen::new(prog, Facts::new(), Launch::default());
                 std::mem::swap(&mut g.ct, ct);
@@ -345,14 +362,16 @@ pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<String>
                 }
                 let r = g.value(Arg::Expr(e)).and_then(|v| g.read(&v, &f.ret));
                 std::mem::swap(&mut g.ct, ct);
-                g.line(format!("return {};", r?));
-                g.text().trim().to_string()
+                g.emit(Stmt::Return(CExpr::code(r?)));
+                ClBody::Stmts(g.take_body())
             }
         };
-        defs.push_str(&format!("{head} {{\n  {body}\n}}\n\n"));
+        out.push(Function {
+            ret,
+            name: crate::cnames::fun_c_name(&f.name),
+            params,
+            body,
+        });
     }
-    if prog.funs.is_empty() {
-        return Ok(String::new());
-    }
-    Ok(format!("{protos}\n{defs}"))
+    Ok(out)
 }

@@ -1,7 +1,8 @@
 //! One program of several stage kernels (kernel fission, [`crate::explore::stages`]): the
 //! stages' generated programs merged into one OpenCL program whose kernels run in order,
 //! stage `i` writing a global temporary `lift_t{i}` that later stages read as parameter
-//! `params + i` (after the kernel's own parameters).
+//! `params + i` (after the kernel's own parameters). The programs are merged as syntax trees
+//! ([`super::cl::merge`]): struct types and user functions declared once, kernels in order.
 
 use super::ctypes::storage_bytes;
 use super::{GResult, Generated, KernelArg, Temporary};
@@ -23,10 +24,7 @@ pub fn merge(stages: Vec<StageGen>, params: usize) -> GResult<Generated> {
     let mut temporaries: Vec<Temporary> = Vec::new();
     let mut kernels = Vec::new();
     let mut lowered = Vec::new();
-    let mut pragmas: Vec<String> = Vec::new();
-    let mut typedefs: Vec<String> = Vec::new();
-    let mut functions: Option<String> = None;
-    let mut bodies = String::new();
+    let mut units = Vec::new();
     // The temporary holding the result of each stage so far.
     let mut results: Vec<usize> = Vec::new();
     for (i, s) in stages.into_iter().enumerate() {
@@ -61,64 +59,16 @@ pub fn merge(stages: Vec<StageGen>, params: usize) -> GResult<Generated> {
             }
             kernels.push(k);
         }
-        let (pre, body) = split_source(&s.generated.source);
-        let pre = pre.replacen(super::INDEX_PRELUDE, "", 1);
-        for line in pre.lines() {
-            if line.starts_with("#pragma") {
-                push_new(&mut pragmas, line);
-            } else if line.starts_with("typedef ") {
-                push_new(&mut typedefs, line);
-            }
-        }
-        let funs: String = pre
-            .lines()
-            .filter(|l| !l.starts_with("#pragma") && !l.starts_with("typedef "))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        if functions.is_none() && !funs.trim().is_empty() {
-            functions = Some(funs);
-        }
-        bodies.push_str(body);
+        units.push(s.generated.unit.ok_or_else(|| {
+            super::CodegenError::Internal("a stage without its syntax tree".into())
+        })?);
         lowered.push(s.generated.lowered);
         results.extend(result);
     }
-    let mut source = String::new();
-    for l in &pragmas {
-        source.push_str(l);
-        source.push('\n');
-    }
-    source.push_str(super::INDEX_PRELUDE);
-    for l in &typedefs {
-        source.push_str(l);
-        source.push('\n');
-    }
-    if let Some(f) = functions {
-        source.push_str(&f);
-    }
-    source.push_str(&bodies);
-    Ok(Generated {
-        source,
+    Ok(Generated::of_unit(
+        super::cl::merge(units),
         kernels,
         temporaries,
-        lowered: format!("{n} kernels: {}", lowered.join(" ; ")),
-    })
-}
-
-/// `(preamble, kernels)` of a generated source: the kernels start at the first line that
-/// begins a kernel (its attribute or `kernel void`).
-fn split_source(src: &str) -> (&str, &str) {
-    let mut at = 0;
-    for line in src.split_inclusive('\n') {
-        if line.starts_with("__attribute__") || line.starts_with("kernel void") {
-            break;
-        }
-        at += line.len();
-    }
-    src.split_at(at)
-}
-
-fn push_new(v: &mut Vec<String>, line: &str) {
-    if !v.iter().any(|l| l == line) {
-        v.push(line.to_string());
-    }
+        format!("{n} kernels: {}", lowered.join(" ; ")),
+    ))
 }

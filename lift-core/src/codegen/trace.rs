@@ -17,6 +17,7 @@
 //! Coverage: the accesses the view-based generator emits (every candidate's kernels except the
 //! local trees of the two-kernel and row reductions, whose few accesses are written by hand).
 
+use super::cl::{CExpr, Stmt};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
@@ -66,9 +67,26 @@ pub(crate) const HELPER: &str = "void lift_log(global int* t, int cap, int buf, 
 }
 ";
 
-/// The C statement logging the end of a work-item's kernel.
-pub(crate) fn end_line() -> String {
-    format!("lift_log(lift_trace, lift_trace_cap, {END}, 0, 0, 0, lift_epoch);")
+/// The call logging an access to element `at` (in scalars) of traced buffer `buf`, `len`
+/// scalars long, of kind `kind` (0 read, 1 write, 2 replicated write).
+pub(crate) fn log(buf: CExpr, at: CExpr, len: i64, kind: i64) -> CExpr {
+    CExpr::call(
+        "lift_log",
+        vec![
+            CExpr::var("lift_trace"),
+            CExpr::var("lift_trace_cap"),
+            buf,
+            at,
+            CExpr::Int(len),
+            CExpr::Int(kind),
+            CExpr::var("lift_epoch"),
+        ],
+    )
+}
+
+/// The statement logging the end of a work-item's kernel.
+pub(crate) fn end() -> Stmt {
+    Stmt::Expr(log(CExpr::Int(i64::from(END)), CExpr::Int(0), 0, 0))
 }
 
 /// Two unordered accesses to one element, or a barrier not every work-item reached.

@@ -3,6 +3,7 @@
 
 use super::{filter_use, fun_arg, nat, per_item_dims, reduce_unroll, value_arg};
 use crate::arith::Nat;
+use crate::codegen::cl::{CExpr, Stmt};
 use crate::codegen::emit::{array_of, ty_of, Arg, Gen};
 use crate::codegen::loops::Unroll;
 use crate::codegen::memory::Space;
@@ -37,7 +38,12 @@ impl<'a> Gen<'a> {
         let z = self.read(&z, ty)?;
         let name = self.fresh("acc");
         let t = self.ct.compute(ty)?;
-        self.line(format!("{t} {name} = {z};"));
+        self.emit(Stmt::Decl {
+            ty: t,
+            name: name.clone(),
+            init: Some(CExpr::code(z)),
+            konst: false,
+        });
         Ok(View::Value(name))
     }
 
@@ -56,7 +62,10 @@ impl<'a> Gen<'a> {
             ));
         };
         if code != *name {
-            self.line(format!("{name} = {code};"));
+            self.emit(Stmt::Assign {
+                place: CExpr::var(name.clone()),
+                value: CExpr::code(code),
+            });
         }
         Ok(())
     }
@@ -83,16 +92,24 @@ impl<'a> Gen<'a> {
         let acc = self.private_acc(pargs, &acc_ty)?;
         let i = self.fresh("i");
         let idx = Nat::index_var(&i, Nat::cst(0), n.clone());
-        self.open(format!(
-            "for (lift_idx {i} = 0; {i} < {}; {i} += 1) {{",
-            n.c()
-        ));
-        let x = input.at(idx);
-        let keep = self.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
-        let keep = self.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
-        self.line(format!("if (!({keep})) break;"));
-        self.fold_step(op, &acc, &acc_ty, x, &elem)?;
-        self.close();
+        let (body, ()) = self.capture(|g| {
+            let x = input.at(idx);
+            let keep = g.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
+            let keep = g.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
+            g.emit(Stmt::When {
+                cond: CExpr::Not(Box::new(CExpr::code(keep))),
+                stmt: Box::new(Stmt::Break),
+            });
+            g.fold_step(op, &acc, &acc_ty, x, &elem)
+        })?;
+        self.emit(Stmt::For {
+            var: i,
+            from: CExpr::Int(0),
+            bound: CExpr::Nat(n),
+            step: CExpr::Int(1),
+            unroll: false,
+            body,
+        });
         Ok(acc)
     }
 
@@ -110,23 +127,37 @@ impl<'a> Gen<'a> {
         let (input, elem, n) = self.array_input(vec![x])?;
         let j = self.fresh("kept");
         let at = Nat::index_var(&j, Nat::cst(0), n.clone());
-        self.line(format!("lift_idx {j} = 0;"));
+        self.emit(Stmt::Decl {
+            ty: "lift_idx".into(),
+            name: j.clone(),
+            init: Some(CExpr::Int(0)),
+            konst: false,
+        });
         self.seq_loop(&n, Unroll::No, &mut |g, i| {
             let x = input.at(i);
             let x = g.share(x, &elem, "x")?;
             let keep = g.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
             let keep = g.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
-            g.open(format!("if ({keep}) {{"));
             let dst = out.at(at.clone());
-            match then {
-                Some(h) => g.call_acc(h, vec![Arg::View(x, elem.clone())], &dst)?,
-                None => g.copy(&x, &dst, &elem)?,
-            }
-            g.line(format!("{j} += 1;"));
-            g.close();
+            let (mut then_body, ()) = g.capture(|g| match then {
+                Some(h) => g.call_acc(h, vec![Arg::View(x, elem.clone())], &dst),
+                None => g.copy(&x, &dst, &elem),
+            })?;
+            then_body.push(Stmt::AddAssign {
+                place: CExpr::var(j.clone()),
+                value: CExpr::Int(1),
+            });
+            g.emit(Stmt::If {
+                cond: CExpr::code(keep),
+                then: then_body,
+                otherwise: None,
+            });
             Ok(())
         })?;
-        self.line(format!("{count}[0] = (int){j};"));
+        self.emit(Stmt::Assign {
+            place: CExpr::var(count).index(CExpr::Int(0)),
+            value: CExpr::Cast("int".into(), Box::new(CExpr::var(j))),
+        });
         Ok(())
     }
 

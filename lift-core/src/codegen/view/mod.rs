@@ -9,6 +9,7 @@
 //! locations and the code that reads and writes a location.
 
 use crate::arith::Nat;
+use crate::codegen::cl::{print, BinOp, CExpr, Stmt};
 use crate::codegen::ctypes::CTypes;
 use crate::codegen::memory::{Buffer, Space};
 use crate::codegen::{CodegenError, GResult};
@@ -218,10 +219,10 @@ pub(crate) enum Loc {
     /// A tuple built from its components (an element of a `zip`).
     Tuple(Vec<Loc>),
     /// An element that exists only where `cond` holds (written through `take`).
-    Guarded { cond: String, inner: Box<Loc> },
+    Guarded { cond: CExpr, inner: Box<Loc> },
     /// A pad constant: `cond ? value : other`.
     Select {
-        cond: String,
+        cond: CExpr,
         value: Box<Loc>,
         other: Box<Loc>,
     },
@@ -229,7 +230,7 @@ pub(crate) enum Loc {
 
 impl Loc {
     /// `loc` touched only where `cond` holds (a C condition), if there is one.
-    fn guarded(cond: Option<String>, loc: Loc) -> Loc {
+    fn guarded(cond: Option<CExpr>, loc: Loc) -> Loc {
         match cond {
             Some(cond) => Loc::Guarded {
                 cond,
@@ -242,22 +243,16 @@ impl Loc {
     /// The buffer elements this location touches (`Loc::Mem` leaves), each with the C
     /// condition it is touched under, if any (a write through `take`, the data side of a pad
     /// constant).
-    pub(crate) fn mem_leaves(&self) -> Vec<(&Loc, Option<String>)> {
-        fn go<'l>(loc: &'l Loc, guard: Option<String>, out: &mut Vec<(&'l Loc, Option<String>)>) {
-            let and = |c: String| {
-                Some(
-                    guard
-                        .as_ref()
-                        .map_or(c.clone(), |g| format!("({g}) && ({c})")),
-                )
-            };
+    pub(crate) fn mem_leaves(&self) -> Vec<(&Loc, Option<CExpr>)> {
+        fn go<'l>(loc: &'l Loc, guard: Option<CExpr>, out: &mut Vec<(&'l Loc, Option<CExpr>)>) {
+            let and = |c: CExpr| Some(guard.clone().map_or(c.clone(), |g| g.and(c)));
             match loc {
                 Loc::Mem { .. } => out.push((loc, guard)),
                 Loc::Tuple(ls) => ls.iter().for_each(|l| go(l, guard.clone(), out)),
                 Loc::Guarded { cond, inner } => go(inner, and(cond.clone()), out),
                 Loc::Select { cond, value, other } => {
                     go(value, and(cond.clone()), out);
-                    go(other, and(format!("!({cond})")), out);
+                    go(other, and(cond.clone().not()), out);
                 }
                 Loc::Value { .. } => {}
             }
@@ -298,14 +293,16 @@ pub(crate) fn local_access(leaf: &Loc) -> Option<super::banks::LocalAccess> {
     })
 }
 
-fn fields(fs: &[usize]) -> String {
-    fs.iter().map(|f| format!("._{f}")).collect()
+/// `e._f0._f1...`: fields of nested tuples.
+fn fields(e: CExpr, fs: &[usize]) -> CExpr {
+    fs.iter().fold(e, |e, f| e.member(format!("_{f}")))
 }
 
+/// The member naming vector lane `l` (of `w`, when known), `s0` to `sf`.
 fn lane_name(l: &Nat, w: Option<u32>) -> GResult<String> {
     match l.as_cst() {
         Some(c) if (0..16).contains(&c) && w.is_none_or(|w| c < i64::from(w)) => {
-            Ok(format!(".s{c:x}"))
+            Ok(format!("s{c:x}"))
         }
         _ => Err(CodegenError::Unsupported(format!(
             "vector lane {l} is not a constant in range"
@@ -321,32 +318,38 @@ fn vector_of(t: &Type) -> Option<(ScalarType, u32)> {
     }
 }
 
-/// The pointer cast reinterpreting vector memory as scalars.
-fn scalar_cast(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
-    let (s, _) = vector_of(&buf.elem)
-        .ok_or_else(|| CodegenError::Unsupported("as_scalar of scalar memory".into()))?;
-    let st = ct.compute(&Type::Scalar(s))?;
-    let q = match buf.space {
-        Space::Private => String::new(),
-        sp => format!("{} ", sp.qualifier()),
-    };
-    Ok(format!("(({q}{st}*){})", buf.name))
+/// The pointer type of `buf`'s memory seen as elements of `elem` (`const` for reads).
+fn pointer(buf: &Buffer, elem: String, konst: bool) -> String {
+    let konst = if konst { "const " } else { "" };
+    match buf.space {
+        Space::Private => format!("{konst}{elem}*"),
+        sp => format!("{konst}{} {elem}*", sp.qualifier()),
+    }
 }
 
 /// How a buffer element or private value is accessed in C.
 enum Access {
-    /// `vload{suffix}(offset, ptr)`, `vstore{suffix}(value, offset, ptr)`: suffix, offset, ptr.
-    Call(String, String, String),
-    /// An aligned vector through a vector pointer, `((space T*)buf)[idx]`: the pointer type
-    /// (without `const`), the buffer and the vector index.
-    Vector(String, String, String),
+    /// `vload{suffix}(offset, ptr)`, `vstore{suffix}(value, offset, ptr)`.
+    Call {
+        suffix: String,
+        offset: CExpr,
+        ptr: CExpr,
+    },
+    /// An element through a pointer cast, `((space T*)buf)[idx]`: the pointer type (without
+    /// `const`), the buffer and the index.
+    Cast(String, String, Nat),
     /// An lvalue, read as itself and assigned to.
-    Lvalue(String),
+    Lvalue(CExpr),
 }
 
 /// The access to `loc`, a buffer element or a private value.
 fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
-    let call = Access::Call;
+    let call = |suffix: String, offset: CExpr, ptr: CExpr| Access::Call {
+        suffix,
+        offset,
+        ptr,
+    };
+    let at = |name: &str, idx: &Nat| CExpr::var(name).bin(BinOp::Add, CExpr::Nat(idx.clone()));
     Ok(match loc {
         Loc::Mem {
             buf,
@@ -358,38 +361,42 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             ..
         } => {
             let name = &buf.name;
+            let elem = || CExpr::var(name.clone()).index(CExpr::Nat(idx.clone()));
             match (vec, lane) {
                 (Some(w), _) if *aligned => {
                     let Type::Scalar(s) = buf.elem else {
                         return Err(CodegenError::Internal("as_vector of vector memory".into()));
                     };
                     let vt = ct.compute(&Type::Vector(s, *w))?;
-                    let i = (idx / &Nat::cst(i64::from(*w))).c().to_string();
-                    let ptr = format!("{} {vt}*", buf.space.qualifier());
-                    Access::Vector(ptr, name.clone(), i)
+                    let i = idx / &Nat::cst(i64::from(*w));
+                    Access::Cast(pointer(buf, vt, false), name.clone(), i)
                 }
-                (Some(w), _) if buf.half => call(
-                    format!("_half{w}"),
-                    "0".into(),
-                    format!("{name} + {}", idx.c()),
-                ),
-                (Some(w), _) => call(format!("{w}"), "0".into(), format!("{name} + {}", idx.c())),
+                (Some(w), _) if buf.half => call(format!("_half{w}"), CExpr::Int(0), at(name, idx)),
+                (Some(w), _) => call(format!("{w}"), CExpr::Int(0), at(name, idx)),
                 (None, Some((l, w))) if buf.space == Space::Private && l.as_cst().is_some() => {
-                    Access::Lvalue(format!("{name}[{}]{}", idx.c(), lane_name(l, Some(*w))?))
+                    Access::Lvalue(elem().member(lane_name(l, Some(*w))?))
                 }
                 (None, Some((l, w))) => {
                     let s = idx * i64::from(*w) + l;
                     if buf.half {
-                        call("_half".into(), s.c().to_string(), name.clone())
+                        call("_half".into(), CExpr::Nat(s), CExpr::var(name.clone()))
                     } else {
-                        Access::Lvalue(format!("{}[{}]", scalar_cast(buf, ct)?, s.c()))
+                        let (st, _) = vector_of(&buf.elem).ok_or_else(|| {
+                            CodegenError::Unsupported("as_scalar of scalar memory".into())
+                        })?;
+                        let st = ct.compute(&Type::Scalar(st))?;
+                        Access::Cast(pointer(buf, st, false), name.clone(), s)
                     }
                 }
                 (None, None) if buf.half => {
                     let w = vector_of(&buf.elem).map_or(String::new(), |(_, w)| w.to_string());
-                    call(format!("_half{w}"), idx.c().to_string(), name.clone())
+                    call(
+                        format!("_half{w}"),
+                        CExpr::Nat(idx.clone()),
+                        CExpr::var(name.clone()),
+                    )
                 }
-                (None, None) => Access::Lvalue(format!("{name}[{}]{}", idx.c(), fields(fs))),
+                (None, None) => Access::Lvalue(fields(elem(), fs)),
             }
         }
         Loc::Value {
@@ -397,11 +404,11 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             fields: fs,
             lanes,
         } => {
-            let mut s = format!("{code}{}", fields(fs));
+            let mut e = fields(CExpr::code(code.clone()), fs);
             for l in lanes {
-                s.push_str(&lane_name(l, None)?);
+                e = e.member(lane_name(l, None)?);
             }
-            Access::Lvalue(s)
+            Access::Lvalue(e)
         }
         Loc::Tuple(_) | Loc::Select { .. } | Loc::Guarded { .. } => {
             return Err(CodegenError::Internal(
@@ -412,11 +419,17 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
 }
 
 /// The C expression reading `loc`, a value of type `ty`.
-pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
+pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
     match loc {
         Loc::Mem { .. } | Loc::Value { .. } => Ok(match access(loc, ct)? {
-            Access::Call(suffix, offset, ptr) => format!("vload{suffix}({offset}, {ptr})"),
-            Access::Vector(ptr, buf, i) => format!("((const {ptr}){buf})[{i}]"),
+            Access::Call {
+                suffix,
+                offset,
+                ptr,
+            } => CExpr::call(&format!("vload{suffix}"), vec![offset, ptr]),
+            Access::Cast(ptr, buf, i) => {
+                CExpr::Cast(format!("const {ptr}"), Box::new(CExpr::var(buf))).index(CExpr::Nat(i))
+            }
             Access::Lvalue(l) => l,
         }),
         Loc::Tuple(locs) => {
@@ -426,15 +439,20 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
             let parts = locs
                 .iter()
                 .zip(ts)
-                .map(|(l, t)| read(l, t, ct))
+                .map(|(l, t)| Ok(print::expr(&read(l, t, ct)?)))
                 .collect::<GResult<Vec<_>>>()?;
-            Ok(format!("({}){{{}}}", ct.compute(ty)?, parts.join(", ")))
+            Ok(CExpr::code(format!(
+                "({}){{{}}}",
+                ct.compute(ty)?,
+                parts.join(", ")
+            )))
         }
-        Loc::Select { cond, value, other } => Ok(format!(
-            "(({cond}) ? {} : {})",
-            read(value, ty, ct)?,
-            read(other, ty, ct)?
-        )),
+        Loc::Select { cond, value, other } => Ok(CExpr::code(format!(
+            "(({}) ? {} : {})",
+            print::expr(cond),
+            print::expr(&read(value, ty, ct)?),
+            print::expr(&read(other, ty, ct)?)
+        ))),
         Loc::Guarded { inner, .. } => read(inner, ty, ct),
     }
 }
@@ -443,18 +461,26 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
 /// the names of nested tuple temporaries apart.
 pub(crate) fn write(
     loc: &Loc,
-    value: &str,
+    value: CExpr,
     ty: &Type,
     ct: &mut CTypes,
     depth: usize,
-) -> GResult<Vec<String>> {
+) -> GResult<Vec<Stmt>> {
     Ok(match loc {
         Loc::Mem { .. } | Loc::Value { .. } => vec![match access(loc, ct)? {
-            Access::Call(suffix, offset, ptr) => {
-                format!("vstore{suffix}({value}, {offset}, {ptr});")
-            }
-            Access::Vector(ptr, buf, i) => format!("(({ptr}){buf})[{i}] = {value};"),
-            Access::Lvalue(l) => format!("{l} = {value};"),
+            Access::Call {
+                suffix,
+                offset,
+                ptr,
+            } => Stmt::Expr(CExpr::call(
+                &format!("vstore{suffix}"),
+                vec![value, offset, ptr],
+            )),
+            Access::Cast(ptr, buf, i) => Stmt::Assign {
+                place: CExpr::Cast(ptr, Box::new(CExpr::var(buf))).index(CExpr::Nat(i)),
+                value,
+            },
+            Access::Lvalue(place) => Stmt::Assign { place, value },
         }],
         Loc::Tuple(locs) => {
             let Type::Tuple(ts) = ty else {
@@ -463,19 +489,23 @@ pub(crate) fn write(
                 )));
             };
             let t = format!("t_{depth}");
-            let mut out = vec![format!("{{ {} {t} = {value};", ct.compute(ty)?)];
+            let mut out = vec![Stmt::Decl {
+                ty: ct.compute(ty)?,
+                name: t.clone(),
+                init: Some(value),
+                konst: false,
+            }];
             for (i, (l, ft)) in locs.iter().zip(ts).enumerate() {
-                out.extend(write(l, &format!("{t}._{i}"), ft, ct, depth + 1)?);
+                let field = CExpr::var(t.clone()).member(format!("_{i}"));
+                out.extend(write(l, field, ft, ct, depth + 1)?);
             }
-            out.push("}".into());
-            out
+            vec![Stmt::Block(out)]
         }
-        Loc::Guarded { cond, inner } => {
-            let mut out = vec![format!("if ({cond}) {{")];
-            out.extend(write(inner, value, ty, ct, depth)?);
-            out.push("}".into());
-            out
-        }
+        Loc::Guarded { cond, inner } => vec![Stmt::If {
+            cond: cond.clone(),
+            then: write(inner, value, ty, ct, depth)?,
+            otherwise: None,
+        }],
         Loc::Select { .. } => {
             return Err(CodegenError::Unsupported(
                 "writing into a padded view".into(),

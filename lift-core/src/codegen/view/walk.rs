@@ -3,6 +3,7 @@
 
 use super::{Loc, PadKind, View};
 use crate::arith::{CmpOp, Facts, Nat};
+use crate::codegen::cl::{BinOp, CExpr};
 use crate::codegen::ctypes;
 use crate::codegen::memory::{Buffer, Space};
 use crate::codegen::{CodegenError, GResult};
@@ -95,7 +96,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
             let i = p.pop("take")?;
             let cond = match facts.le(&(&i + 1), n) {
                 Some(true) => None,
-                _ => Some(format!("{} < {}", i.simplify_with(facts).c(), n.c())),
+                _ => Some(CExpr::cmp(&i.simplify_with(facts), BinOp::Lt, n)),
             };
             p.idx.push(i);
             Ok(Loc::guarded(cond, walk(inner, p, facts)?))
@@ -201,7 +202,7 @@ fn walk_cover(
     // Written by the block `join_cover` reads it from: the last block skips what it
     // shares with the one before it (`b t <= start + i` fails only there).
     let cond = (write && facts.divisible(n, t) != Some(true))
-        .then(|| format!("{} <= {}", (&b * t).simplify_with(facts).c(), at.c()));
+        .then(|| CExpr::cmp(&(&b * t).simplify_with(facts), BinOp::Le, &at));
     p.idx.push(at);
     Ok(Loc::guarded(cond, walk(inner, p, facts)?))
 }
@@ -269,10 +270,10 @@ fn walk_pad(
             PadKind::Wrap => ((&j % n) + n) % n,
             PadKind::Constant(_) => {
                 if facts.le(&Nat::cst(0), &j) != Some(true) {
-                    outside.push(format!("{} < 0", j.c()));
+                    outside.push(CExpr::cmp(&j, BinOp::Lt, &Nat::cst(0)));
                 }
                 if facts.le(&(&j + 1), n) != Some(true) {
-                    outside.push(format!("{} >= {}", j.c(), n.c()));
+                    outside.push(CExpr::cmp(&j, BinOp::Ge, n));
                 }
                 j
             }
@@ -292,7 +293,10 @@ fn walk_pad(
                 c => walk(c, elem, facts)?,
             };
             Ok(Loc::Select {
-                cond: outside.join(" || "),
+                cond: outside
+                    .into_iter()
+                    .reduce(|a, b| a.bin(BinOp::Or, b))
+                    .ok_or_else(|| CodegenError::Internal("a pad without a guard".into()))?,
                 value: Box::new(value),
                 other: Box::new(loc),
             })

@@ -1,0 +1,367 @@
+//! The OpenCL C syntax tree: a translation unit of struct types, functions and kernels, whose
+//! bodies are statements over expressions. Code generation builds it; the passes of
+//! [`super`] (barrier placement, empty-loop removal, merging of stage kernels) work on it;
+//! [`super::print`] writes it out last.
+
+use crate::arith::Nat;
+use crate::codegen::memory::Space;
+
+/// A C expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CExpr {
+    /// A variable, parameter or constant name.
+    Var(String),
+    /// An integer literal.
+    Int(i64),
+    /// Index arithmetic over size variables and indices, printed in C.
+    Nat(Nat),
+    /// A call of a builtin or user function: `f(a, b)`.
+    Call(String, Vec<CExpr>),
+    /// `base[index]`.
+    Index(Box<CExpr>, Box<CExpr>),
+    /// `base.member`: a struct field (`_0`) or a vector lane (`s3`).
+    Member(Box<CExpr>, String),
+    /// `(a op b)`.
+    Bin(BinOp, Box<CExpr>, Box<CExpr>),
+    /// `!(a)`.
+    Not(Box<CExpr>),
+    /// A C cast, `(ty)a`.
+    Cast(String, Box<CExpr>),
+    /// An expression of the scalar subset or of a view's access, as the C it prints to
+    /// (built by [`crate::codegen::scalar`] and [`crate::codegen::view`]; never parsed).
+    Code(String),
+}
+
+/// The binary operators the generator writes itself (user code's operators are in
+/// [`CExpr::Code`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    Lt,
+    Le,
+    Ge,
+    Eq,
+    And,
+    Or,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    /// How tightly it binds in C (higher binds tighter).
+    pub(crate) fn precedence(self) -> u8 {
+        match self {
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
+            BinOp::Add | BinOp::Sub => 5,
+            BinOp::Lt | BinOp::Le | BinOp::Ge => 4,
+            BinOp::Eq => 3,
+            BinOp::And => 2,
+            BinOp::Or => 1,
+        }
+    }
+
+    /// The C operator.
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::Or => "||",
+            BinOp::Eq => "==",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::And => "&&",
+        }
+    }
+}
+
+impl CExpr {
+    /// A variable.
+    pub(crate) fn var(name: impl Into<String>) -> CExpr {
+        CExpr::Var(name.into())
+    }
+
+    /// C text of the scalar subset or a view.
+    pub(crate) fn code(text: impl Into<String>) -> CExpr {
+        CExpr::Code(text.into())
+    }
+
+    /// `f(args)`.
+    pub(crate) fn call(f: &str, args: Vec<CExpr>) -> CExpr {
+        CExpr::Call(f.to_string(), args)
+    }
+
+    /// `self op rhs`.
+    pub(crate) fn bin(self, op: BinOp, rhs: CExpr) -> CExpr {
+        CExpr::Bin(op, Box::new(self), Box::new(rhs))
+    }
+
+    /// `a op b` of two index expressions: a guard over sizes and indices.
+    pub(crate) fn cmp(a: &Nat, op: BinOp, b: &Nat) -> CExpr {
+        CExpr::Nat(a.clone()).bin(op, CExpr::Nat(b.clone()))
+    }
+
+    /// `self && rhs`.
+    pub(crate) fn and(self, rhs: CExpr) -> CExpr {
+        self.bin(BinOp::And, rhs)
+    }
+
+    /// `!(self)`.
+    pub(crate) fn not(self) -> CExpr {
+        CExpr::Not(Box::new(self))
+    }
+
+    /// `self.m`.
+    pub(crate) fn member(self, m: impl Into<String>) -> CExpr {
+        CExpr::Member(Box::new(self), m.into())
+    }
+
+    /// `self[i]`.
+    pub(crate) fn index(self, i: CExpr) -> CExpr {
+        CExpr::Index(Box::new(self), Box::new(i))
+    }
+}
+
+/// Which memory a barrier orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Fence {
+    pub local: bool,
+    pub global: bool,
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Stmt {
+    /// `[const] ty name [= init];`
+    Decl {
+        ty: String,
+        name: String,
+        init: Option<CExpr>,
+        konst: bool,
+    },
+    /// An array of constant length, `[space] ty name[len];` (private, or local in the body of
+    /// a kernel).
+    Array {
+        space: Space,
+        ty: String,
+        name: String,
+        len: i64,
+    },
+    /// `place = value;`
+    Assign { place: CExpr, value: CExpr },
+    /// `place += value;`
+    AddAssign { place: CExpr, value: CExpr },
+    /// An expression evaluated for its effect, `e;`.
+    Expr(CExpr),
+    /// `{ ... }`: a scope.
+    Block(Vec<Stmt>),
+    /// `if (cond) { ... } [else { ... }]`.
+    If {
+        cond: CExpr,
+        then: Vec<Stmt>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    /// `if (cond) stmt` on one line (a guarded single statement).
+    When { cond: CExpr, stmt: Box<Stmt> },
+    /// `for (lift_idx var = from; var < bound; var += step) { ... }`, under `#pragma unroll`
+    /// when `unroll`.
+    For {
+        var: String,
+        from: CExpr,
+        bound: CExpr,
+        step: CExpr,
+        unroll: bool,
+        body: Vec<Stmt>,
+    },
+    /// `break;`
+    Break,
+    /// `return value;`
+    Return(CExpr),
+    /// `barrier(fences);`
+    Barrier(Fence),
+    /// An event of the memory-access graph (see [`crate::codegen::barriers`]); barrier
+    /// placement removes them all. Never printed.
+    Mark(Mark),
+}
+
+/// An event of the memory-access graph, by its index in the graph's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// An access to shared memory.
+    Access(usize),
+    /// A point where a barrier may go.
+    Slot(usize),
+    /// A loop opens (before its first statement).
+    Open(usize),
+    /// A loop closes.
+    Close(usize),
+}
+
+/// A kernel or function parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Param {
+    /// The address space of a pointer parameter; `None` for a value.
+    pub space: Option<Space>,
+    /// `const` data.
+    pub konst: bool,
+    /// The element (or value) type.
+    pub ty: String,
+    /// `restrict` (pointers only).
+    pub restrict: bool,
+    pub name: String,
+}
+
+impl Param {
+    /// A value parameter, `ty name`.
+    pub(crate) fn value(ty: impl Into<String>, name: impl Into<String>) -> Param {
+        Param {
+            space: None,
+            konst: false,
+            ty: ty.into(),
+            restrict: false,
+            name: name.into(),
+        }
+    }
+
+    /// A pointer parameter, `space ty* name`.
+    pub(crate) fn pointer(space: Space, ty: impl Into<String>, name: impl Into<String>) -> Param {
+        Param {
+            space: Some(space),
+            ..Param::value(ty, name)
+        }
+    }
+
+    /// An input buffer, `const global ty* restrict name`.
+    pub(crate) fn input(ty: impl Into<String>, name: impl Into<String>) -> Param {
+        Param {
+            konst: true,
+            restrict: true,
+            ..Param::pointer(Space::Global, ty, name)
+        }
+    }
+}
+
+/// A local array of the kernel with a size known at compile time, `local ty name[len];`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LocalArray {
+    pub ty: String,
+    pub name: String,
+    pub len: i64,
+}
+
+/// A kernel function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KernelDef {
+    pub name: String,
+    /// The exact work-group size it requires, per dimension (`reqd_work_group_size`).
+    pub local_size: Option<Vec<Nat>>,
+    pub params: Vec<Param>,
+    /// Size variables (C names), each bound to its build-time constant or its parameter
+    /// (see [`crate::codegen::SIZE_MACRO`]).
+    pub sizes: Vec<String>,
+    pub locals: Vec<LocalArray>,
+    /// Local arrays are declared 16-byte aligned (see [`crate::codegen::emit::Gen`]).
+    pub align_locals: bool,
+    pub body: Vec<Stmt>,
+}
+
+/// The body of a user function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum FunBody {
+    /// Compiled from the program.
+    Stmts(Vec<Stmt>),
+    /// The OpenCL C the user wrote (`fun f(..) -> T { opencl "..." }`).
+    Verbatim(String),
+}
+
+/// A user function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Function {
+    pub ret: String,
+    pub name: String,
+    pub params: Vec<Param>,
+    pub body: FunBody,
+}
+
+/// A tuple type, `typedef struct { f0 _0; f1 _1; ... } name;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Struct {
+    pub name: String,
+    pub fields: Vec<String>,
+}
+
+/// An OpenCL C translation unit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Unit {
+    /// `cl_khr_fp64` is enabled.
+    pub fp64: bool,
+    pub structs: Vec<Struct>,
+    pub functions: Vec<Function>,
+    /// The race checker's logging function is included ([`crate::codegen::trace::HELPER`]).
+    pub trace_helper: bool,
+    pub kernels: Vec<KernelDef>,
+}
+
+/// Calls `f` on every statement of `body`, inner ones included, in program order (a
+/// compound statement before its contents).
+pub(crate) fn visit(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
+    for s in body {
+        f(s);
+        match s {
+            Stmt::Block(b) | Stmt::For { body: b, .. } => visit(b, f),
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                visit(then, f);
+                if let Some(o) = otherwise {
+                    visit(o, f);
+                }
+            }
+            Stmt::When { stmt, .. } => visit(std::slice::from_ref(stmt), f),
+            _ => {}
+        }
+    }
+}
+
+/// Rebuilds `body` bottom-up: each statement (its contents already rebuilt) is replaced by
+/// what `f` gives for it.
+pub(crate) fn rebuild(body: Vec<Stmt>, f: &mut impl FnMut(Stmt) -> Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(body.len());
+    for s in body {
+        let s = match s {
+            Stmt::Block(b) => Stmt::Block(rebuild(b, f)),
+            Stmt::For {
+                var,
+                from,
+                bound,
+                step,
+                unroll,
+                body,
+            } => Stmt::For {
+                var,
+                from,
+                bound,
+                step,
+                unroll,
+                body: rebuild(body, f),
+            },
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => Stmt::If {
+                cond,
+                then: rebuild(then, f),
+                otherwise: otherwise.map(|o| rebuild(o, f)),
+            },
+            s => s,
+        };
+        out.extend(f(s));
+    }
+    out
+}

@@ -1,0 +1,127 @@
+//! The OpenCL C syntax tree ([`ast`]), the passes over it that need no knowledge of the
+//! program (empty-loop removal, merging of stage kernels into one unit; barrier placement is
+//! [`super::barriers`]), and printing ([`print`]), the last step.
+
+pub(crate) mod ast;
+pub(crate) mod print;
+
+pub(crate) use ast::{BinOp, CExpr, Fence, Mark, Param, Stmt, Unit};
+
+/// Whether `body` has no effect: nothing but scopes and loops around nothing, and marks of
+/// the memory-access graph (an accumulator copied onto itself leaves such loops).
+pub(crate) fn is_empty(body: &[Stmt]) -> bool {
+    body.iter().all(|s| match s {
+        Stmt::Mark(_) => true,
+        Stmt::Block(b) | Stmt::For { body: b, .. } => is_empty(b),
+        _ => false,
+    })
+}
+
+/// One unit holding the kernels of `units` in order, with their struct types and user
+/// functions each declared once.
+pub(crate) fn merge(units: Vec<Unit>) -> Unit {
+    let mut out = Unit::default();
+    for u in units {
+        out.fp64 |= u.fp64;
+        out.trace_helper |= u.trace_helper;
+        for s in u.structs {
+            if !out.structs.contains(&s) {
+                out.structs.push(s);
+            }
+        }
+        for f in u.functions {
+            if !out.functions.iter().any(|g| g.name == f.name) {
+                out.functions.push(f);
+            }
+        }
+        out.kernels.extend(u.kernels);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ast::{FunBody, Function, KernelDef, Struct};
+    use super::*;
+
+    fn unit(kernel: &str, fp64: bool) -> Unit {
+        Unit {
+            fp64,
+            structs: vec![Struct {
+                name: "Tuple_float_int".into(),
+                fields: vec!["float".into(), "int".into()],
+            }],
+            functions: vec![Function {
+                ret: "float".into(),
+                name: "uf_f".into(),
+                params: vec![Param::value("float", "x")],
+                body: FunBody::Stmts(vec![Stmt::Return(CExpr::var("x"))]),
+            }],
+            trace_helper: false,
+            kernels: vec![KernelDef {
+                name: kernel.into(),
+                local_size: None,
+                params: vec![Param::input("float", "x")],
+                sizes: vec!["N".into()],
+                locals: Vec::new(),
+                align_locals: false,
+                body: vec![Stmt::Barrier(Fence {
+                    local: true,
+                    global: false,
+                })],
+            }],
+        }
+    }
+
+    #[test]
+    fn merged_units_declare_types_and_functions_once() {
+        let m = merge(vec![unit("K_0", false), unit("K_1", true)]);
+        assert!(m.fp64);
+        assert_eq!(
+            (m.structs.len(), m.functions.len(), m.kernels.len()),
+            (1, 1, 2)
+        );
+        let src = print::unit(&m);
+        assert_eq!(src.matches("typedef struct").count(), 1);
+        assert_eq!(src.matches("float uf_f(float x) {").count(), 1);
+        assert!(src.find("kernel void K_0").unwrap() < src.find("kernel void K_1").unwrap());
+    }
+
+    #[test]
+    fn loops_around_nothing_are_empty() {
+        let lp = |body| Stmt::For {
+            var: "i".into(),
+            from: CExpr::Int(0),
+            bound: CExpr::Int(4),
+            step: CExpr::Int(1),
+            unroll: false,
+            body,
+        };
+        assert!(is_empty(&[lp(vec![
+            Stmt::Mark(Mark::Slot(0)),
+            Stmt::Block(vec![])
+        ])]));
+        assert!(!is_empty(&[lp(vec![Stmt::Break])]));
+    }
+
+    #[test]
+    fn statements_print_as_c() {
+        let s = Stmt::If {
+            cond: CExpr::call("get_local_id", vec![CExpr::Int(0)]).bin(BinOp::Lt, CExpr::Int(8)),
+            then: vec![Stmt::When {
+                cond: CExpr::Not(Box::new(CExpr::var("k"))),
+                stmt: Box::new(Stmt::Break),
+            }],
+            otherwise: Some(vec![Stmt::Assign {
+                place: CExpr::var("c").index(CExpr::Int(0)),
+                value: CExpr::Cast("int".into(), Box::new(CExpr::var("j"))),
+            }]),
+        };
+        let mut out = String::new();
+        print::stmts(&[s], 0, &mut out);
+        assert_eq!(
+            out,
+            "if (get_local_id(0) < 8) {\n  if (!(k)) break;\n}\nelse {\n  c[0] = (int)j;\n}\n"
+        );
+    }
+}

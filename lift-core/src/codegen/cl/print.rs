@@ -1,0 +1,256 @@
+//! Printing the syntax tree as OpenCL C: the last step of code generation.
+
+use super::ast::{BinOp, CExpr, FunBody, Function, KernelDef, Param, Stmt, Unit};
+use crate::codegen::memory::Space;
+use crate::codegen::{INDEX_PRELUDE, SIZE_MACRO};
+use std::fmt::Write;
+
+/// The source of a translation unit.
+pub(crate) fn unit(u: &Unit) -> String {
+    let mut out = String::new();
+    if u.fp64 {
+        out.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n");
+    }
+    out.push_str(INDEX_PRELUDE);
+    for s in &u.structs {
+        out.push_str("typedef struct { ");
+        for (i, f) in s.fields.iter().enumerate() {
+            let _ = write!(out, "{f} _{i}; ");
+        }
+        let _ = writeln!(out, "}} {};", s.name);
+    }
+    functions(&u.functions, &mut out);
+    if u.trace_helper {
+        out.push_str(crate::codegen::trace::HELPER);
+    }
+    for k in &u.kernels {
+        kernel(k, &mut out);
+    }
+    out
+}
+
+/// Prototypes first (functions may call each other in any order), then definitions.
+fn functions(fs: &[Function], out: &mut String) {
+    if fs.is_empty() {
+        return;
+    }
+    let head = |f: &Function| format!("{} {}({})", f.ret, f.name, params(&f.params));
+    for f in fs {
+        let _ = writeln!(out, "{};", head(f));
+    }
+    out.push('\n');
+    for f in fs {
+        let body = match &f.body {
+            FunBody::Verbatim(text) => text.trim().to_string(),
+            FunBody::Stmts(b) => {
+                let mut s = String::new();
+                stmts(b, 1, &mut s);
+                s.trim().to_string()
+            }
+        };
+        let _ = write!(out, "{} {{\n  {body}\n}}\n\n", head(f));
+    }
+}
+
+fn params(ps: &[Param]) -> String {
+    let p: Vec<String> = ps.iter().map(param).collect();
+    p.join(", ")
+}
+
+fn param(p: &Param) -> String {
+    let konst = if p.konst { "const " } else { "" };
+    match p.space {
+        None => format!("{konst}{} {}", p.ty, p.name),
+        Some(sp) => {
+            let restrict = if p.restrict { " restrict" } else { "" };
+            format!("{konst}{} {}*{restrict} {}", sp.qualifier(), p.ty, p.name)
+        }
+    }
+}
+
+fn kernel(k: &KernelDef, out: &mut String) {
+    if let Some(l) = &k.local_size {
+        let mut l: Vec<String> = l.iter().map(|n| n.c().to_string()).collect();
+        l.resize(3, "1".into());
+        let _ = writeln!(
+            out,
+            "__attribute__((reqd_work_group_size({})))",
+            l.join(", ")
+        );
+    }
+    let _ = writeln!(out, "kernel void {}({}) {{", k.name, params(&k.params));
+    for s in &k.sizes {
+        let _ = write!(
+            out,
+            "#ifdef {SIZE_MACRO}{s}\n  const lift_idx {s} = {SIZE_MACRO}{s};\n#else\n  const lift_idx {s} = lift_size_{s};\n#endif\n"
+        );
+    }
+    let align = if k.align_locals {
+        " __attribute__((aligned(16)))"
+    } else {
+        ""
+    };
+    for a in &k.locals {
+        let _ = writeln!(out, "  local {} {}[{}]{align};", a.ty, a.name, a.len);
+    }
+    stmts(&k.body, 1, out);
+    out.push_str("}\n");
+}
+
+/// The statements of `body` at nesting depth `depth`.
+pub(crate) fn stmts(body: &[Stmt], depth: usize, out: &mut String) {
+    for s in body {
+        stmt(s, depth, out);
+    }
+}
+
+fn line(depth: usize, text: &str, out: &mut String) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+    out.push_str(text);
+    out.push('\n');
+}
+
+fn stmt(s: &Stmt, depth: usize, out: &mut String) {
+    let braced = |head: &str, body: &[Stmt], out: &mut String| {
+        line(depth, &format!("{head}{{"), out);
+        stmts(body, depth + 1, out);
+        line(depth, "}", out);
+    };
+    match s {
+        Stmt::Block(b) => braced("", b, out),
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            braced(&format!("if ({}) ", expr(cond)), then, out);
+            if let Some(o) = otherwise {
+                braced("else ", o, out);
+            }
+        }
+        Stmt::For {
+            var,
+            from,
+            bound,
+            step,
+            unroll,
+            body,
+        } => {
+            if *unroll {
+                line(depth, "#pragma unroll", out);
+            }
+            let head = format!(
+                "for (lift_idx {var} = {}; {var} < {}; {var} += {}) ",
+                expr(from),
+                expr(bound),
+                expr(step)
+            );
+            braced(&head, body, out);
+        }
+        Stmt::Mark(_) => {}
+        s => line(depth, &simple(s), out),
+    }
+}
+
+/// A statement that fits on one line.
+fn simple(s: &Stmt) -> String {
+    match s {
+        Stmt::Decl {
+            ty,
+            name,
+            init,
+            konst,
+        } => {
+            let konst = if *konst { "const " } else { "" };
+            match init {
+                Some(e) => format!("{konst}{ty} {name} = {};", expr(e)),
+                None => format!("{konst}{ty} {name};"),
+            }
+        }
+        Stmt::Array {
+            space,
+            ty,
+            name,
+            len,
+        } => match space {
+            Space::Private => format!("{ty} {name}[{len}];"),
+            sp => format!("{} {ty} {name}[{len}];", sp.qualifier()),
+        },
+        Stmt::Assign { place, value } => format!("{} = {};", expr(place), expr(value)),
+        Stmt::AddAssign { place, value } => format!("{} += {};", expr(place), expr(value)),
+        Stmt::Expr(e) => format!("{};", expr(e)),
+        Stmt::When { cond, stmt } => format!("if ({}) {}", expr(cond), simple(stmt)),
+        Stmt::Break => "break;".into(),
+        Stmt::Return(e) => format!("return {};", expr(e)),
+        Stmt::Barrier(f) => {
+            let fence = match (f.local, f.global) {
+                (true, true) => "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE",
+                (false, true) => "CLK_GLOBAL_MEM_FENCE",
+                _ => "CLK_LOCAL_MEM_FENCE",
+            };
+            format!("barrier({fence});")
+        }
+        // Compound statements on one line (only under `When`).
+        s => {
+            let mut out = String::new();
+            stmt(s, 0, &mut out);
+            out.trim_end().to_string()
+        }
+    }
+}
+
+/// An expression.
+pub(crate) fn expr(e: &CExpr) -> String {
+    match e {
+        CExpr::Var(v) | CExpr::Code(v) => v.clone(),
+        CExpr::Int(i) => i.to_string(),
+        CExpr::Nat(n) => n.c().to_string(),
+        CExpr::Call(f, args) => {
+            let a: Vec<String> = args.iter().map(expr).collect();
+            format!("{f}({})", a.join(", "))
+        }
+        CExpr::Index(b, i) => format!("{}[{}]", operand(b, ATOM), expr(i)),
+        CExpr::Member(b, m) => format!("{}.{m}", operand(b, ATOM)),
+        CExpr::Bin(op, a, b) => {
+            let p = op.precedence();
+            // A sum on the right of `+` reads the same without parentheses.
+            let right = if *op == BinOp::Add { p } else { p + 1 };
+            format!("{} {} {}", operand(a, p), op.symbol(), operand(b, right))
+        }
+        CExpr::Not(a) => format!("!({})", expr(a)),
+        CExpr::Cast(t, a) => format!("({t}){}", operand(a, ATOM)),
+    }
+}
+
+/// The precedence of expressions that never need parentheses.
+const ATOM: u8 = u8::MAX;
+
+/// The precedence of an expression as C parses it (higher binds tighter). Index arithmetic
+/// is a sum at worst; the scalar subset's code is an operand as it stands (it parenthesises
+/// every compound expression it builds).
+fn precedence(e: &CExpr) -> u8 {
+    match e {
+        CExpr::Var(_)
+        | CExpr::Int(_)
+        | CExpr::Call(..)
+        | CExpr::Index(..)
+        | CExpr::Member(..)
+        | CExpr::Not(_)
+        | CExpr::Code(_) => ATOM,
+        CExpr::Nat(n) if n.as_cst().is_some_and(|c| c >= 0) => ATOM,
+        CExpr::Nat(_) => BinOp::Add.precedence(),
+        CExpr::Bin(op, ..) => op.precedence(),
+        CExpr::Cast(..) => BinOp::Mul.precedence() + 1,
+    }
+}
+
+/// An operand that needs no parentheses at precedence `at` or above.
+fn operand(e: &CExpr, at: u8) -> String {
+    if precedence(e) >= at {
+        expr(e)
+    } else {
+        format!("({})", expr(e))
+    }
+}
