@@ -28,6 +28,7 @@ pub mod materialise;
 pub mod normalise;
 pub mod parallel;
 pub mod products;
+pub mod reductions;
 pub mod slides;
 pub mod space;
 pub mod stages;
@@ -354,6 +355,8 @@ fn later_strategies(
         info: info.clone(),
     })
     .collect();
+    reductions.extend(reductions::full(prog, kernel, info, device, dropped));
+    reductions.extend(reductions::rows(prog, kernel, info, (scope, device), dropped));
     let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map = (mappings.first().map(|c| c.strategy) == Some("map")).then(|| mappings.remove(0));
     // Row reductions with one row per work-group read each row with consecutive work-items:
@@ -361,7 +364,11 @@ fn later_strategies(
     // groups of many rows read side by side instead, and so does one work-item per row: then
     // those come first (fewest rows per group first: the most work-items per row), and the
     // map before one row per group.
-    let one_row = |c: &Candidate| c.params.iter().any(|(n, v)| n == "cols" && *v == 1);
+    let one_row = |c: &Candidate| {
+        c.params
+            .iter()
+            .any(|(n, v)| (n == "cols" || n == "rows") && *v == 1)
+    };
     // Kernel fission, where no other strategy applies, comes before the default mapping,
     // which runs such chains on one work-item. A product whose epilogue reads another
     // matrix's elements keeps its two-kernel form besides the blocked one: the blocked
