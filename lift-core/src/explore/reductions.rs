@@ -101,7 +101,7 @@ fn core(body: &Expr) -> Option<Shape> {
     let (_, n) = build::array(rest.first().unwrap_or(x).ty.as_ref())?;
     crate::analysis::is_pure(&input).then(|| Shape {
         op: build::untyped(op),
-        z: build::untyped(z),
+        z: build::pin_literal(z),
         maps: maps.iter().map(build::untyped).collect(),
         input: build::untyped(&input),
         post: None,
