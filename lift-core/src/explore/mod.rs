@@ -356,7 +356,13 @@ fn later_strategies(
     })
     .collect();
     reductions.extend(reductions::full(prog, kernel, info, device, dropped));
-    reductions.extend(reductions::rows(prog, kernel, info, (scope, device), dropped));
+    reductions.extend(reductions::rows(
+        prog,
+        kernel,
+        info,
+        (scope, device),
+        dropped,
+    ));
     let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map = (mappings.first().map(|c| c.strategy) == Some("map")).then(|| mappings.remove(0));
     // Row reductions with one row per work-group read each row with consecutive work-items:

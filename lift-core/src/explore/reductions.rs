@@ -180,11 +180,17 @@ impl Builder<'_> {
         let ones = self.app(
             self.with(Prim::Map, self.lam("i", |_| self.lit_bool(true))),
             Expr::new(
-                ExprKind::Apply(Box::new(self.prim(Prim::Iota, vec![self.nat(n)])), Vec::new()),
+                ExprKind::Apply(
+                    Box::new(self.prim(Prim::Iota, vec![self.nat(n)])),
+                    Vec::new(),
+                ),
                 self.s,
             ),
         );
-        let flags = self.app(pad(Boundary::Constant(Box::new(self.lit_bool(false)))), ones);
+        let flags = self.app(
+            pad(Boundary::Constant(Box::new(self.lit_bool(false)))),
+            ones,
+        );
         self.zip(self.app(pad(Boundary::Clamp), x), flags)
     }
 
@@ -219,7 +225,11 @@ impl Builder<'_> {
         let mut steps = Vec::new();
         let mut h = 1;
         while h < w {
-            let space = if h == 1 { Prim::ToGlobal } else { Prim::ToLocal };
+            let space = if h == 1 {
+                Prim::ToGlobal
+            } else {
+                Prim::ToLocal
+            };
             let combine = reduce(s.op.clone());
             let combine = if h == 1 { post(combine) } else { combine };
             steps.push(lcl(space, combine));
@@ -260,8 +270,17 @@ fn vectored(b: &Builder, x: &Expr, k: &Kernel, v: i64) -> Option<(Expr, usize)> 
         let p = k.params.iter().find(|p| &p.name == name)?;
         let ok = matches!(
             (p.ty.base(), p.ty.dims().len()),
-            (Type::Scalar(ScalarType::F32 | ScalarType::F64 | ScalarType::I32 | ScalarType::U32
-                | ScalarType::I64 | ScalarType::U64), 1)
+            (
+                Type::Scalar(
+                    ScalarType::F32
+                        | ScalarType::F64
+                        | ScalarType::I32
+                        | ScalarType::U32
+                        | ScalarType::I64
+                        | ScalarType::U64
+                ),
+                1
+            )
         );
         ok.then(|| b.app(b.sized(Prim::AsVector, v), e.clone()))
     };
@@ -381,7 +400,6 @@ fn full_stages(
     stage_candidates(prog, kernels, [partial, one])
 }
 
-
 /// The stage kernels `kernels` (results of types `results`) checked and lowered, each a
 /// candidate of its own program.
 fn stage_candidates(
@@ -449,7 +467,10 @@ pub(super) fn rows(
         let grid = Grid { w, p: &wn, v: 1 };
         let tree = b.group_tree(&s, b.guarded_fold(&s, 1, 0), w);
         let view = b.grid_view(s.input.clone(), &len, grid, true);
-        let row = Expr::new(ExprKind::Lambda(vec![pat.clone()], Box::new(b.app(tree, view))), b.s);
+        let row = Expr::new(
+            ExprKind::Lambda(vec![pat.clone()], Box::new(b.app(tree, view))),
+            b.s,
+        );
         let body = b.app(
             b.o(vec![b.bare(Prim::Join), b.dim(Prim::MapWrg, 0, row)]),
             build::untyped(&x),

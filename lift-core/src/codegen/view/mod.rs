@@ -419,11 +419,32 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<String> {
             lane: Some((l, w)),
             ..
         } => {
-            let Loc::Mem { buf, idx, fields, vec, aligned, at, .. } = loc.clone() else {
+            let Loc::Mem {
+                buf,
+                idx,
+                fields,
+                vec,
+                aligned,
+                at,
+                ..
+            } = loc.clone()
+            else {
                 return Err(CodegenError::Internal("a vector lane of memory".into()));
             };
-            let whole = Loc::Mem { buf, idx, fields, vec, aligned, lane: None, at };
-            Ok(format!("{}{}", read(&whole, ty, ct)?, lane_name(l, Some(*w))?))
+            let whole = Loc::Mem {
+                buf,
+                idx,
+                fields,
+                vec,
+                aligned,
+                lane: None,
+                at,
+            };
+            Ok(format!(
+                "{}{}",
+                read(&whole, ty, ct)?,
+                lane_name(l, Some(*w))?
+            ))
         }
         Loc::Mem { .. } | Loc::Value { .. } => Ok(match access(loc, ct)? {
             Access::Call(suffix, offset, ptr) => format!("vload{suffix}({offset}, {ptr})"),
