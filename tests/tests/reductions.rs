@@ -191,3 +191,58 @@ fn row_reductions_use_a_work_group_per_row() {
         );
     }
 }
+
+/// The reductions derived as low-level programs (`tree(..)` candidates of
+/// `lift_core::explore::reductions`): every candidate of full and row reductions (fused maps,
+/// `zip` inputs, epilogues, f64 and i32) against the interpreter at odd sizes, sizes below one
+/// work-group and multiples of the vector width, run under the race checker.
+#[test]
+fn derived_trees_agree_with_the_interpreter() {
+    use lift_tests::diff::{self, Case, CheckOptions, Outcome};
+    let full = [
+        "kernel K<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }",
+        "kernel K<N>(x: [f32; N], y: [f32; N], alpha: f32) -> f32 { alpha * (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(x, y)) }",
+        "kernel K<N>(x: [f32; N]) -> f32 { sqrt(reduce(+, 0.0) o map(|v| abs(v) + 1.0) $ x) }",
+        "kernel K<N>(x: [f64; N]) -> f64 { reduce(|a, b| a + b, 0.0) o map(|v| v * v) $ x }",
+        "kernel K<N>(x: [i32; N]) -> i32 { reduce(max, -2147483647) o map(|v| v * 3 - 7) $ x }",
+    ];
+    let rows = [
+        "kernel K<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a }",
+        "kernel K<N, M>(a: [[f32; M]; N], alpha: f32) -> [f32; N] { map(|row| alpha * (reduce(max, -1000.0) $ row)) $ a }",
+    ];
+    let mut cases = Vec::new();
+    for text in full {
+        for n in [1, 3, 4, 255, 1028, 70_001, 262_148] {
+            cases.push((text, vec![n]));
+        }
+    }
+    for text in rows {
+        for (n, m) in [(1, 1), (3, 130), (5, 1027), (2, 4096)] {
+            cases.push((text, vec![n, m]));
+        }
+    }
+    let mut failed = Vec::new();
+    for (seed, (text, sizes)) in cases.into_iter().enumerate() {
+        let dk = lift_runtime::DynKernel::compile(ctx(), text, "K").unwrap();
+        assert!(
+            dk.candidates().iter().any(|c| c.starts_with("tree(")),
+            "{text}: {:?}",
+            dk.candidates()
+        );
+        let c = Case {
+            family: "tree",
+            text: text.to_string(),
+            sizes: sizes.clone(),
+            seed: seed as u64,
+        };
+        let opts = CheckOptions {
+            races: true,
+            ..CheckOptions::default()
+        };
+        match diff::check(ctx(), &c, opts) {
+            Outcome::Agree(_) => {}
+            other => failed.push(format!("{text} at {sizes:?}: {other:?}")),
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

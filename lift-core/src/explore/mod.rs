@@ -29,6 +29,7 @@ pub mod materialise;
 pub mod normalise;
 pub mod parallel;
 pub mod products;
+pub mod reductions;
 pub mod slides;
 pub mod space;
 pub mod stages;
@@ -44,7 +45,7 @@ use crate::rewrite::RewriteCtx;
 use crate::rewrite::{build, partial};
 use crate::typeck::{check_program, KernelInfo};
 use crate::typeck::{Cond, Precondition};
-pub use strategy::Strategy;
+pub use strategy::{Strategy, Tree};
 
 /// How a candidate reaches OpenCL C.
 #[derive(Clone, Debug)]
@@ -334,6 +335,14 @@ fn later_strategies(
         info: info.clone(),
     })
     .collect();
+    reductions.extend(reductions::full(prog, kernel, info, device, dropped));
+    reductions.extend(reductions::rows(
+        prog,
+        kernel,
+        info,
+        (scope, device),
+        dropped,
+    ));
     let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map =
         (mappings.first().map(|c| &c.strategy) == Some(&Strategy::Map)).then(|| mappings.remove(0));
@@ -346,6 +355,7 @@ fn later_strategies(
         matches!(
             c.strategy,
             Strategy::Reduction(ReductionShape::Rows { cols: 1, .. })
+                | Strategy::Tree(Tree::Rows { .. })
         )
     };
     // Kernel fission, where no other strategy applies, comes before the default mapping,

@@ -25,12 +25,31 @@ pub enum Strategy {
     Slides(Strip),
     /// A reduction by the reduction generator of code generation, `reduction`.
     Reduction(ReductionShape),
+    /// A reduction derived as a low-level program, `tree` ([`super::reductions`]).
+    Tree(Tree),
     /// Kernel fission, `stages` ([`super::stages`], [`super::lets`]).
     Stages(Stages),
     /// The default mapping, `map` ([`super::lower`]).
     Map,
     /// Another solution of the mapping problem, `mapping` ([`super::parallel`]).
     Mapping(Mapping),
+}
+
+/// The configuration of a derived reduction ([`super::reductions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tree {
+    /// A full reduction in two stage kernels, reading vectors of `v`.
+    Full {
+        /// The vector width of the reads.
+        v: i64,
+    },
+    /// Row reductions, one work-group of `wg` work-items per row.
+    Rows {
+        /// Work-items per group.
+        wg: i64,
+    },
+    /// A stage kernel of a derived full reduction.
+    Stage,
 }
 
 /// The configuration of strip mining and of sliding strips.
@@ -119,14 +138,15 @@ impl Stages {
 }
 
 impl Strategy {
-    /// Its name without parameters: `blocked`, `strips`, `slides`, `reduction`, `stages`,
-    /// `map`, `mapping`.
+    /// Its name without parameters: `blocked`, `strips`, `slides`, `reduction`, `tree`,
+    /// `stages`, `map`, `mapping`.
     pub fn kind(&self) -> &'static str {
         match self {
             Strategy::Blocked(_) => "blocked",
             Strategy::Strips(_) => "strips",
             Strategy::Slides(_) => "slides",
             Strategy::Reduction(_) => "reduction",
+            Strategy::Tree(_) => "tree",
             Strategy::Stages(_) => "stages",
             Strategy::Map => "map",
             Strategy::Mapping(_) => "mapping",
@@ -153,7 +173,11 @@ impl Strategy {
             Strategy::Strips(s) | Strategy::Slides(s) => {
                 named(&[("s", s.s), ("pad", s.pad.into())])
             }
-            Strategy::Reduction(ReductionShape::Full) | Strategy::Map => Vec::new(),
+            Strategy::Reduction(ReductionShape::Full)
+            | Strategy::Map
+            | Strategy::Tree(Tree::Stage) => Vec::new(),
+            Strategy::Tree(Tree::Full { v }) => named(&[("v", *v)]),
+            Strategy::Tree(Tree::Rows { wg }) => named(&[("rows", 1), ("wg", *wg)]),
             // Named after the default model's group, whatever the device's, so that a name
             // means one kernel on every device.
             Strategy::Reduction(ReductionShape::Rows { cols, wg }) => {
@@ -278,6 +302,9 @@ mod tests {
             Strategy::Reduction(rows).name(),
             "reduction(cols=8,wg=1024)"
         );
+        let tree = Strategy::Tree(Tree::Rows { wg: 256 });
+        assert_eq!(tree.name(), "tree(rows=1,wg=256)");
+        assert_eq!(Strategy::Tree(Tree::Full { v: 4 }).name(), "tree(v=4)");
         let strip = Strip { s: 8, pad: true };
         assert_eq!(Strategy::Slides(strip).name(), "slides(s=8,pad=1)");
     }

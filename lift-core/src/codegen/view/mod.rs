@@ -421,6 +421,34 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
 /// The C expression reading `loc`, a value of type `ty`.
 pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
     match loc {
+        Loc::Mem {
+            vec: Some(_),
+            lane: Some((l, w)),
+            ..
+        } => {
+            let Loc::Mem {
+                buf,
+                idx,
+                fields,
+                vec,
+                aligned,
+                at,
+                ..
+            } = loc.clone()
+            else {
+                return Err(CodegenError::Internal("a vector lane of memory".into()));
+            };
+            let whole = Loc::Mem {
+                buf,
+                idx,
+                fields,
+                vec,
+                aligned,
+                lane: None,
+                at,
+            };
+            Ok(read(&whole, ty, ct)?.member(lane_name(l, Some(*w))?))
+        }
         Loc::Mem { .. } | Loc::Value { .. } => Ok(match access(loc, ct)? {
             Access::Call {
                 suffix,

@@ -318,11 +318,17 @@ fn walk_mem(buf: &Rc<Buffer>, dims: &[Nat], mut p: Path, facts: &Facts) -> GResu
             flat = flat * d + i;
         }
     }
-    if !p.idx.is_empty() {
-        return Err(CodegenError::Unsupported(
-            "indexing into a vector element of memory".into(),
-        ));
-    }
+    // A lane of a vector read from scalar memory (`(as_vector(w) $ x)[i][k]`): the vector
+    // read, then the lane.
+    let lane = match (p.vec, p.idx.as_slice(), &p.lane) {
+        (_, [], _) => p.lane.clone(),
+        (Some(w), [k], None) => Some((k.clone(), w)),
+        _ => {
+            return Err(CodegenError::Unsupported(
+                "indexing into a vector element of memory".into(),
+            ))
+        }
+    };
     p.fields.reverse();
     let idx = flat.simplify_with(facts);
     let aligned = p.vec.is_some_and(|w| {
@@ -336,7 +342,7 @@ fn walk_mem(buf: &Rc<Buffer>, dims: &[Nat], mut p: Path, facts: &Facts) -> GResu
         fields: p.fields,
         vec: p.vec,
         aligned,
-        lane: p.lane,
+        lane,
         at,
     })
 }
