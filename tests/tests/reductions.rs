@@ -2,7 +2,7 @@
 //! work-group); checked against the interpreter on sizes 1, primes and 2^20 + 3.
 
 use lift_runtime::core::interp::Value;
-use lift_runtime::lift;
+use lift_runtime::{lift, Error};
 use lift_tests::{assert_close, ctx, f32s, interpret, random_f32, random_i32};
 
 lift! {
@@ -212,7 +212,10 @@ fn derived_trees_agree_with_the_interpreter() {
     ];
     let mut cases = Vec::new();
     for text in full {
-        for n in [1, 3, 4, 255, 1028, 70_001, 262_148] {
+        // (The harness draws at most 2^16 elements and the race checker traces a few hundred
+        // thousand accesses; larger sizes, where each work-item folds several elements, are
+        // checked by `every_sum_candidate_folds_past_one_grid`.)
+        for n in [1, 3, 4, 255, 1028, 30_011, 32_768] {
             cases.push((text, vec![n]));
         }
     }
@@ -245,4 +248,42 @@ fn derived_trees_agree_with_the_interpreter() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Every candidate of a full reduction (the template, the derived trees and the sequential
+/// map) at sizes past one grid of 1024 groups, where each work-item folds several elements
+/// (vectors of 4 and single elements), against the sum in f64.
+#[test]
+fn every_sum_candidate_folds_past_one_grid() {
+    let k = Sum::new(ctx()).unwrap();
+    let cands = k.candidates().unwrap();
+    assert!(
+        cands.iter().any(|c| c.name.starts_with("tree(")),
+        "{cands:?}"
+    );
+    for n in [(1 << 20) + 3, (1 << 22) + 4] {
+        let x = random_f32(n, 7);
+        let want = x.iter().map(|&v| f64::from(v)).sum::<f64>() as f32;
+        let dx = ctx().upload(&x).unwrap();
+        let mut ran = 0;
+        for (c, cand) in cands.iter().enumerate() {
+            let out = ctx().alloc::<f32>(1).unwrap();
+            match k.launch_candidate(c, n, &dx, &out) {
+                Ok(ev) => {
+                    ev.wait().unwrap();
+                    let what = format!("Sum N={n} {}", cand.name);
+                    assert_close(
+                        &out.download().unwrap(),
+                        &[want],
+                        1e-5 * (n as f32).sqrt(),
+                        &what,
+                    );
+                    ran += 1;
+                }
+                Err(Error::Launch { reason }) if reason.contains("does not apply") => {}
+                Err(e) => panic!("Sum N={n} {}: {e}", cand.name),
+            }
+        }
+        assert!(ran >= 3, "N={n}: {ran} candidates ran");
+    }
 }
