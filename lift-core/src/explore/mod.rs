@@ -335,14 +335,14 @@ fn later_strategies(
         info: info.clone(),
     })
     .collect();
-    reductions.extend(reductions::full(prog, kernel, info, device, dropped));
-    reductions.extend(reductions::rows(
-        prog,
-        kernel,
-        info,
-        (scope, device),
-        dropped,
-    ));
+    // The reductions derived as programs are offered to the tuner after every other candidate
+    // of the tail until they match the template (docs/BENCHMARKS.md): they change neither the
+    // default nor which strategies are explored, and the build-time scope skips them.
+    let mut trees = Vec::new();
+    if scope == Scope::All {
+        trees.extend(reductions::full(prog, kernel, info, device, dropped));
+        trees.extend(reductions::rows(prog, kernel, info, device, dropped));
+    }
     let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map =
         (mappings.first().map(|c| &c.strategy) == Some(&Strategy::Map)).then(|| mappings.remove(0));
@@ -355,7 +355,6 @@ fn later_strategies(
         matches!(
             c.strategy,
             Strategy::Reduction(ReductionShape::Rows { cols: 1, .. })
-                | Strategy::Tree(Tree::Rows { .. })
         )
     };
     // Kernel fission, where no other strategy applies, comes before the default mapping,
@@ -383,6 +382,7 @@ fn later_strategies(
         tail.extend(fission);
         tail.extend(map);
     }
+    tail.extend(trees);
     out.extend(tail);
     out.extend(mappings);
 }

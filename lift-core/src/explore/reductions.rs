@@ -32,7 +32,7 @@
 //!    `to_global(map_lcl(0, post o reduce_seq(op, z))) o split(2)`.
 
 use super::strategy::{Strategy, Tree};
-use super::{Candidate, Dropped, Lowering, Scope};
+use super::{Candidate, Dropped, Lowering};
 use crate::arith::Nat;
 use crate::device::DeviceModel;
 use crate::ir::{Boundary, Expr, ExprKind, Kernel, LitValue, Param, PrimArg, Program, Reorder};
@@ -436,7 +436,7 @@ pub(super) fn rows(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    (scope, device): (Scope, &DeviceModel),
+    device: &DeviceModel,
     dropped: &mut Vec<Dropped>,
 ) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
@@ -477,9 +477,6 @@ pub(super) fn rows(
         let strategy = Strategy::Tree(Tree::Rows { wg: w });
         let found = super::lowered(prog, kernel, info, body, strategy, dropped);
         out.extend(found);
-        if scope == Scope::Default && !out.is_empty() {
-            break;
-        }
     }
     out
 }
