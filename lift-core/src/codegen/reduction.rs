@@ -236,12 +236,12 @@ pub(crate) fn compile(
         ),
         (1, wg),
     )?;
-    let result = g.finish(post, "lift_tmp[0]", &t)?;
+    let result = g.finish(post, lift_tmp(CExpr::Int(0)), &t)?;
     g.emit(Stmt::When {
         cond: lift_l().bin(BinOp::Eq, CExpr::Int(0)),
         stmt: Box::new(Stmt::Assign {
             place: CExpr::var("out").index(CExpr::Int(0)),
-            value: CExpr::code(result),
+            value: result,
         }),
     });
     let def2 = tree_kernel(&fin.name, wg, params, sizes, g.take_placed()?);
@@ -270,6 +270,11 @@ pub(crate) fn compile(
         }],
         format!("two kernels: {lowered}"),
     )))
+}
+
+/// `lift_tmp[i]`, element `i` of a tree reduction's local values.
+fn lift_tmp(i: CExpr) -> CExpr {
+    CExpr::var("lift_tmp").index(i)
 }
 
 /// `lift_l`, the work-item's index in its group in a tree reduction.
@@ -539,7 +544,7 @@ pub(crate) fn compile_rows(
     if needs_buffers(&g) {
         return Ok(None);
     }
-    let result = g.finish(post, "lift_tmp[lift_l]", &t)?;
+    let result = g.finish(post, lift_tmp(lift_l()), &t)?;
     g.emit(Stmt::When {
         cond: lift_l().bin(BinOp::Lt, CExpr::Int(cols)).bin(
             BinOp::And,
@@ -547,7 +552,7 @@ pub(crate) fn compile_rows(
         ),
         stmt: Box::new(Stmt::Assign {
             place: CExpr::var("out").index(CExpr::var("lift_wg")),
-            value: CExpr::code(result),
+            value: result,
         }),
     });
     let def = tree_kernel(&k.name, wg, params, sizes, g.take_placed()?);
@@ -661,12 +666,12 @@ fn stage(body: &Expr) -> Option<Stage<'_>> {
 }
 
 impl Gen<'_> {
-    /// `post(value)` as C code, or `value` itself without an epilogue.
-    fn finish(&mut self, post: Option<&Expr>, value: &str, t: &Type) -> GResult<String> {
+    /// `post(value)`, or `value` itself without an epilogue.
+    fn finish(&mut self, post: Option<&Expr>, value: CExpr, t: &Type) -> GResult<CExpr> {
         let Some(post) = post else {
-            return Ok(value.to_string());
+            return Ok(value);
         };
-        let arg = Arg::View(View::Value(value.into()), t.clone());
+        let arg = Arg::View(View::Value(value), t.clone());
         let r = self.call_value(post, vec![arg])?;
         self.read(&r, t)
     }
@@ -699,7 +704,6 @@ impl Gen<'_> {
             konst: false,
         };
         let acc = || CExpr::var("lift_acc");
-        let tmp = |i: CExpr| CExpr::var("lift_tmp").index(i);
         let barrier = Stmt::Barrier(Fence {
             local: true,
             global: false,
@@ -716,7 +720,7 @@ impl Gen<'_> {
             init: Some(CExpr::call("get_local_id", vec![CExpr::Int(0)])),
             konst: true,
         });
-        self.emit(decl(&ct, "lift_acc", CExpr::code(zc)));
+        self.emit(decl(&ct, "lift_acc", zc));
         let mut first = start.clone();
         if let Some(lanes) = lanes {
             let (body, ()) = self.capture(|g| {
@@ -732,21 +736,23 @@ impl Gen<'_> {
                     });
                 }
                 for lane in 0..4 {
-                    let part = |k: usize| View::Value(format!("lift_v{k}.s{lane}"));
+                    let part = |k: usize| {
+                        View::Value(CExpr::var(format!("lift_v{k}")).member(format!("s{lane}")))
+                    };
                     let v = if lanes.tuple {
                         View::Tuple((0..lanes.bufs.len()).map(part).collect())
                     } else {
                         part(0)
                     };
                     let args = vec![
-                        Arg::View(View::Value("lift_acc".into()), t.clone()),
+                        Arg::View(View::Value(acc()), t.clone()),
                         Arg::View(v, elem.clone()),
                     ];
                     let r = g.call_value(fold, args)?;
-                    let code = g.read(&r, t)?;
+                    let value = g.read(&r, t)?;
                     g.emit(Stmt::Assign {
                         place: acc(),
-                        value: CExpr::code(code),
+                        value,
                     });
                 }
                 Ok(())
@@ -764,14 +770,14 @@ impl Gen<'_> {
         let (body, ()) = self.capture(|g| {
             let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
             let args = vec![
-                Arg::View(View::Value("lift_acc".into()), t.clone()),
+                Arg::View(View::Value(acc()), t.clone()),
                 Arg::View(input.at(i), elem.clone()),
             ];
             let r = g.call_value(fold, args)?;
-            let code = g.read(&r, t)?;
+            let value = g.read(&r, t)?;
             g.emit(Stmt::Assign {
                 place: acc(),
-                value: CExpr::code(code),
+                value,
             });
             Ok(())
         })?;
@@ -784,23 +790,26 @@ impl Gen<'_> {
             body,
         });
         self.emit(Stmt::Assign {
-            place: tmp(lift_l()),
+            place: lift_tmp(lift_l()),
             value: acc(),
         });
         self.emit(barrier.clone());
         let mut s = wg / 2;
         while s >= cols {
             let args = vec![
-                Arg::View(View::Value("lift_tmp[lift_l]".into()), t.clone()),
-                Arg::View(View::Value(format!("lift_tmp[lift_l + {s}]")), t.clone()),
+                Arg::View(View::Value(lift_tmp(lift_l())), t.clone()),
+                Arg::View(
+                    View::Value(lift_tmp(lift_l().bin(BinOp::Add, CExpr::Int(s)))),
+                    t.clone(),
+                ),
             ];
             let r = self.call_value(combine, args)?;
-            let code = self.read(&r, t)?;
+            let value = self.read(&r, t)?;
             self.emit(Stmt::When {
                 cond: lift_l().bin(BinOp::Lt, CExpr::Int(s)),
                 stmt: Box::new(Stmt::Assign {
-                    place: tmp(lift_l()),
-                    value: CExpr::code(code),
+                    place: lift_tmp(lift_l()),
+                    value,
                 }),
             });
             self.emit(barrier.clone());
