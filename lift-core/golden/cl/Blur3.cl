@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 kernel void Blur3(const global float* restrict input, global float* out, lift_idx lift_size_N) {
@@ -23,7 +23,7 @@ kernel void Blur3(const global float* restrict input, global float* out, lift_id
     lift_idx gid0 = get_global_id(0);
     float acc_1 = 0.0f;
     for (lift_idx i_2 = 0; i_2 < 3; i_2 += 1) {
-      acc_1 = (acc_1 + input[lift_min(N - 1, lift_max(0, gid0 + i_2 - 1))]);
+      acc_1 = acc_1 + input[lift_min(N - 1, lift_max(0, gid0 + i_2 - 1))];
     }
     out[gid0] = acc_1;
   }

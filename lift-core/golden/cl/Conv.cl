@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 __attribute__((reqd_work_group_size(16, 16, 1)))
@@ -262,7 +262,7 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
           for (lift_idx i_11 = 0; i_11 < 8; i_11 += 1) {
             {
               lift_idx l0 = get_local_id(0);
-              tmp_l_10[256 * i_11 + l0 + 16 * l1] = ((16 * i_9 + l0 >= 9 * C) ? 0.0f : (((16 * i_9 + l0) / C % 3 + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) % W - 1 < 0 || (16 * i_9 + l0) / C % 3 + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) % W - 1 >= W || (16 * i_9 + l0) / (3 * C) + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) / W - 1 < 0 || (16 * i_9 + l0) / (3 * C) + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) / W - 1 >= H) ? 0.0f : x[C * W * ((16 * i_9 + l0) / (3 * C)) + C * ((16 * i_9 + l0) / C % 3) + C * lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) + (16 * i_9 + l0) % C - C - C * W]));
+              tmp_l_10[256 * i_11 + l0 + 16 * l1] = (16 * i_9 + l0 >= 9 * C) ? 0.0f : (((16 * i_9 + l0) / C % 3 + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) % W - 1 < 0 || (16 * i_9 + l0) / C % 3 + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) % W - 1 >= W || (16 * i_9 + l0) / (3 * C) + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) / W - 1 < 0 || (16 * i_9 + l0) / (3 * C) + lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) / W - 1 >= H) ? 0.0f : x[C * W * ((16 * i_9 + l0) / (3 * C)) + C * ((16 * i_9 + l0) / C % 3) + C * lift_min(H * W - 1, 16 * i_11 + l1 + 128 * wg1) + (16 * i_9 + l0) % C - C - C * W]);
             }
           }
         }
@@ -271,7 +271,7 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
           for (lift_idx i_13 = 0; i_13 < 8; i_13 += 1) {
             {
               lift_idx l0 = get_local_id(0);
-              tmp_l_12[16 * i_13 + 132 * l0 + l1] = ((16 * i_9 + l0 >= 9 * C) ? 0.0f : w[3 * C * ((16 * i_9 + l0) / (3 * C)) + C * ((16 * i_9 + l0) / C % 3) + 9 * C * lift_min(F - 1, 16 * i_13 + l1 + 128 * wg0) + (16 * i_9 + l0) % C]);
+              tmp_l_12[16 * i_13 + 132 * l0 + l1] = (16 * i_9 + l0 >= 9 * C) ? 0.0f : w[3 * C * ((16 * i_9 + l0) / (3 * C)) + C * ((16 * i_9 + l0) / C % 3) + 9 * C * lift_min(F - 1, 16 * i_13 + l1 + 128 * wg0) + (16 * i_9 + l0) % C];
             }
           }
         }
@@ -316,210 +316,210 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
                 }
                 {
                   {
-                    tmp_p_8[0] = (tmp_p_8[0] + (tmp_p_19[0].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[0] = tmp_p_8[0] + tmp_p_19[0].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[1] = (tmp_p_8[1] + (tmp_p_19[1].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[1] = tmp_p_8[1] + tmp_p_19[1].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[2] = (tmp_p_8[2] + (tmp_p_19[2].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[2] = tmp_p_8[2] + tmp_p_19[2].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[3] = (tmp_p_8[3] + (tmp_p_19[3].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[3] = tmp_p_8[3] + tmp_p_19[3].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[4] = (tmp_p_8[4] + (tmp_p_19[4].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[4] = tmp_p_8[4] + tmp_p_19[4].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[5] = (tmp_p_8[5] + (tmp_p_19[5].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[5] = tmp_p_8[5] + tmp_p_19[5].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[6] = (tmp_p_8[6] + (tmp_p_19[6].s0 * tmp_p_22[0].s0));
+                    tmp_p_8[6] = tmp_p_8[6] + tmp_p_19[6].s0 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_8[7] = (tmp_p_8[7] + (tmp_p_19[7].s0 * tmp_p_22[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[8] = (tmp_p_8[8] + (tmp_p_19[0].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[9] = (tmp_p_8[9] + (tmp_p_19[1].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[10] = (tmp_p_8[10] + (tmp_p_19[2].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[11] = (tmp_p_8[11] + (tmp_p_19[3].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[12] = (tmp_p_8[12] + (tmp_p_19[4].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[13] = (tmp_p_8[13] + (tmp_p_19[5].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[14] = (tmp_p_8[14] + (tmp_p_19[6].s0 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_8[15] = (tmp_p_8[15] + (tmp_p_19[7].s0 * tmp_p_22[0].s1));
+                    tmp_p_8[7] = tmp_p_8[7] + tmp_p_19[7].s0 * tmp_p_22[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_8[16] = (tmp_p_8[16] + (tmp_p_19[0].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[8] = tmp_p_8[8] + tmp_p_19[0].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[17] = (tmp_p_8[17] + (tmp_p_19[1].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[9] = tmp_p_8[9] + tmp_p_19[1].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[18] = (tmp_p_8[18] + (tmp_p_19[2].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[10] = tmp_p_8[10] + tmp_p_19[2].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[19] = (tmp_p_8[19] + (tmp_p_19[3].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[11] = tmp_p_8[11] + tmp_p_19[3].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[20] = (tmp_p_8[20] + (tmp_p_19[4].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[12] = tmp_p_8[12] + tmp_p_19[4].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[21] = (tmp_p_8[21] + (tmp_p_19[5].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[13] = tmp_p_8[13] + tmp_p_19[5].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[22] = (tmp_p_8[22] + (tmp_p_19[6].s0 * tmp_p_22[0].s2));
+                    tmp_p_8[14] = tmp_p_8[14] + tmp_p_19[6].s0 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_8[23] = (tmp_p_8[23] + (tmp_p_19[7].s0 * tmp_p_22[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[24] = (tmp_p_8[24] + (tmp_p_19[0].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[25] = (tmp_p_8[25] + (tmp_p_19[1].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[26] = (tmp_p_8[26] + (tmp_p_19[2].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[27] = (tmp_p_8[27] + (tmp_p_19[3].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[28] = (tmp_p_8[28] + (tmp_p_19[4].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[29] = (tmp_p_8[29] + (tmp_p_19[5].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[30] = (tmp_p_8[30] + (tmp_p_19[6].s0 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_8[31] = (tmp_p_8[31] + (tmp_p_19[7].s0 * tmp_p_22[0].s3));
+                    tmp_p_8[15] = tmp_p_8[15] + tmp_p_19[7].s0 * tmp_p_22[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_8[32] = (tmp_p_8[32] + (tmp_p_19[0].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[16] = tmp_p_8[16] + tmp_p_19[0].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[33] = (tmp_p_8[33] + (tmp_p_19[1].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[17] = tmp_p_8[17] + tmp_p_19[1].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[34] = (tmp_p_8[34] + (tmp_p_19[2].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[18] = tmp_p_8[18] + tmp_p_19[2].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[35] = (tmp_p_8[35] + (tmp_p_19[3].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[19] = tmp_p_8[19] + tmp_p_19[3].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[36] = (tmp_p_8[36] + (tmp_p_19[4].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[20] = tmp_p_8[20] + tmp_p_19[4].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[37] = (tmp_p_8[37] + (tmp_p_19[5].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[21] = tmp_p_8[21] + tmp_p_19[5].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[38] = (tmp_p_8[38] + (tmp_p_19[6].s0 * tmp_p_22[1].s0));
+                    tmp_p_8[22] = tmp_p_8[22] + tmp_p_19[6].s0 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_8[39] = (tmp_p_8[39] + (tmp_p_19[7].s0 * tmp_p_22[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[40] = (tmp_p_8[40] + (tmp_p_19[0].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[41] = (tmp_p_8[41] + (tmp_p_19[1].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[42] = (tmp_p_8[42] + (tmp_p_19[2].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[43] = (tmp_p_8[43] + (tmp_p_19[3].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[44] = (tmp_p_8[44] + (tmp_p_19[4].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[45] = (tmp_p_8[45] + (tmp_p_19[5].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[46] = (tmp_p_8[46] + (tmp_p_19[6].s0 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_8[47] = (tmp_p_8[47] + (tmp_p_19[7].s0 * tmp_p_22[1].s1));
+                    tmp_p_8[23] = tmp_p_8[23] + tmp_p_19[7].s0 * tmp_p_22[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_8[48] = (tmp_p_8[48] + (tmp_p_19[0].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[24] = tmp_p_8[24] + tmp_p_19[0].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[49] = (tmp_p_8[49] + (tmp_p_19[1].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[25] = tmp_p_8[25] + tmp_p_19[1].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[50] = (tmp_p_8[50] + (tmp_p_19[2].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[26] = tmp_p_8[26] + tmp_p_19[2].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[51] = (tmp_p_8[51] + (tmp_p_19[3].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[27] = tmp_p_8[27] + tmp_p_19[3].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[52] = (tmp_p_8[52] + (tmp_p_19[4].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[28] = tmp_p_8[28] + tmp_p_19[4].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[53] = (tmp_p_8[53] + (tmp_p_19[5].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[29] = tmp_p_8[29] + tmp_p_19[5].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[54] = (tmp_p_8[54] + (tmp_p_19[6].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[30] = tmp_p_8[30] + tmp_p_19[6].s0 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_8[55] = (tmp_p_8[55] + (tmp_p_19[7].s0 * tmp_p_22[1].s2));
+                    tmp_p_8[31] = tmp_p_8[31] + tmp_p_19[7].s0 * tmp_p_22[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_8[56] = (tmp_p_8[56] + (tmp_p_19[0].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[32] = tmp_p_8[32] + tmp_p_19[0].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[57] = (tmp_p_8[57] + (tmp_p_19[1].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[33] = tmp_p_8[33] + tmp_p_19[1].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[58] = (tmp_p_8[58] + (tmp_p_19[2].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[34] = tmp_p_8[34] + tmp_p_19[2].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[59] = (tmp_p_8[59] + (tmp_p_19[3].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[35] = tmp_p_8[35] + tmp_p_19[3].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[60] = (tmp_p_8[60] + (tmp_p_19[4].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[36] = tmp_p_8[36] + tmp_p_19[4].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[61] = (tmp_p_8[61] + (tmp_p_19[5].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[37] = tmp_p_8[37] + tmp_p_19[5].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[62] = (tmp_p_8[62] + (tmp_p_19[6].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[38] = tmp_p_8[38] + tmp_p_19[6].s0 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_8[63] = (tmp_p_8[63] + (tmp_p_19[7].s0 * tmp_p_22[1].s3));
+                    tmp_p_8[39] = tmp_p_8[39] + tmp_p_19[7].s0 * tmp_p_22[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[40] = tmp_p_8[40] + tmp_p_19[0].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[41] = tmp_p_8[41] + tmp_p_19[1].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[42] = tmp_p_8[42] + tmp_p_19[2].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[43] = tmp_p_8[43] + tmp_p_19[3].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[44] = tmp_p_8[44] + tmp_p_19[4].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[45] = tmp_p_8[45] + tmp_p_19[5].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[46] = tmp_p_8[46] + tmp_p_19[6].s0 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_8[47] = tmp_p_8[47] + tmp_p_19[7].s0 * tmp_p_22[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[48] = tmp_p_8[48] + tmp_p_19[0].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[49] = tmp_p_8[49] + tmp_p_19[1].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[50] = tmp_p_8[50] + tmp_p_19[2].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[51] = tmp_p_8[51] + tmp_p_19[3].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[52] = tmp_p_8[52] + tmp_p_19[4].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[53] = tmp_p_8[53] + tmp_p_19[5].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[54] = tmp_p_8[54] + tmp_p_19[6].s0 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_8[55] = tmp_p_8[55] + tmp_p_19[7].s0 * tmp_p_22[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[56] = tmp_p_8[56] + tmp_p_19[0].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[57] = tmp_p_8[57] + tmp_p_19[1].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[58] = tmp_p_8[58] + tmp_p_19[2].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[59] = tmp_p_8[59] + tmp_p_19[3].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[60] = tmp_p_8[60] + tmp_p_19[4].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[61] = tmp_p_8[61] + tmp_p_19[5].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[62] = tmp_p_8[62] + tmp_p_19[6].s0 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_8[63] = tmp_p_8[63] + tmp_p_19[7].s0 * tmp_p_22[1].s3;
                   }
                 }
               }
@@ -533,210 +533,210 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
                 }
                 {
                   {
-                    tmp_p_8[0] = (tmp_p_8[0] + (tmp_p_19[0].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[0] = tmp_p_8[0] + tmp_p_19[0].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[1] = (tmp_p_8[1] + (tmp_p_19[1].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[1] = tmp_p_8[1] + tmp_p_19[1].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[2] = (tmp_p_8[2] + (tmp_p_19[2].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[2] = tmp_p_8[2] + tmp_p_19[2].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[3] = (tmp_p_8[3] + (tmp_p_19[3].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[3] = tmp_p_8[3] + tmp_p_19[3].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[4] = (tmp_p_8[4] + (tmp_p_19[4].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[4] = tmp_p_8[4] + tmp_p_19[4].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[5] = (tmp_p_8[5] + (tmp_p_19[5].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[5] = tmp_p_8[5] + tmp_p_19[5].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[6] = (tmp_p_8[6] + (tmp_p_19[6].s1 * tmp_p_23[0].s0));
+                    tmp_p_8[6] = tmp_p_8[6] + tmp_p_19[6].s1 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_8[7] = (tmp_p_8[7] + (tmp_p_19[7].s1 * tmp_p_23[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[8] = (tmp_p_8[8] + (tmp_p_19[0].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[9] = (tmp_p_8[9] + (tmp_p_19[1].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[10] = (tmp_p_8[10] + (tmp_p_19[2].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[11] = (tmp_p_8[11] + (tmp_p_19[3].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[12] = (tmp_p_8[12] + (tmp_p_19[4].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[13] = (tmp_p_8[13] + (tmp_p_19[5].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[14] = (tmp_p_8[14] + (tmp_p_19[6].s1 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_8[15] = (tmp_p_8[15] + (tmp_p_19[7].s1 * tmp_p_23[0].s1));
+                    tmp_p_8[7] = tmp_p_8[7] + tmp_p_19[7].s1 * tmp_p_23[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_8[16] = (tmp_p_8[16] + (tmp_p_19[0].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[8] = tmp_p_8[8] + tmp_p_19[0].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[17] = (tmp_p_8[17] + (tmp_p_19[1].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[9] = tmp_p_8[9] + tmp_p_19[1].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[18] = (tmp_p_8[18] + (tmp_p_19[2].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[10] = tmp_p_8[10] + tmp_p_19[2].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[19] = (tmp_p_8[19] + (tmp_p_19[3].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[11] = tmp_p_8[11] + tmp_p_19[3].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[20] = (tmp_p_8[20] + (tmp_p_19[4].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[12] = tmp_p_8[12] + tmp_p_19[4].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[21] = (tmp_p_8[21] + (tmp_p_19[5].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[13] = tmp_p_8[13] + tmp_p_19[5].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[22] = (tmp_p_8[22] + (tmp_p_19[6].s1 * tmp_p_23[0].s2));
+                    tmp_p_8[14] = tmp_p_8[14] + tmp_p_19[6].s1 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_8[23] = (tmp_p_8[23] + (tmp_p_19[7].s1 * tmp_p_23[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[24] = (tmp_p_8[24] + (tmp_p_19[0].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[25] = (tmp_p_8[25] + (tmp_p_19[1].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[26] = (tmp_p_8[26] + (tmp_p_19[2].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[27] = (tmp_p_8[27] + (tmp_p_19[3].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[28] = (tmp_p_8[28] + (tmp_p_19[4].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[29] = (tmp_p_8[29] + (tmp_p_19[5].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[30] = (tmp_p_8[30] + (tmp_p_19[6].s1 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_8[31] = (tmp_p_8[31] + (tmp_p_19[7].s1 * tmp_p_23[0].s3));
+                    tmp_p_8[15] = tmp_p_8[15] + tmp_p_19[7].s1 * tmp_p_23[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_8[32] = (tmp_p_8[32] + (tmp_p_19[0].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[16] = tmp_p_8[16] + tmp_p_19[0].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[33] = (tmp_p_8[33] + (tmp_p_19[1].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[17] = tmp_p_8[17] + tmp_p_19[1].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[34] = (tmp_p_8[34] + (tmp_p_19[2].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[18] = tmp_p_8[18] + tmp_p_19[2].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[35] = (tmp_p_8[35] + (tmp_p_19[3].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[19] = tmp_p_8[19] + tmp_p_19[3].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[36] = (tmp_p_8[36] + (tmp_p_19[4].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[20] = tmp_p_8[20] + tmp_p_19[4].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[37] = (tmp_p_8[37] + (tmp_p_19[5].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[21] = tmp_p_8[21] + tmp_p_19[5].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[38] = (tmp_p_8[38] + (tmp_p_19[6].s1 * tmp_p_23[1].s0));
+                    tmp_p_8[22] = tmp_p_8[22] + tmp_p_19[6].s1 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_8[39] = (tmp_p_8[39] + (tmp_p_19[7].s1 * tmp_p_23[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[40] = (tmp_p_8[40] + (tmp_p_19[0].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[41] = (tmp_p_8[41] + (tmp_p_19[1].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[42] = (tmp_p_8[42] + (tmp_p_19[2].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[43] = (tmp_p_8[43] + (tmp_p_19[3].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[44] = (tmp_p_8[44] + (tmp_p_19[4].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[45] = (tmp_p_8[45] + (tmp_p_19[5].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[46] = (tmp_p_8[46] + (tmp_p_19[6].s1 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_8[47] = (tmp_p_8[47] + (tmp_p_19[7].s1 * tmp_p_23[1].s1));
+                    tmp_p_8[23] = tmp_p_8[23] + tmp_p_19[7].s1 * tmp_p_23[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_8[48] = (tmp_p_8[48] + (tmp_p_19[0].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[24] = tmp_p_8[24] + tmp_p_19[0].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[49] = (tmp_p_8[49] + (tmp_p_19[1].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[25] = tmp_p_8[25] + tmp_p_19[1].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[50] = (tmp_p_8[50] + (tmp_p_19[2].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[26] = tmp_p_8[26] + tmp_p_19[2].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[51] = (tmp_p_8[51] + (tmp_p_19[3].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[27] = tmp_p_8[27] + tmp_p_19[3].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[52] = (tmp_p_8[52] + (tmp_p_19[4].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[28] = tmp_p_8[28] + tmp_p_19[4].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[53] = (tmp_p_8[53] + (tmp_p_19[5].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[29] = tmp_p_8[29] + tmp_p_19[5].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[54] = (tmp_p_8[54] + (tmp_p_19[6].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[30] = tmp_p_8[30] + tmp_p_19[6].s1 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_8[55] = (tmp_p_8[55] + (tmp_p_19[7].s1 * tmp_p_23[1].s2));
+                    tmp_p_8[31] = tmp_p_8[31] + tmp_p_19[7].s1 * tmp_p_23[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_8[56] = (tmp_p_8[56] + (tmp_p_19[0].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[32] = tmp_p_8[32] + tmp_p_19[0].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[57] = (tmp_p_8[57] + (tmp_p_19[1].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[33] = tmp_p_8[33] + tmp_p_19[1].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[58] = (tmp_p_8[58] + (tmp_p_19[2].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[34] = tmp_p_8[34] + tmp_p_19[2].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[59] = (tmp_p_8[59] + (tmp_p_19[3].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[35] = tmp_p_8[35] + tmp_p_19[3].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[60] = (tmp_p_8[60] + (tmp_p_19[4].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[36] = tmp_p_8[36] + tmp_p_19[4].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[61] = (tmp_p_8[61] + (tmp_p_19[5].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[37] = tmp_p_8[37] + tmp_p_19[5].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[62] = (tmp_p_8[62] + (tmp_p_19[6].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[38] = tmp_p_8[38] + tmp_p_19[6].s1 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_8[63] = (tmp_p_8[63] + (tmp_p_19[7].s1 * tmp_p_23[1].s3));
+                    tmp_p_8[39] = tmp_p_8[39] + tmp_p_19[7].s1 * tmp_p_23[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[40] = tmp_p_8[40] + tmp_p_19[0].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[41] = tmp_p_8[41] + tmp_p_19[1].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[42] = tmp_p_8[42] + tmp_p_19[2].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[43] = tmp_p_8[43] + tmp_p_19[3].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[44] = tmp_p_8[44] + tmp_p_19[4].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[45] = tmp_p_8[45] + tmp_p_19[5].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[46] = tmp_p_8[46] + tmp_p_19[6].s1 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_8[47] = tmp_p_8[47] + tmp_p_19[7].s1 * tmp_p_23[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[48] = tmp_p_8[48] + tmp_p_19[0].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[49] = tmp_p_8[49] + tmp_p_19[1].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[50] = tmp_p_8[50] + tmp_p_19[2].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[51] = tmp_p_8[51] + tmp_p_19[3].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[52] = tmp_p_8[52] + tmp_p_19[4].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[53] = tmp_p_8[53] + tmp_p_19[5].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[54] = tmp_p_8[54] + tmp_p_19[6].s1 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_8[55] = tmp_p_8[55] + tmp_p_19[7].s1 * tmp_p_23[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[56] = tmp_p_8[56] + tmp_p_19[0].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[57] = tmp_p_8[57] + tmp_p_19[1].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[58] = tmp_p_8[58] + tmp_p_19[2].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[59] = tmp_p_8[59] + tmp_p_19[3].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[60] = tmp_p_8[60] + tmp_p_19[4].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[61] = tmp_p_8[61] + tmp_p_19[5].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[62] = tmp_p_8[62] + tmp_p_19[6].s1 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_8[63] = tmp_p_8[63] + tmp_p_19[7].s1 * tmp_p_23[1].s3;
                   }
                 }
               }
@@ -750,210 +750,210 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
                 }
                 {
                   {
-                    tmp_p_8[0] = (tmp_p_8[0] + (tmp_p_19[0].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[0] = tmp_p_8[0] + tmp_p_19[0].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[1] = (tmp_p_8[1] + (tmp_p_19[1].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[1] = tmp_p_8[1] + tmp_p_19[1].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[2] = (tmp_p_8[2] + (tmp_p_19[2].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[2] = tmp_p_8[2] + tmp_p_19[2].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[3] = (tmp_p_8[3] + (tmp_p_19[3].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[3] = tmp_p_8[3] + tmp_p_19[3].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[4] = (tmp_p_8[4] + (tmp_p_19[4].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[4] = tmp_p_8[4] + tmp_p_19[4].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[5] = (tmp_p_8[5] + (tmp_p_19[5].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[5] = tmp_p_8[5] + tmp_p_19[5].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[6] = (tmp_p_8[6] + (tmp_p_19[6].s2 * tmp_p_24[0].s0));
+                    tmp_p_8[6] = tmp_p_8[6] + tmp_p_19[6].s2 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_8[7] = (tmp_p_8[7] + (tmp_p_19[7].s2 * tmp_p_24[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[8] = (tmp_p_8[8] + (tmp_p_19[0].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[9] = (tmp_p_8[9] + (tmp_p_19[1].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[10] = (tmp_p_8[10] + (tmp_p_19[2].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[11] = (tmp_p_8[11] + (tmp_p_19[3].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[12] = (tmp_p_8[12] + (tmp_p_19[4].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[13] = (tmp_p_8[13] + (tmp_p_19[5].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[14] = (tmp_p_8[14] + (tmp_p_19[6].s2 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_8[15] = (tmp_p_8[15] + (tmp_p_19[7].s2 * tmp_p_24[0].s1));
+                    tmp_p_8[7] = tmp_p_8[7] + tmp_p_19[7].s2 * tmp_p_24[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_8[16] = (tmp_p_8[16] + (tmp_p_19[0].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[8] = tmp_p_8[8] + tmp_p_19[0].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[17] = (tmp_p_8[17] + (tmp_p_19[1].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[9] = tmp_p_8[9] + tmp_p_19[1].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[18] = (tmp_p_8[18] + (tmp_p_19[2].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[10] = tmp_p_8[10] + tmp_p_19[2].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[19] = (tmp_p_8[19] + (tmp_p_19[3].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[11] = tmp_p_8[11] + tmp_p_19[3].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[20] = (tmp_p_8[20] + (tmp_p_19[4].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[12] = tmp_p_8[12] + tmp_p_19[4].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[21] = (tmp_p_8[21] + (tmp_p_19[5].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[13] = tmp_p_8[13] + tmp_p_19[5].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[22] = (tmp_p_8[22] + (tmp_p_19[6].s2 * tmp_p_24[0].s2));
+                    tmp_p_8[14] = tmp_p_8[14] + tmp_p_19[6].s2 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_8[23] = (tmp_p_8[23] + (tmp_p_19[7].s2 * tmp_p_24[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[24] = (tmp_p_8[24] + (tmp_p_19[0].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[25] = (tmp_p_8[25] + (tmp_p_19[1].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[26] = (tmp_p_8[26] + (tmp_p_19[2].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[27] = (tmp_p_8[27] + (tmp_p_19[3].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[28] = (tmp_p_8[28] + (tmp_p_19[4].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[29] = (tmp_p_8[29] + (tmp_p_19[5].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[30] = (tmp_p_8[30] + (tmp_p_19[6].s2 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_8[31] = (tmp_p_8[31] + (tmp_p_19[7].s2 * tmp_p_24[0].s3));
+                    tmp_p_8[15] = tmp_p_8[15] + tmp_p_19[7].s2 * tmp_p_24[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_8[32] = (tmp_p_8[32] + (tmp_p_19[0].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[16] = tmp_p_8[16] + tmp_p_19[0].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[33] = (tmp_p_8[33] + (tmp_p_19[1].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[17] = tmp_p_8[17] + tmp_p_19[1].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[34] = (tmp_p_8[34] + (tmp_p_19[2].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[18] = tmp_p_8[18] + tmp_p_19[2].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[35] = (tmp_p_8[35] + (tmp_p_19[3].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[19] = tmp_p_8[19] + tmp_p_19[3].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[36] = (tmp_p_8[36] + (tmp_p_19[4].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[20] = tmp_p_8[20] + tmp_p_19[4].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[37] = (tmp_p_8[37] + (tmp_p_19[5].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[21] = tmp_p_8[21] + tmp_p_19[5].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[38] = (tmp_p_8[38] + (tmp_p_19[6].s2 * tmp_p_24[1].s0));
+                    tmp_p_8[22] = tmp_p_8[22] + tmp_p_19[6].s2 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_8[39] = (tmp_p_8[39] + (tmp_p_19[7].s2 * tmp_p_24[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[40] = (tmp_p_8[40] + (tmp_p_19[0].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[41] = (tmp_p_8[41] + (tmp_p_19[1].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[42] = (tmp_p_8[42] + (tmp_p_19[2].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[43] = (tmp_p_8[43] + (tmp_p_19[3].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[44] = (tmp_p_8[44] + (tmp_p_19[4].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[45] = (tmp_p_8[45] + (tmp_p_19[5].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[46] = (tmp_p_8[46] + (tmp_p_19[6].s2 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_8[47] = (tmp_p_8[47] + (tmp_p_19[7].s2 * tmp_p_24[1].s1));
+                    tmp_p_8[23] = tmp_p_8[23] + tmp_p_19[7].s2 * tmp_p_24[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_8[48] = (tmp_p_8[48] + (tmp_p_19[0].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[24] = tmp_p_8[24] + tmp_p_19[0].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[49] = (tmp_p_8[49] + (tmp_p_19[1].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[25] = tmp_p_8[25] + tmp_p_19[1].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[50] = (tmp_p_8[50] + (tmp_p_19[2].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[26] = tmp_p_8[26] + tmp_p_19[2].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[51] = (tmp_p_8[51] + (tmp_p_19[3].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[27] = tmp_p_8[27] + tmp_p_19[3].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[52] = (tmp_p_8[52] + (tmp_p_19[4].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[28] = tmp_p_8[28] + tmp_p_19[4].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[53] = (tmp_p_8[53] + (tmp_p_19[5].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[29] = tmp_p_8[29] + tmp_p_19[5].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[54] = (tmp_p_8[54] + (tmp_p_19[6].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[30] = tmp_p_8[30] + tmp_p_19[6].s2 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_8[55] = (tmp_p_8[55] + (tmp_p_19[7].s2 * tmp_p_24[1].s2));
+                    tmp_p_8[31] = tmp_p_8[31] + tmp_p_19[7].s2 * tmp_p_24[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_8[56] = (tmp_p_8[56] + (tmp_p_19[0].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[32] = tmp_p_8[32] + tmp_p_19[0].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[57] = (tmp_p_8[57] + (tmp_p_19[1].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[33] = tmp_p_8[33] + tmp_p_19[1].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[58] = (tmp_p_8[58] + (tmp_p_19[2].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[34] = tmp_p_8[34] + tmp_p_19[2].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[59] = (tmp_p_8[59] + (tmp_p_19[3].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[35] = tmp_p_8[35] + tmp_p_19[3].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[60] = (tmp_p_8[60] + (tmp_p_19[4].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[36] = tmp_p_8[36] + tmp_p_19[4].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[61] = (tmp_p_8[61] + (tmp_p_19[5].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[37] = tmp_p_8[37] + tmp_p_19[5].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[62] = (tmp_p_8[62] + (tmp_p_19[6].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[38] = tmp_p_8[38] + tmp_p_19[6].s2 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_8[63] = (tmp_p_8[63] + (tmp_p_19[7].s2 * tmp_p_24[1].s3));
+                    tmp_p_8[39] = tmp_p_8[39] + tmp_p_19[7].s2 * tmp_p_24[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[40] = tmp_p_8[40] + tmp_p_19[0].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[41] = tmp_p_8[41] + tmp_p_19[1].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[42] = tmp_p_8[42] + tmp_p_19[2].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[43] = tmp_p_8[43] + tmp_p_19[3].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[44] = tmp_p_8[44] + tmp_p_19[4].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[45] = tmp_p_8[45] + tmp_p_19[5].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[46] = tmp_p_8[46] + tmp_p_19[6].s2 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_8[47] = tmp_p_8[47] + tmp_p_19[7].s2 * tmp_p_24[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[48] = tmp_p_8[48] + tmp_p_19[0].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[49] = tmp_p_8[49] + tmp_p_19[1].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[50] = tmp_p_8[50] + tmp_p_19[2].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[51] = tmp_p_8[51] + tmp_p_19[3].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[52] = tmp_p_8[52] + tmp_p_19[4].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[53] = tmp_p_8[53] + tmp_p_19[5].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[54] = tmp_p_8[54] + tmp_p_19[6].s2 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_8[55] = tmp_p_8[55] + tmp_p_19[7].s2 * tmp_p_24[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[56] = tmp_p_8[56] + tmp_p_19[0].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[57] = tmp_p_8[57] + tmp_p_19[1].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[58] = tmp_p_8[58] + tmp_p_19[2].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[59] = tmp_p_8[59] + tmp_p_19[3].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[60] = tmp_p_8[60] + tmp_p_19[4].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[61] = tmp_p_8[61] + tmp_p_19[5].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[62] = tmp_p_8[62] + tmp_p_19[6].s2 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_8[63] = tmp_p_8[63] + tmp_p_19[7].s2 * tmp_p_24[1].s3;
                   }
                 }
               }
@@ -967,210 +967,210 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
                 }
                 {
                   {
-                    tmp_p_8[0] = (tmp_p_8[0] + (tmp_p_19[0].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[0] = tmp_p_8[0] + tmp_p_19[0].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[1] = (tmp_p_8[1] + (tmp_p_19[1].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[1] = tmp_p_8[1] + tmp_p_19[1].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[2] = (tmp_p_8[2] + (tmp_p_19[2].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[2] = tmp_p_8[2] + tmp_p_19[2].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[3] = (tmp_p_8[3] + (tmp_p_19[3].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[3] = tmp_p_8[3] + tmp_p_19[3].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[4] = (tmp_p_8[4] + (tmp_p_19[4].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[4] = tmp_p_8[4] + tmp_p_19[4].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[5] = (tmp_p_8[5] + (tmp_p_19[5].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[5] = tmp_p_8[5] + tmp_p_19[5].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[6] = (tmp_p_8[6] + (tmp_p_19[6].s3 * tmp_p_25[0].s0));
+                    tmp_p_8[6] = tmp_p_8[6] + tmp_p_19[6].s3 * tmp_p_25[0].s0;
                   }
                   {
-                    tmp_p_8[7] = (tmp_p_8[7] + (tmp_p_19[7].s3 * tmp_p_25[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[8] = (tmp_p_8[8] + (tmp_p_19[0].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[9] = (tmp_p_8[9] + (tmp_p_19[1].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[10] = (tmp_p_8[10] + (tmp_p_19[2].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[11] = (tmp_p_8[11] + (tmp_p_19[3].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[12] = (tmp_p_8[12] + (tmp_p_19[4].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[13] = (tmp_p_8[13] + (tmp_p_19[5].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[14] = (tmp_p_8[14] + (tmp_p_19[6].s3 * tmp_p_25[0].s1));
-                  }
-                  {
-                    tmp_p_8[15] = (tmp_p_8[15] + (tmp_p_19[7].s3 * tmp_p_25[0].s1));
+                    tmp_p_8[7] = tmp_p_8[7] + tmp_p_19[7].s3 * tmp_p_25[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_8[16] = (tmp_p_8[16] + (tmp_p_19[0].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[8] = tmp_p_8[8] + tmp_p_19[0].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[17] = (tmp_p_8[17] + (tmp_p_19[1].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[9] = tmp_p_8[9] + tmp_p_19[1].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[18] = (tmp_p_8[18] + (tmp_p_19[2].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[10] = tmp_p_8[10] + tmp_p_19[2].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[19] = (tmp_p_8[19] + (tmp_p_19[3].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[11] = tmp_p_8[11] + tmp_p_19[3].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[20] = (tmp_p_8[20] + (tmp_p_19[4].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[12] = tmp_p_8[12] + tmp_p_19[4].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[21] = (tmp_p_8[21] + (tmp_p_19[5].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[13] = tmp_p_8[13] + tmp_p_19[5].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[22] = (tmp_p_8[22] + (tmp_p_19[6].s3 * tmp_p_25[0].s2));
+                    tmp_p_8[14] = tmp_p_8[14] + tmp_p_19[6].s3 * tmp_p_25[0].s1;
                   }
                   {
-                    tmp_p_8[23] = (tmp_p_8[23] + (tmp_p_19[7].s3 * tmp_p_25[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[24] = (tmp_p_8[24] + (tmp_p_19[0].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[25] = (tmp_p_8[25] + (tmp_p_19[1].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[26] = (tmp_p_8[26] + (tmp_p_19[2].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[27] = (tmp_p_8[27] + (tmp_p_19[3].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[28] = (tmp_p_8[28] + (tmp_p_19[4].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[29] = (tmp_p_8[29] + (tmp_p_19[5].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[30] = (tmp_p_8[30] + (tmp_p_19[6].s3 * tmp_p_25[0].s3));
-                  }
-                  {
-                    tmp_p_8[31] = (tmp_p_8[31] + (tmp_p_19[7].s3 * tmp_p_25[0].s3));
+                    tmp_p_8[15] = tmp_p_8[15] + tmp_p_19[7].s3 * tmp_p_25[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_8[32] = (tmp_p_8[32] + (tmp_p_19[0].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[16] = tmp_p_8[16] + tmp_p_19[0].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[33] = (tmp_p_8[33] + (tmp_p_19[1].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[17] = tmp_p_8[17] + tmp_p_19[1].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[34] = (tmp_p_8[34] + (tmp_p_19[2].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[18] = tmp_p_8[18] + tmp_p_19[2].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[35] = (tmp_p_8[35] + (tmp_p_19[3].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[19] = tmp_p_8[19] + tmp_p_19[3].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[36] = (tmp_p_8[36] + (tmp_p_19[4].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[20] = tmp_p_8[20] + tmp_p_19[4].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[37] = (tmp_p_8[37] + (tmp_p_19[5].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[21] = tmp_p_8[21] + tmp_p_19[5].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[38] = (tmp_p_8[38] + (tmp_p_19[6].s3 * tmp_p_25[1].s0));
+                    tmp_p_8[22] = tmp_p_8[22] + tmp_p_19[6].s3 * tmp_p_25[0].s2;
                   }
                   {
-                    tmp_p_8[39] = (tmp_p_8[39] + (tmp_p_19[7].s3 * tmp_p_25[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_8[40] = (tmp_p_8[40] + (tmp_p_19[0].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[41] = (tmp_p_8[41] + (tmp_p_19[1].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[42] = (tmp_p_8[42] + (tmp_p_19[2].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[43] = (tmp_p_8[43] + (tmp_p_19[3].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[44] = (tmp_p_8[44] + (tmp_p_19[4].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[45] = (tmp_p_8[45] + (tmp_p_19[5].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[46] = (tmp_p_8[46] + (tmp_p_19[6].s3 * tmp_p_25[1].s1));
-                  }
-                  {
-                    tmp_p_8[47] = (tmp_p_8[47] + (tmp_p_19[7].s3 * tmp_p_25[1].s1));
+                    tmp_p_8[23] = tmp_p_8[23] + tmp_p_19[7].s3 * tmp_p_25[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_8[48] = (tmp_p_8[48] + (tmp_p_19[0].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[24] = tmp_p_8[24] + tmp_p_19[0].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[49] = (tmp_p_8[49] + (tmp_p_19[1].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[25] = tmp_p_8[25] + tmp_p_19[1].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[50] = (tmp_p_8[50] + (tmp_p_19[2].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[26] = tmp_p_8[26] + tmp_p_19[2].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[51] = (tmp_p_8[51] + (tmp_p_19[3].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[27] = tmp_p_8[27] + tmp_p_19[3].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[52] = (tmp_p_8[52] + (tmp_p_19[4].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[28] = tmp_p_8[28] + tmp_p_19[4].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[53] = (tmp_p_8[53] + (tmp_p_19[5].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[29] = tmp_p_8[29] + tmp_p_19[5].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[54] = (tmp_p_8[54] + (tmp_p_19[6].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[30] = tmp_p_8[30] + tmp_p_19[6].s3 * tmp_p_25[0].s3;
                   }
                   {
-                    tmp_p_8[55] = (tmp_p_8[55] + (tmp_p_19[7].s3 * tmp_p_25[1].s2));
+                    tmp_p_8[31] = tmp_p_8[31] + tmp_p_19[7].s3 * tmp_p_25[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_8[56] = (tmp_p_8[56] + (tmp_p_19[0].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[32] = tmp_p_8[32] + tmp_p_19[0].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[57] = (tmp_p_8[57] + (tmp_p_19[1].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[33] = tmp_p_8[33] + tmp_p_19[1].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[58] = (tmp_p_8[58] + (tmp_p_19[2].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[34] = tmp_p_8[34] + tmp_p_19[2].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[59] = (tmp_p_8[59] + (tmp_p_19[3].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[35] = tmp_p_8[35] + tmp_p_19[3].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[60] = (tmp_p_8[60] + (tmp_p_19[4].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[36] = tmp_p_8[36] + tmp_p_19[4].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[61] = (tmp_p_8[61] + (tmp_p_19[5].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[37] = tmp_p_8[37] + tmp_p_19[5].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[62] = (tmp_p_8[62] + (tmp_p_19[6].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[38] = tmp_p_8[38] + tmp_p_19[6].s3 * tmp_p_25[1].s0;
                   }
                   {
-                    tmp_p_8[63] = (tmp_p_8[63] + (tmp_p_19[7].s3 * tmp_p_25[1].s3));
+                    tmp_p_8[39] = tmp_p_8[39] + tmp_p_19[7].s3 * tmp_p_25[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[40] = tmp_p_8[40] + tmp_p_19[0].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[41] = tmp_p_8[41] + tmp_p_19[1].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[42] = tmp_p_8[42] + tmp_p_19[2].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[43] = tmp_p_8[43] + tmp_p_19[3].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[44] = tmp_p_8[44] + tmp_p_19[4].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[45] = tmp_p_8[45] + tmp_p_19[5].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[46] = tmp_p_8[46] + tmp_p_19[6].s3 * tmp_p_25[1].s1;
+                  }
+                  {
+                    tmp_p_8[47] = tmp_p_8[47] + tmp_p_19[7].s3 * tmp_p_25[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[48] = tmp_p_8[48] + tmp_p_19[0].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[49] = tmp_p_8[49] + tmp_p_19[1].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[50] = tmp_p_8[50] + tmp_p_19[2].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[51] = tmp_p_8[51] + tmp_p_19[3].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[52] = tmp_p_8[52] + tmp_p_19[4].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[53] = tmp_p_8[53] + tmp_p_19[5].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[54] = tmp_p_8[54] + tmp_p_19[6].s3 * tmp_p_25[1].s2;
+                  }
+                  {
+                    tmp_p_8[55] = tmp_p_8[55] + tmp_p_19[7].s3 * tmp_p_25[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_8[56] = tmp_p_8[56] + tmp_p_19[0].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[57] = tmp_p_8[57] + tmp_p_19[1].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[58] = tmp_p_8[58] + tmp_p_19[2].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[59] = tmp_p_8[59] + tmp_p_19[3].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[60] = tmp_p_8[60] + tmp_p_19[4].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[61] = tmp_p_8[61] + tmp_p_19[5].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[62] = tmp_p_8[62] + tmp_p_19[6].s3 * tmp_p_25[1].s3;
+                  }
+                  {
+                    tmp_p_8[63] = tmp_p_8[63] + tmp_p_19[7].s3 * tmp_p_25[1].s3;
                   }
                 }
               }
@@ -1187,56 +1187,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[0]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[0]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[1]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[1]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[2]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[2]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[3]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[3]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[4]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[4]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[5]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[5]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[6]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[6]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[7]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0)] + tmp_p_8[7]);
                 }
               }
             }
@@ -1245,56 +1245,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[8]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[8]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[9]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[9]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[10]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[10]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[11]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[11]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[12]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[12]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[13]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[13]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[14]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[14]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 1 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[15]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 1] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 1)] + tmp_p_8[15]);
                 }
               }
             }
@@ -1303,56 +1303,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[16]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[16]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[17]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[17]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[18]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[18]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[19]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[19]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[20]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[20]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[21]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[21]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[22]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[22]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 2 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[23]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 2] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 2)] + tmp_p_8[23]);
                 }
               }
             }
@@ -1361,56 +1361,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[24]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[24]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[25]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[25]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[26]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[26]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[27]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[27]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[28]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[28]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[29]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[29]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[30]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[30]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 3 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[31]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 3] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 3)] + tmp_p_8[31]);
                 }
               }
             }
@@ -1419,56 +1419,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[32]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[32]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[33]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[33]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[34]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[34]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[35]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[35]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[36]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[36]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[37]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[37]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[38]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[38]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 64 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[39]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 64] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 64)] + tmp_p_8[39]);
                 }
               }
             }
@@ -1477,56 +1477,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[40]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[40]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[41]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[41]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[42]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[42]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[43]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[43]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[44]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[44]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[45]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[45]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[46]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[46]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 65 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[47]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 65] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 65)] + tmp_p_8[47]);
                 }
               }
             }
@@ -1535,56 +1535,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[48]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[48]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[49]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[49]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[50]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[50]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[51]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[51]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[52]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[52]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[53]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[53]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[54]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[54]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 66 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[55]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 66] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 66)] + tmp_p_8[55]);
                 }
               }
             }
@@ -1593,56 +1593,56 @@ kernel void Conv(const global float* restrict x, const global float* restrict w,
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 < H * W) {
-                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[56]));
+                  out[F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[56]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 16 < H * W) {
-                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[57]));
+                  out[16 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[57]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 32 < H * W) {
-                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[58]));
+                  out[32 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[58]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 48 < H * W) {
-                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[59]));
+                  out[48 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[59]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 64 < H * W) {
-                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[60]));
+                  out[64 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[60]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 80 < H * W) {
-                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[61]));
+                  out[80 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[61]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 96 < H * W) {
-                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[62]));
+                  out[96 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[62]);
                 }
               }
             }
             {
               if (4 * l0 + 128 * wg0 + 67 < F) {
                 if (l1 + 128 * wg1 + 112 < H * W) {
-                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, (bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[63]));
+                  out[112 * F + F * l1 + 128 * F * wg1 + 4 * l0 + 128 * wg0 + 67] = fmax(0.0f, bias[lift_min(F - 1, 4 * l0 + 128 * wg0 + 67)] + tmp_p_8[63]);
                 }
               }
             }

@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 __attribute__((reqd_work_group_size(16, 16, 1)))
@@ -257,7 +257,7 @@ kernel void Gemm(const global float* restrict a, const global float* restrict b,
           for (lift_idx i_10 = 0; i_10 < 8; i_10 += 1) {
             {
               lift_idx l0 = get_local_id(0);
-              tmp_l_9[256 * i_10 + l0 + 16 * l1] = ((16 * i_8 + l0 >= K) ? 0.0f : a[K * lift_min(N - 1, 16 * i_10 + l1 + 128 * wg1) + 16 * i_8 + l0]);
+              tmp_l_9[256 * i_10 + l0 + 16 * l1] = (16 * i_8 + l0 >= K) ? 0.0f : a[K * lift_min(N - 1, 16 * i_10 + l1 + 128 * wg1) + 16 * i_8 + l0];
             }
           }
         }
@@ -266,7 +266,7 @@ kernel void Gemm(const global float* restrict a, const global float* restrict b,
           for (lift_idx i_12 = 0; i_12 < 8; i_12 += 1) {
             {
               lift_idx l0 = get_local_id(0);
-              tmp_l_11[16 * i_12 + l0 + 128 * l1] = ((16 * i_8 + l1 >= K) ? 0.0f : b[16 * M * i_8 + M * l1 + lift_min(M - 1, 16 * i_12 + l0 + 128 * wg0)]);
+              tmp_l_11[16 * i_12 + l0 + 128 * l1] = (16 * i_8 + l1 >= K) ? 0.0f : b[16 * M * i_8 + M * l1 + lift_min(M - 1, 16 * i_12 + l0 + 128 * wg0)];
             }
           }
         }
@@ -311,210 +311,210 @@ kernel void Gemm(const global float* restrict a, const global float* restrict b,
                 }
                 {
                   {
-                    tmp_p_7[0] = (tmp_p_7[0] + (tmp_p_18[0].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[0] = tmp_p_7[0] + tmp_p_18[0].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[1] = (tmp_p_7[1] + (tmp_p_18[1].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[1] = tmp_p_7[1] + tmp_p_18[1].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[2] = (tmp_p_7[2] + (tmp_p_18[2].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[2] = tmp_p_7[2] + tmp_p_18[2].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[3] = (tmp_p_7[3] + (tmp_p_18[3].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[3] = tmp_p_7[3] + tmp_p_18[3].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[4] = (tmp_p_7[4] + (tmp_p_18[4].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[4] = tmp_p_7[4] + tmp_p_18[4].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[5] = (tmp_p_7[5] + (tmp_p_18[5].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[5] = tmp_p_7[5] + tmp_p_18[5].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[6] = (tmp_p_7[6] + (tmp_p_18[6].s0 * tmp_p_21[0].s0));
+                    tmp_p_7[6] = tmp_p_7[6] + tmp_p_18[6].s0 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_7[7] = (tmp_p_7[7] + (tmp_p_18[7].s0 * tmp_p_21[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[8] = (tmp_p_7[8] + (tmp_p_18[0].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[9] = (tmp_p_7[9] + (tmp_p_18[1].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[10] = (tmp_p_7[10] + (tmp_p_18[2].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[11] = (tmp_p_7[11] + (tmp_p_18[3].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[12] = (tmp_p_7[12] + (tmp_p_18[4].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[13] = (tmp_p_7[13] + (tmp_p_18[5].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[14] = (tmp_p_7[14] + (tmp_p_18[6].s0 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_7[15] = (tmp_p_7[15] + (tmp_p_18[7].s0 * tmp_p_21[0].s1));
+                    tmp_p_7[7] = tmp_p_7[7] + tmp_p_18[7].s0 * tmp_p_21[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_7[16] = (tmp_p_7[16] + (tmp_p_18[0].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[8] = tmp_p_7[8] + tmp_p_18[0].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[17] = (tmp_p_7[17] + (tmp_p_18[1].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[9] = tmp_p_7[9] + tmp_p_18[1].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[18] = (tmp_p_7[18] + (tmp_p_18[2].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[10] = tmp_p_7[10] + tmp_p_18[2].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[19] = (tmp_p_7[19] + (tmp_p_18[3].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[11] = tmp_p_7[11] + tmp_p_18[3].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[20] = (tmp_p_7[20] + (tmp_p_18[4].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[12] = tmp_p_7[12] + tmp_p_18[4].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[21] = (tmp_p_7[21] + (tmp_p_18[5].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[13] = tmp_p_7[13] + tmp_p_18[5].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[22] = (tmp_p_7[22] + (tmp_p_18[6].s0 * tmp_p_21[0].s2));
+                    tmp_p_7[14] = tmp_p_7[14] + tmp_p_18[6].s0 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_7[23] = (tmp_p_7[23] + (tmp_p_18[7].s0 * tmp_p_21[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[24] = (tmp_p_7[24] + (tmp_p_18[0].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[25] = (tmp_p_7[25] + (tmp_p_18[1].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[26] = (tmp_p_7[26] + (tmp_p_18[2].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[27] = (tmp_p_7[27] + (tmp_p_18[3].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[28] = (tmp_p_7[28] + (tmp_p_18[4].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[29] = (tmp_p_7[29] + (tmp_p_18[5].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[30] = (tmp_p_7[30] + (tmp_p_18[6].s0 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_7[31] = (tmp_p_7[31] + (tmp_p_18[7].s0 * tmp_p_21[0].s3));
+                    tmp_p_7[15] = tmp_p_7[15] + tmp_p_18[7].s0 * tmp_p_21[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_7[32] = (tmp_p_7[32] + (tmp_p_18[0].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[16] = tmp_p_7[16] + tmp_p_18[0].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[33] = (tmp_p_7[33] + (tmp_p_18[1].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[17] = tmp_p_7[17] + tmp_p_18[1].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[34] = (tmp_p_7[34] + (tmp_p_18[2].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[18] = tmp_p_7[18] + tmp_p_18[2].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[35] = (tmp_p_7[35] + (tmp_p_18[3].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[19] = tmp_p_7[19] + tmp_p_18[3].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[36] = (tmp_p_7[36] + (tmp_p_18[4].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[20] = tmp_p_7[20] + tmp_p_18[4].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[37] = (tmp_p_7[37] + (tmp_p_18[5].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[21] = tmp_p_7[21] + tmp_p_18[5].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[38] = (tmp_p_7[38] + (tmp_p_18[6].s0 * tmp_p_21[1].s0));
+                    tmp_p_7[22] = tmp_p_7[22] + tmp_p_18[6].s0 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_7[39] = (tmp_p_7[39] + (tmp_p_18[7].s0 * tmp_p_21[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[40] = (tmp_p_7[40] + (tmp_p_18[0].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[41] = (tmp_p_7[41] + (tmp_p_18[1].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[42] = (tmp_p_7[42] + (tmp_p_18[2].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[43] = (tmp_p_7[43] + (tmp_p_18[3].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[44] = (tmp_p_7[44] + (tmp_p_18[4].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[45] = (tmp_p_7[45] + (tmp_p_18[5].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[46] = (tmp_p_7[46] + (tmp_p_18[6].s0 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_7[47] = (tmp_p_7[47] + (tmp_p_18[7].s0 * tmp_p_21[1].s1));
+                    tmp_p_7[23] = tmp_p_7[23] + tmp_p_18[7].s0 * tmp_p_21[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_7[48] = (tmp_p_7[48] + (tmp_p_18[0].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[24] = tmp_p_7[24] + tmp_p_18[0].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[49] = (tmp_p_7[49] + (tmp_p_18[1].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[25] = tmp_p_7[25] + tmp_p_18[1].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[50] = (tmp_p_7[50] + (tmp_p_18[2].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[26] = tmp_p_7[26] + tmp_p_18[2].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[51] = (tmp_p_7[51] + (tmp_p_18[3].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[27] = tmp_p_7[27] + tmp_p_18[3].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[52] = (tmp_p_7[52] + (tmp_p_18[4].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[28] = tmp_p_7[28] + tmp_p_18[4].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[53] = (tmp_p_7[53] + (tmp_p_18[5].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[29] = tmp_p_7[29] + tmp_p_18[5].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[54] = (tmp_p_7[54] + (tmp_p_18[6].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[30] = tmp_p_7[30] + tmp_p_18[6].s0 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_7[55] = (tmp_p_7[55] + (tmp_p_18[7].s0 * tmp_p_21[1].s2));
+                    tmp_p_7[31] = tmp_p_7[31] + tmp_p_18[7].s0 * tmp_p_21[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_7[56] = (tmp_p_7[56] + (tmp_p_18[0].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[32] = tmp_p_7[32] + tmp_p_18[0].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[57] = (tmp_p_7[57] + (tmp_p_18[1].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[33] = tmp_p_7[33] + tmp_p_18[1].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[58] = (tmp_p_7[58] + (tmp_p_18[2].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[34] = tmp_p_7[34] + tmp_p_18[2].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[59] = (tmp_p_7[59] + (tmp_p_18[3].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[35] = tmp_p_7[35] + tmp_p_18[3].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[60] = (tmp_p_7[60] + (tmp_p_18[4].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[36] = tmp_p_7[36] + tmp_p_18[4].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[61] = (tmp_p_7[61] + (tmp_p_18[5].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[37] = tmp_p_7[37] + tmp_p_18[5].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[62] = (tmp_p_7[62] + (tmp_p_18[6].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[38] = tmp_p_7[38] + tmp_p_18[6].s0 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_7[63] = (tmp_p_7[63] + (tmp_p_18[7].s0 * tmp_p_21[1].s3));
+                    tmp_p_7[39] = tmp_p_7[39] + tmp_p_18[7].s0 * tmp_p_21[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[40] = tmp_p_7[40] + tmp_p_18[0].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[41] = tmp_p_7[41] + tmp_p_18[1].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[42] = tmp_p_7[42] + tmp_p_18[2].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[43] = tmp_p_7[43] + tmp_p_18[3].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[44] = tmp_p_7[44] + tmp_p_18[4].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[45] = tmp_p_7[45] + tmp_p_18[5].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[46] = tmp_p_7[46] + tmp_p_18[6].s0 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_7[47] = tmp_p_7[47] + tmp_p_18[7].s0 * tmp_p_21[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[48] = tmp_p_7[48] + tmp_p_18[0].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[49] = tmp_p_7[49] + tmp_p_18[1].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[50] = tmp_p_7[50] + tmp_p_18[2].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[51] = tmp_p_7[51] + tmp_p_18[3].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[52] = tmp_p_7[52] + tmp_p_18[4].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[53] = tmp_p_7[53] + tmp_p_18[5].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[54] = tmp_p_7[54] + tmp_p_18[6].s0 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_7[55] = tmp_p_7[55] + tmp_p_18[7].s0 * tmp_p_21[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[56] = tmp_p_7[56] + tmp_p_18[0].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[57] = tmp_p_7[57] + tmp_p_18[1].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[58] = tmp_p_7[58] + tmp_p_18[2].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[59] = tmp_p_7[59] + tmp_p_18[3].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[60] = tmp_p_7[60] + tmp_p_18[4].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[61] = tmp_p_7[61] + tmp_p_18[5].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[62] = tmp_p_7[62] + tmp_p_18[6].s0 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_7[63] = tmp_p_7[63] + tmp_p_18[7].s0 * tmp_p_21[1].s3;
                   }
                 }
               }
@@ -528,210 +528,210 @@ kernel void Gemm(const global float* restrict a, const global float* restrict b,
                 }
                 {
                   {
-                    tmp_p_7[0] = (tmp_p_7[0] + (tmp_p_18[0].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[0] = tmp_p_7[0] + tmp_p_18[0].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[1] = (tmp_p_7[1] + (tmp_p_18[1].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[1] = tmp_p_7[1] + tmp_p_18[1].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[2] = (tmp_p_7[2] + (tmp_p_18[2].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[2] = tmp_p_7[2] + tmp_p_18[2].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[3] = (tmp_p_7[3] + (tmp_p_18[3].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[3] = tmp_p_7[3] + tmp_p_18[3].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[4] = (tmp_p_7[4] + (tmp_p_18[4].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[4] = tmp_p_7[4] + tmp_p_18[4].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[5] = (tmp_p_7[5] + (tmp_p_18[5].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[5] = tmp_p_7[5] + tmp_p_18[5].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[6] = (tmp_p_7[6] + (tmp_p_18[6].s1 * tmp_p_22[0].s0));
+                    tmp_p_7[6] = tmp_p_7[6] + tmp_p_18[6].s1 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_7[7] = (tmp_p_7[7] + (tmp_p_18[7].s1 * tmp_p_22[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[8] = (tmp_p_7[8] + (tmp_p_18[0].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[9] = (tmp_p_7[9] + (tmp_p_18[1].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[10] = (tmp_p_7[10] + (tmp_p_18[2].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[11] = (tmp_p_7[11] + (tmp_p_18[3].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[12] = (tmp_p_7[12] + (tmp_p_18[4].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[13] = (tmp_p_7[13] + (tmp_p_18[5].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[14] = (tmp_p_7[14] + (tmp_p_18[6].s1 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_7[15] = (tmp_p_7[15] + (tmp_p_18[7].s1 * tmp_p_22[0].s1));
+                    tmp_p_7[7] = tmp_p_7[7] + tmp_p_18[7].s1 * tmp_p_22[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_7[16] = (tmp_p_7[16] + (tmp_p_18[0].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[8] = tmp_p_7[8] + tmp_p_18[0].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[17] = (tmp_p_7[17] + (tmp_p_18[1].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[9] = tmp_p_7[9] + tmp_p_18[1].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[18] = (tmp_p_7[18] + (tmp_p_18[2].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[10] = tmp_p_7[10] + tmp_p_18[2].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[19] = (tmp_p_7[19] + (tmp_p_18[3].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[11] = tmp_p_7[11] + tmp_p_18[3].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[20] = (tmp_p_7[20] + (tmp_p_18[4].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[12] = tmp_p_7[12] + tmp_p_18[4].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[21] = (tmp_p_7[21] + (tmp_p_18[5].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[13] = tmp_p_7[13] + tmp_p_18[5].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[22] = (tmp_p_7[22] + (tmp_p_18[6].s1 * tmp_p_22[0].s2));
+                    tmp_p_7[14] = tmp_p_7[14] + tmp_p_18[6].s1 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_7[23] = (tmp_p_7[23] + (tmp_p_18[7].s1 * tmp_p_22[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[24] = (tmp_p_7[24] + (tmp_p_18[0].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[25] = (tmp_p_7[25] + (tmp_p_18[1].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[26] = (tmp_p_7[26] + (tmp_p_18[2].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[27] = (tmp_p_7[27] + (tmp_p_18[3].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[28] = (tmp_p_7[28] + (tmp_p_18[4].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[29] = (tmp_p_7[29] + (tmp_p_18[5].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[30] = (tmp_p_7[30] + (tmp_p_18[6].s1 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_7[31] = (tmp_p_7[31] + (tmp_p_18[7].s1 * tmp_p_22[0].s3));
+                    tmp_p_7[15] = tmp_p_7[15] + tmp_p_18[7].s1 * tmp_p_22[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_7[32] = (tmp_p_7[32] + (tmp_p_18[0].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[16] = tmp_p_7[16] + tmp_p_18[0].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[33] = (tmp_p_7[33] + (tmp_p_18[1].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[17] = tmp_p_7[17] + tmp_p_18[1].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[34] = (tmp_p_7[34] + (tmp_p_18[2].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[18] = tmp_p_7[18] + tmp_p_18[2].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[35] = (tmp_p_7[35] + (tmp_p_18[3].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[19] = tmp_p_7[19] + tmp_p_18[3].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[36] = (tmp_p_7[36] + (tmp_p_18[4].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[20] = tmp_p_7[20] + tmp_p_18[4].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[37] = (tmp_p_7[37] + (tmp_p_18[5].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[21] = tmp_p_7[21] + tmp_p_18[5].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[38] = (tmp_p_7[38] + (tmp_p_18[6].s1 * tmp_p_22[1].s0));
+                    tmp_p_7[22] = tmp_p_7[22] + tmp_p_18[6].s1 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_7[39] = (tmp_p_7[39] + (tmp_p_18[7].s1 * tmp_p_22[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[40] = (tmp_p_7[40] + (tmp_p_18[0].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[41] = (tmp_p_7[41] + (tmp_p_18[1].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[42] = (tmp_p_7[42] + (tmp_p_18[2].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[43] = (tmp_p_7[43] + (tmp_p_18[3].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[44] = (tmp_p_7[44] + (tmp_p_18[4].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[45] = (tmp_p_7[45] + (tmp_p_18[5].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[46] = (tmp_p_7[46] + (tmp_p_18[6].s1 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_7[47] = (tmp_p_7[47] + (tmp_p_18[7].s1 * tmp_p_22[1].s1));
+                    tmp_p_7[23] = tmp_p_7[23] + tmp_p_18[7].s1 * tmp_p_22[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_7[48] = (tmp_p_7[48] + (tmp_p_18[0].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[24] = tmp_p_7[24] + tmp_p_18[0].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[49] = (tmp_p_7[49] + (tmp_p_18[1].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[25] = tmp_p_7[25] + tmp_p_18[1].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[50] = (tmp_p_7[50] + (tmp_p_18[2].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[26] = tmp_p_7[26] + tmp_p_18[2].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[51] = (tmp_p_7[51] + (tmp_p_18[3].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[27] = tmp_p_7[27] + tmp_p_18[3].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[52] = (tmp_p_7[52] + (tmp_p_18[4].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[28] = tmp_p_7[28] + tmp_p_18[4].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[53] = (tmp_p_7[53] + (tmp_p_18[5].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[29] = tmp_p_7[29] + tmp_p_18[5].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[54] = (tmp_p_7[54] + (tmp_p_18[6].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[30] = tmp_p_7[30] + tmp_p_18[6].s1 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_7[55] = (tmp_p_7[55] + (tmp_p_18[7].s1 * tmp_p_22[1].s2));
+                    tmp_p_7[31] = tmp_p_7[31] + tmp_p_18[7].s1 * tmp_p_22[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_7[56] = (tmp_p_7[56] + (tmp_p_18[0].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[32] = tmp_p_7[32] + tmp_p_18[0].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[57] = (tmp_p_7[57] + (tmp_p_18[1].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[33] = tmp_p_7[33] + tmp_p_18[1].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[58] = (tmp_p_7[58] + (tmp_p_18[2].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[34] = tmp_p_7[34] + tmp_p_18[2].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[59] = (tmp_p_7[59] + (tmp_p_18[3].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[35] = tmp_p_7[35] + tmp_p_18[3].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[60] = (tmp_p_7[60] + (tmp_p_18[4].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[36] = tmp_p_7[36] + tmp_p_18[4].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[61] = (tmp_p_7[61] + (tmp_p_18[5].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[37] = tmp_p_7[37] + tmp_p_18[5].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[62] = (tmp_p_7[62] + (tmp_p_18[6].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[38] = tmp_p_7[38] + tmp_p_18[6].s1 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_7[63] = (tmp_p_7[63] + (tmp_p_18[7].s1 * tmp_p_22[1].s3));
+                    tmp_p_7[39] = tmp_p_7[39] + tmp_p_18[7].s1 * tmp_p_22[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[40] = tmp_p_7[40] + tmp_p_18[0].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[41] = tmp_p_7[41] + tmp_p_18[1].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[42] = tmp_p_7[42] + tmp_p_18[2].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[43] = tmp_p_7[43] + tmp_p_18[3].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[44] = tmp_p_7[44] + tmp_p_18[4].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[45] = tmp_p_7[45] + tmp_p_18[5].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[46] = tmp_p_7[46] + tmp_p_18[6].s1 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_7[47] = tmp_p_7[47] + tmp_p_18[7].s1 * tmp_p_22[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[48] = tmp_p_7[48] + tmp_p_18[0].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[49] = tmp_p_7[49] + tmp_p_18[1].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[50] = tmp_p_7[50] + tmp_p_18[2].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[51] = tmp_p_7[51] + tmp_p_18[3].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[52] = tmp_p_7[52] + tmp_p_18[4].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[53] = tmp_p_7[53] + tmp_p_18[5].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[54] = tmp_p_7[54] + tmp_p_18[6].s1 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_7[55] = tmp_p_7[55] + tmp_p_18[7].s1 * tmp_p_22[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[56] = tmp_p_7[56] + tmp_p_18[0].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[57] = tmp_p_7[57] + tmp_p_18[1].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[58] = tmp_p_7[58] + tmp_p_18[2].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[59] = tmp_p_7[59] + tmp_p_18[3].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[60] = tmp_p_7[60] + tmp_p_18[4].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[61] = tmp_p_7[61] + tmp_p_18[5].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[62] = tmp_p_7[62] + tmp_p_18[6].s1 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_7[63] = tmp_p_7[63] + tmp_p_18[7].s1 * tmp_p_22[1].s3;
                   }
                 }
               }
@@ -745,210 +745,210 @@ kernel void Gemm(const global float* restrict a, const global float* restrict b,
                 }
                 {
                   {
-                    tmp_p_7[0] = (tmp_p_7[0] + (tmp_p_18[0].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[0] = tmp_p_7[0] + tmp_p_18[0].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[1] = (tmp_p_7[1] + (tmp_p_18[1].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[1] = tmp_p_7[1] + tmp_p_18[1].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[2] = (tmp_p_7[2] + (tmp_p_18[2].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[2] = tmp_p_7[2] + tmp_p_18[2].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[3] = (tmp_p_7[3] + (tmp_p_18[3].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[3] = tmp_p_7[3] + tmp_p_18[3].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[4] = (tmp_p_7[4] + (tmp_p_18[4].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[4] = tmp_p_7[4] + tmp_p_18[4].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[5] = (tmp_p_7[5] + (tmp_p_18[5].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[5] = tmp_p_7[5] + tmp_p_18[5].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[6] = (tmp_p_7[6] + (tmp_p_18[6].s2 * tmp_p_23[0].s0));
+                    tmp_p_7[6] = tmp_p_7[6] + tmp_p_18[6].s2 * tmp_p_23[0].s0;
                   }
                   {
-                    tmp_p_7[7] = (tmp_p_7[7] + (tmp_p_18[7].s2 * tmp_p_23[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[8] = (tmp_p_7[8] + (tmp_p_18[0].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[9] = (tmp_p_7[9] + (tmp_p_18[1].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[10] = (tmp_p_7[10] + (tmp_p_18[2].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[11] = (tmp_p_7[11] + (tmp_p_18[3].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[12] = (tmp_p_7[12] + (tmp_p_18[4].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[13] = (tmp_p_7[13] + (tmp_p_18[5].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[14] = (tmp_p_7[14] + (tmp_p_18[6].s2 * tmp_p_23[0].s1));
-                  }
-                  {
-                    tmp_p_7[15] = (tmp_p_7[15] + (tmp_p_18[7].s2 * tmp_p_23[0].s1));
+                    tmp_p_7[7] = tmp_p_7[7] + tmp_p_18[7].s2 * tmp_p_23[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_7[16] = (tmp_p_7[16] + (tmp_p_18[0].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[8] = tmp_p_7[8] + tmp_p_18[0].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[17] = (tmp_p_7[17] + (tmp_p_18[1].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[9] = tmp_p_7[9] + tmp_p_18[1].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[18] = (tmp_p_7[18] + (tmp_p_18[2].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[10] = tmp_p_7[10] + tmp_p_18[2].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[19] = (tmp_p_7[19] + (tmp_p_18[3].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[11] = tmp_p_7[11] + tmp_p_18[3].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[20] = (tmp_p_7[20] + (tmp_p_18[4].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[12] = tmp_p_7[12] + tmp_p_18[4].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[21] = (tmp_p_7[21] + (tmp_p_18[5].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[13] = tmp_p_7[13] + tmp_p_18[5].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[22] = (tmp_p_7[22] + (tmp_p_18[6].s2 * tmp_p_23[0].s2));
+                    tmp_p_7[14] = tmp_p_7[14] + tmp_p_18[6].s2 * tmp_p_23[0].s1;
                   }
                   {
-                    tmp_p_7[23] = (tmp_p_7[23] + (tmp_p_18[7].s2 * tmp_p_23[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[24] = (tmp_p_7[24] + (tmp_p_18[0].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[25] = (tmp_p_7[25] + (tmp_p_18[1].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[26] = (tmp_p_7[26] + (tmp_p_18[2].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[27] = (tmp_p_7[27] + (tmp_p_18[3].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[28] = (tmp_p_7[28] + (tmp_p_18[4].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[29] = (tmp_p_7[29] + (tmp_p_18[5].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[30] = (tmp_p_7[30] + (tmp_p_18[6].s2 * tmp_p_23[0].s3));
-                  }
-                  {
-                    tmp_p_7[31] = (tmp_p_7[31] + (tmp_p_18[7].s2 * tmp_p_23[0].s3));
+                    tmp_p_7[15] = tmp_p_7[15] + tmp_p_18[7].s2 * tmp_p_23[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_7[32] = (tmp_p_7[32] + (tmp_p_18[0].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[16] = tmp_p_7[16] + tmp_p_18[0].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[33] = (tmp_p_7[33] + (tmp_p_18[1].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[17] = tmp_p_7[17] + tmp_p_18[1].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[34] = (tmp_p_7[34] + (tmp_p_18[2].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[18] = tmp_p_7[18] + tmp_p_18[2].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[35] = (tmp_p_7[35] + (tmp_p_18[3].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[19] = tmp_p_7[19] + tmp_p_18[3].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[36] = (tmp_p_7[36] + (tmp_p_18[4].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[20] = tmp_p_7[20] + tmp_p_18[4].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[37] = (tmp_p_7[37] + (tmp_p_18[5].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[21] = tmp_p_7[21] + tmp_p_18[5].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[38] = (tmp_p_7[38] + (tmp_p_18[6].s2 * tmp_p_23[1].s0));
+                    tmp_p_7[22] = tmp_p_7[22] + tmp_p_18[6].s2 * tmp_p_23[0].s2;
                   }
                   {
-                    tmp_p_7[39] = (tmp_p_7[39] + (tmp_p_18[7].s2 * tmp_p_23[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[40] = (tmp_p_7[40] + (tmp_p_18[0].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[41] = (tmp_p_7[41] + (tmp_p_18[1].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[42] = (tmp_p_7[42] + (tmp_p_18[2].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[43] = (tmp_p_7[43] + (tmp_p_18[3].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[44] = (tmp_p_7[44] + (tmp_p_18[4].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[45] = (tmp_p_7[45] + (tmp_p_18[5].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[46] = (tmp_p_7[46] + (tmp_p_18[6].s2 * tmp_p_23[1].s1));
-                  }
-                  {
-                    tmp_p_7[47] = (tmp_p_7[47] + (tmp_p_18[7].s2 * tmp_p_23[1].s1));
+                    tmp_p_7[23] = tmp_p_7[23] + tmp_p_18[7].s2 * tmp_p_23[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_7[48] = (tmp_p_7[48] + (tmp_p_18[0].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[24] = tmp_p_7[24] + tmp_p_18[0].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[49] = (tmp_p_7[49] + (tmp_p_18[1].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[25] = tmp_p_7[25] + tmp_p_18[1].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[50] = (tmp_p_7[50] + (tmp_p_18[2].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[26] = tmp_p_7[26] + tmp_p_18[2].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[51] = (tmp_p_7[51] + (tmp_p_18[3].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[27] = tmp_p_7[27] + tmp_p_18[3].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[52] = (tmp_p_7[52] + (tmp_p_18[4].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[28] = tmp_p_7[28] + tmp_p_18[4].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[53] = (tmp_p_7[53] + (tmp_p_18[5].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[29] = tmp_p_7[29] + tmp_p_18[5].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[54] = (tmp_p_7[54] + (tmp_p_18[6].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[30] = tmp_p_7[30] + tmp_p_18[6].s2 * tmp_p_23[0].s3;
                   }
                   {
-                    tmp_p_7[55] = (tmp_p_7[55] + (tmp_p_18[7].s2 * tmp_p_23[1].s2));
+                    tmp_p_7[31] = tmp_p_7[31] + tmp_p_18[7].s2 * tmp_p_23[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_7[56] = (tmp_p_7[56] + (tmp_p_18[0].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[32] = tmp_p_7[32] + tmp_p_18[0].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[57] = (tmp_p_7[57] + (tmp_p_18[1].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[33] = tmp_p_7[33] + tmp_p_18[1].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[58] = (tmp_p_7[58] + (tmp_p_18[2].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[34] = tmp_p_7[34] + tmp_p_18[2].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[59] = (tmp_p_7[59] + (tmp_p_18[3].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[35] = tmp_p_7[35] + tmp_p_18[3].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[60] = (tmp_p_7[60] + (tmp_p_18[4].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[36] = tmp_p_7[36] + tmp_p_18[4].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[61] = (tmp_p_7[61] + (tmp_p_18[5].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[37] = tmp_p_7[37] + tmp_p_18[5].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[62] = (tmp_p_7[62] + (tmp_p_18[6].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[38] = tmp_p_7[38] + tmp_p_18[6].s2 * tmp_p_23[1].s0;
                   }
                   {
-                    tmp_p_7[63] = (tmp_p_7[63] + (tmp_p_18[7].s2 * tmp_p_23[1].s3));
+                    tmp_p_7[39] = tmp_p_7[39] + tmp_p_18[7].s2 * tmp_p_23[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[40] = tmp_p_7[40] + tmp_p_18[0].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[41] = tmp_p_7[41] + tmp_p_18[1].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[42] = tmp_p_7[42] + tmp_p_18[2].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[43] = tmp_p_7[43] + tmp_p_18[3].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[44] = tmp_p_7[44] + tmp_p_18[4].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[45] = tmp_p_7[45] + tmp_p_18[5].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[46] = tmp_p_7[46] + tmp_p_18[6].s2 * tmp_p_23[1].s1;
+                  }
+                  {
+                    tmp_p_7[47] = tmp_p_7[47] + tmp_p_18[7].s2 * tmp_p_23[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[48] = tmp_p_7[48] + tmp_p_18[0].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[49] = tmp_p_7[49] + tmp_p_18[1].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[50] = tmp_p_7[50] + tmp_p_18[2].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[51] = tmp_p_7[51] + tmp_p_18[3].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[52] = tmp_p_7[52] + tmp_p_18[4].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[53] = tmp_p_7[53] + tmp_p_18[5].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[54] = tmp_p_7[54] + tmp_p_18[6].s2 * tmp_p_23[1].s2;
+                  }
+                  {
+                    tmp_p_7[55] = tmp_p_7[55] + tmp_p_18[7].s2 * tmp_p_23[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[56] = tmp_p_7[56] + tmp_p_18[0].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[57] = tmp_p_7[57] + tmp_p_18[1].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[58] = tmp_p_7[58] + tmp_p_18[2].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[59] = tmp_p_7[59] + tmp_p_18[3].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[60] = tmp_p_7[60] + tmp_p_18[4].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[61] = tmp_p_7[61] + tmp_p_18[5].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[62] = tmp_p_7[62] + tmp_p_18[6].s2 * tmp_p_23[1].s3;
+                  }
+                  {
+                    tmp_p_7[63] = tmp_p_7[63] + tmp_p_18[7].s2 * tmp_p_23[1].s3;
                   }
                 }
               }
@@ -962,210 +962,210 @@ kernel void Gemm(const global float* restrict a, const global float* restrict b,
                 }
                 {
                   {
-                    tmp_p_7[0] = (tmp_p_7[0] + (tmp_p_18[0].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[0] = tmp_p_7[0] + tmp_p_18[0].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[1] = (tmp_p_7[1] + (tmp_p_18[1].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[1] = tmp_p_7[1] + tmp_p_18[1].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[2] = (tmp_p_7[2] + (tmp_p_18[2].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[2] = tmp_p_7[2] + tmp_p_18[2].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[3] = (tmp_p_7[3] + (tmp_p_18[3].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[3] = tmp_p_7[3] + tmp_p_18[3].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[4] = (tmp_p_7[4] + (tmp_p_18[4].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[4] = tmp_p_7[4] + tmp_p_18[4].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[5] = (tmp_p_7[5] + (tmp_p_18[5].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[5] = tmp_p_7[5] + tmp_p_18[5].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[6] = (tmp_p_7[6] + (tmp_p_18[6].s3 * tmp_p_24[0].s0));
+                    tmp_p_7[6] = tmp_p_7[6] + tmp_p_18[6].s3 * tmp_p_24[0].s0;
                   }
                   {
-                    tmp_p_7[7] = (tmp_p_7[7] + (tmp_p_18[7].s3 * tmp_p_24[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[8] = (tmp_p_7[8] + (tmp_p_18[0].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[9] = (tmp_p_7[9] + (tmp_p_18[1].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[10] = (tmp_p_7[10] + (tmp_p_18[2].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[11] = (tmp_p_7[11] + (tmp_p_18[3].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[12] = (tmp_p_7[12] + (tmp_p_18[4].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[13] = (tmp_p_7[13] + (tmp_p_18[5].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[14] = (tmp_p_7[14] + (tmp_p_18[6].s3 * tmp_p_24[0].s1));
-                  }
-                  {
-                    tmp_p_7[15] = (tmp_p_7[15] + (tmp_p_18[7].s3 * tmp_p_24[0].s1));
+                    tmp_p_7[7] = tmp_p_7[7] + tmp_p_18[7].s3 * tmp_p_24[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_7[16] = (tmp_p_7[16] + (tmp_p_18[0].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[8] = tmp_p_7[8] + tmp_p_18[0].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[17] = (tmp_p_7[17] + (tmp_p_18[1].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[9] = tmp_p_7[9] + tmp_p_18[1].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[18] = (tmp_p_7[18] + (tmp_p_18[2].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[10] = tmp_p_7[10] + tmp_p_18[2].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[19] = (tmp_p_7[19] + (tmp_p_18[3].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[11] = tmp_p_7[11] + tmp_p_18[3].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[20] = (tmp_p_7[20] + (tmp_p_18[4].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[12] = tmp_p_7[12] + tmp_p_18[4].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[21] = (tmp_p_7[21] + (tmp_p_18[5].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[13] = tmp_p_7[13] + tmp_p_18[5].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[22] = (tmp_p_7[22] + (tmp_p_18[6].s3 * tmp_p_24[0].s2));
+                    tmp_p_7[14] = tmp_p_7[14] + tmp_p_18[6].s3 * tmp_p_24[0].s1;
                   }
                   {
-                    tmp_p_7[23] = (tmp_p_7[23] + (tmp_p_18[7].s3 * tmp_p_24[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[24] = (tmp_p_7[24] + (tmp_p_18[0].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[25] = (tmp_p_7[25] + (tmp_p_18[1].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[26] = (tmp_p_7[26] + (tmp_p_18[2].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[27] = (tmp_p_7[27] + (tmp_p_18[3].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[28] = (tmp_p_7[28] + (tmp_p_18[4].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[29] = (tmp_p_7[29] + (tmp_p_18[5].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[30] = (tmp_p_7[30] + (tmp_p_18[6].s3 * tmp_p_24[0].s3));
-                  }
-                  {
-                    tmp_p_7[31] = (tmp_p_7[31] + (tmp_p_18[7].s3 * tmp_p_24[0].s3));
+                    tmp_p_7[15] = tmp_p_7[15] + tmp_p_18[7].s3 * tmp_p_24[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_7[32] = (tmp_p_7[32] + (tmp_p_18[0].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[16] = tmp_p_7[16] + tmp_p_18[0].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[33] = (tmp_p_7[33] + (tmp_p_18[1].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[17] = tmp_p_7[17] + tmp_p_18[1].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[34] = (tmp_p_7[34] + (tmp_p_18[2].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[18] = tmp_p_7[18] + tmp_p_18[2].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[35] = (tmp_p_7[35] + (tmp_p_18[3].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[19] = tmp_p_7[19] + tmp_p_18[3].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[36] = (tmp_p_7[36] + (tmp_p_18[4].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[20] = tmp_p_7[20] + tmp_p_18[4].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[37] = (tmp_p_7[37] + (tmp_p_18[5].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[21] = tmp_p_7[21] + tmp_p_18[5].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[38] = (tmp_p_7[38] + (tmp_p_18[6].s3 * tmp_p_24[1].s0));
+                    tmp_p_7[22] = tmp_p_7[22] + tmp_p_18[6].s3 * tmp_p_24[0].s2;
                   }
                   {
-                    tmp_p_7[39] = (tmp_p_7[39] + (tmp_p_18[7].s3 * tmp_p_24[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_7[40] = (tmp_p_7[40] + (tmp_p_18[0].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[41] = (tmp_p_7[41] + (tmp_p_18[1].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[42] = (tmp_p_7[42] + (tmp_p_18[2].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[43] = (tmp_p_7[43] + (tmp_p_18[3].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[44] = (tmp_p_7[44] + (tmp_p_18[4].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[45] = (tmp_p_7[45] + (tmp_p_18[5].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[46] = (tmp_p_7[46] + (tmp_p_18[6].s3 * tmp_p_24[1].s1));
-                  }
-                  {
-                    tmp_p_7[47] = (tmp_p_7[47] + (tmp_p_18[7].s3 * tmp_p_24[1].s1));
+                    tmp_p_7[23] = tmp_p_7[23] + tmp_p_18[7].s3 * tmp_p_24[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_7[48] = (tmp_p_7[48] + (tmp_p_18[0].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[24] = tmp_p_7[24] + tmp_p_18[0].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[49] = (tmp_p_7[49] + (tmp_p_18[1].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[25] = tmp_p_7[25] + tmp_p_18[1].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[50] = (tmp_p_7[50] + (tmp_p_18[2].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[26] = tmp_p_7[26] + tmp_p_18[2].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[51] = (tmp_p_7[51] + (tmp_p_18[3].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[27] = tmp_p_7[27] + tmp_p_18[3].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[52] = (tmp_p_7[52] + (tmp_p_18[4].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[28] = tmp_p_7[28] + tmp_p_18[4].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[53] = (tmp_p_7[53] + (tmp_p_18[5].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[29] = tmp_p_7[29] + tmp_p_18[5].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[54] = (tmp_p_7[54] + (tmp_p_18[6].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[30] = tmp_p_7[30] + tmp_p_18[6].s3 * tmp_p_24[0].s3;
                   }
                   {
-                    tmp_p_7[55] = (tmp_p_7[55] + (tmp_p_18[7].s3 * tmp_p_24[1].s2));
+                    tmp_p_7[31] = tmp_p_7[31] + tmp_p_18[7].s3 * tmp_p_24[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_7[56] = (tmp_p_7[56] + (tmp_p_18[0].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[32] = tmp_p_7[32] + tmp_p_18[0].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[57] = (tmp_p_7[57] + (tmp_p_18[1].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[33] = tmp_p_7[33] + tmp_p_18[1].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[58] = (tmp_p_7[58] + (tmp_p_18[2].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[34] = tmp_p_7[34] + tmp_p_18[2].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[59] = (tmp_p_7[59] + (tmp_p_18[3].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[35] = tmp_p_7[35] + tmp_p_18[3].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[60] = (tmp_p_7[60] + (tmp_p_18[4].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[36] = tmp_p_7[36] + tmp_p_18[4].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[61] = (tmp_p_7[61] + (tmp_p_18[5].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[37] = tmp_p_7[37] + tmp_p_18[5].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[62] = (tmp_p_7[62] + (tmp_p_18[6].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[38] = tmp_p_7[38] + tmp_p_18[6].s3 * tmp_p_24[1].s0;
                   }
                   {
-                    tmp_p_7[63] = (tmp_p_7[63] + (tmp_p_18[7].s3 * tmp_p_24[1].s3));
+                    tmp_p_7[39] = tmp_p_7[39] + tmp_p_18[7].s3 * tmp_p_24[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[40] = tmp_p_7[40] + tmp_p_18[0].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[41] = tmp_p_7[41] + tmp_p_18[1].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[42] = tmp_p_7[42] + tmp_p_18[2].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[43] = tmp_p_7[43] + tmp_p_18[3].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[44] = tmp_p_7[44] + tmp_p_18[4].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[45] = tmp_p_7[45] + tmp_p_18[5].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[46] = tmp_p_7[46] + tmp_p_18[6].s3 * tmp_p_24[1].s1;
+                  }
+                  {
+                    tmp_p_7[47] = tmp_p_7[47] + tmp_p_18[7].s3 * tmp_p_24[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[48] = tmp_p_7[48] + tmp_p_18[0].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[49] = tmp_p_7[49] + tmp_p_18[1].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[50] = tmp_p_7[50] + tmp_p_18[2].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[51] = tmp_p_7[51] + tmp_p_18[3].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[52] = tmp_p_7[52] + tmp_p_18[4].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[53] = tmp_p_7[53] + tmp_p_18[5].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[54] = tmp_p_7[54] + tmp_p_18[6].s3 * tmp_p_24[1].s2;
+                  }
+                  {
+                    tmp_p_7[55] = tmp_p_7[55] + tmp_p_18[7].s3 * tmp_p_24[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_7[56] = tmp_p_7[56] + tmp_p_18[0].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[57] = tmp_p_7[57] + tmp_p_18[1].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[58] = tmp_p_7[58] + tmp_p_18[2].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[59] = tmp_p_7[59] + tmp_p_18[3].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[60] = tmp_p_7[60] + tmp_p_18[4].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[61] = tmp_p_7[61] + tmp_p_18[5].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[62] = tmp_p_7[62] + tmp_p_18[6].s3 * tmp_p_24[1].s3;
+                  }
+                  {
+                    tmp_p_7[63] = tmp_p_7[63] + tmp_p_18[7].s3 * tmp_p_24[1].s3;
                   }
                 }
               }

@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 __attribute__((reqd_work_group_size(16, 16, 1)))
@@ -296,210 +296,210 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
                 }
                 {
                   {
-                    tmp_p_5[0] = (tmp_p_5[0] + (tmp_p_16[0].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[0] = tmp_p_5[0] + tmp_p_16[0].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[1] = (tmp_p_5[1] + (tmp_p_16[1].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[1] = tmp_p_5[1] + tmp_p_16[1].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[2] = (tmp_p_5[2] + (tmp_p_16[2].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[2] = tmp_p_5[2] + tmp_p_16[2].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[3] = (tmp_p_5[3] + (tmp_p_16[3].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[3] = tmp_p_5[3] + tmp_p_16[3].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[4] = (tmp_p_5[4] + (tmp_p_16[4].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[4] = tmp_p_5[4] + tmp_p_16[4].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[5] = (tmp_p_5[5] + (tmp_p_16[5].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[5] = tmp_p_5[5] + tmp_p_16[5].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[6] = (tmp_p_5[6] + (tmp_p_16[6].s0 * tmp_p_19[0].s0));
+                    tmp_p_5[6] = tmp_p_5[6] + tmp_p_16[6].s0 * tmp_p_19[0].s0;
                   }
                   {
-                    tmp_p_5[7] = (tmp_p_5[7] + (tmp_p_16[7].s0 * tmp_p_19[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[8] = (tmp_p_5[8] + (tmp_p_16[0].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[9] = (tmp_p_5[9] + (tmp_p_16[1].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[10] = (tmp_p_5[10] + (tmp_p_16[2].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[11] = (tmp_p_5[11] + (tmp_p_16[3].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[12] = (tmp_p_5[12] + (tmp_p_16[4].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[13] = (tmp_p_5[13] + (tmp_p_16[5].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[14] = (tmp_p_5[14] + (tmp_p_16[6].s0 * tmp_p_19[0].s1));
-                  }
-                  {
-                    tmp_p_5[15] = (tmp_p_5[15] + (tmp_p_16[7].s0 * tmp_p_19[0].s1));
+                    tmp_p_5[7] = tmp_p_5[7] + tmp_p_16[7].s0 * tmp_p_19[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_5[16] = (tmp_p_5[16] + (tmp_p_16[0].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[8] = tmp_p_5[8] + tmp_p_16[0].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[17] = (tmp_p_5[17] + (tmp_p_16[1].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[9] = tmp_p_5[9] + tmp_p_16[1].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[18] = (tmp_p_5[18] + (tmp_p_16[2].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[10] = tmp_p_5[10] + tmp_p_16[2].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[19] = (tmp_p_5[19] + (tmp_p_16[3].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[11] = tmp_p_5[11] + tmp_p_16[3].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[20] = (tmp_p_5[20] + (tmp_p_16[4].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[12] = tmp_p_5[12] + tmp_p_16[4].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[21] = (tmp_p_5[21] + (tmp_p_16[5].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[13] = tmp_p_5[13] + tmp_p_16[5].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[22] = (tmp_p_5[22] + (tmp_p_16[6].s0 * tmp_p_19[0].s2));
+                    tmp_p_5[14] = tmp_p_5[14] + tmp_p_16[6].s0 * tmp_p_19[0].s1;
                   }
                   {
-                    tmp_p_5[23] = (tmp_p_5[23] + (tmp_p_16[7].s0 * tmp_p_19[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[24] = (tmp_p_5[24] + (tmp_p_16[0].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[25] = (tmp_p_5[25] + (tmp_p_16[1].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[26] = (tmp_p_5[26] + (tmp_p_16[2].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[27] = (tmp_p_5[27] + (tmp_p_16[3].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[28] = (tmp_p_5[28] + (tmp_p_16[4].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[29] = (tmp_p_5[29] + (tmp_p_16[5].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[30] = (tmp_p_5[30] + (tmp_p_16[6].s0 * tmp_p_19[0].s3));
-                  }
-                  {
-                    tmp_p_5[31] = (tmp_p_5[31] + (tmp_p_16[7].s0 * tmp_p_19[0].s3));
+                    tmp_p_5[15] = tmp_p_5[15] + tmp_p_16[7].s0 * tmp_p_19[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_5[32] = (tmp_p_5[32] + (tmp_p_16[0].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[16] = tmp_p_5[16] + tmp_p_16[0].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[33] = (tmp_p_5[33] + (tmp_p_16[1].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[17] = tmp_p_5[17] + tmp_p_16[1].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[34] = (tmp_p_5[34] + (tmp_p_16[2].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[18] = tmp_p_5[18] + tmp_p_16[2].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[35] = (tmp_p_5[35] + (tmp_p_16[3].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[19] = tmp_p_5[19] + tmp_p_16[3].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[36] = (tmp_p_5[36] + (tmp_p_16[4].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[20] = tmp_p_5[20] + tmp_p_16[4].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[37] = (tmp_p_5[37] + (tmp_p_16[5].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[21] = tmp_p_5[21] + tmp_p_16[5].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[38] = (tmp_p_5[38] + (tmp_p_16[6].s0 * tmp_p_19[1].s0));
+                    tmp_p_5[22] = tmp_p_5[22] + tmp_p_16[6].s0 * tmp_p_19[0].s2;
                   }
                   {
-                    tmp_p_5[39] = (tmp_p_5[39] + (tmp_p_16[7].s0 * tmp_p_19[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[40] = (tmp_p_5[40] + (tmp_p_16[0].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[41] = (tmp_p_5[41] + (tmp_p_16[1].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[42] = (tmp_p_5[42] + (tmp_p_16[2].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[43] = (tmp_p_5[43] + (tmp_p_16[3].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[44] = (tmp_p_5[44] + (tmp_p_16[4].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[45] = (tmp_p_5[45] + (tmp_p_16[5].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[46] = (tmp_p_5[46] + (tmp_p_16[6].s0 * tmp_p_19[1].s1));
-                  }
-                  {
-                    tmp_p_5[47] = (tmp_p_5[47] + (tmp_p_16[7].s0 * tmp_p_19[1].s1));
+                    tmp_p_5[23] = tmp_p_5[23] + tmp_p_16[7].s0 * tmp_p_19[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_5[48] = (tmp_p_5[48] + (tmp_p_16[0].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[24] = tmp_p_5[24] + tmp_p_16[0].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[49] = (tmp_p_5[49] + (tmp_p_16[1].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[25] = tmp_p_5[25] + tmp_p_16[1].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[50] = (tmp_p_5[50] + (tmp_p_16[2].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[26] = tmp_p_5[26] + tmp_p_16[2].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[51] = (tmp_p_5[51] + (tmp_p_16[3].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[27] = tmp_p_5[27] + tmp_p_16[3].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[52] = (tmp_p_5[52] + (tmp_p_16[4].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[28] = tmp_p_5[28] + tmp_p_16[4].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[53] = (tmp_p_5[53] + (tmp_p_16[5].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[29] = tmp_p_5[29] + tmp_p_16[5].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[54] = (tmp_p_5[54] + (tmp_p_16[6].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[30] = tmp_p_5[30] + tmp_p_16[6].s0 * tmp_p_19[0].s3;
                   }
                   {
-                    tmp_p_5[55] = (tmp_p_5[55] + (tmp_p_16[7].s0 * tmp_p_19[1].s2));
+                    tmp_p_5[31] = tmp_p_5[31] + tmp_p_16[7].s0 * tmp_p_19[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_5[56] = (tmp_p_5[56] + (tmp_p_16[0].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[32] = tmp_p_5[32] + tmp_p_16[0].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[57] = (tmp_p_5[57] + (tmp_p_16[1].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[33] = tmp_p_5[33] + tmp_p_16[1].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[58] = (tmp_p_5[58] + (tmp_p_16[2].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[34] = tmp_p_5[34] + tmp_p_16[2].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[59] = (tmp_p_5[59] + (tmp_p_16[3].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[35] = tmp_p_5[35] + tmp_p_16[3].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[60] = (tmp_p_5[60] + (tmp_p_16[4].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[36] = tmp_p_5[36] + tmp_p_16[4].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[61] = (tmp_p_5[61] + (tmp_p_16[5].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[37] = tmp_p_5[37] + tmp_p_16[5].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[62] = (tmp_p_5[62] + (tmp_p_16[6].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[38] = tmp_p_5[38] + tmp_p_16[6].s0 * tmp_p_19[1].s0;
                   }
                   {
-                    tmp_p_5[63] = (tmp_p_5[63] + (tmp_p_16[7].s0 * tmp_p_19[1].s3));
+                    tmp_p_5[39] = tmp_p_5[39] + tmp_p_16[7].s0 * tmp_p_19[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[40] = tmp_p_5[40] + tmp_p_16[0].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[41] = tmp_p_5[41] + tmp_p_16[1].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[42] = tmp_p_5[42] + tmp_p_16[2].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[43] = tmp_p_5[43] + tmp_p_16[3].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[44] = tmp_p_5[44] + tmp_p_16[4].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[45] = tmp_p_5[45] + tmp_p_16[5].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[46] = tmp_p_5[46] + tmp_p_16[6].s0 * tmp_p_19[1].s1;
+                  }
+                  {
+                    tmp_p_5[47] = tmp_p_5[47] + tmp_p_16[7].s0 * tmp_p_19[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[48] = tmp_p_5[48] + tmp_p_16[0].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[49] = tmp_p_5[49] + tmp_p_16[1].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[50] = tmp_p_5[50] + tmp_p_16[2].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[51] = tmp_p_5[51] + tmp_p_16[3].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[52] = tmp_p_5[52] + tmp_p_16[4].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[53] = tmp_p_5[53] + tmp_p_16[5].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[54] = tmp_p_5[54] + tmp_p_16[6].s0 * tmp_p_19[1].s2;
+                  }
+                  {
+                    tmp_p_5[55] = tmp_p_5[55] + tmp_p_16[7].s0 * tmp_p_19[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[56] = tmp_p_5[56] + tmp_p_16[0].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[57] = tmp_p_5[57] + tmp_p_16[1].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[58] = tmp_p_5[58] + tmp_p_16[2].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[59] = tmp_p_5[59] + tmp_p_16[3].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[60] = tmp_p_5[60] + tmp_p_16[4].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[61] = tmp_p_5[61] + tmp_p_16[5].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[62] = tmp_p_5[62] + tmp_p_16[6].s0 * tmp_p_19[1].s3;
+                  }
+                  {
+                    tmp_p_5[63] = tmp_p_5[63] + tmp_p_16[7].s0 * tmp_p_19[1].s3;
                   }
                 }
               }
@@ -513,210 +513,210 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
                 }
                 {
                   {
-                    tmp_p_5[0] = (tmp_p_5[0] + (tmp_p_16[0].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[0] = tmp_p_5[0] + tmp_p_16[0].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[1] = (tmp_p_5[1] + (tmp_p_16[1].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[1] = tmp_p_5[1] + tmp_p_16[1].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[2] = (tmp_p_5[2] + (tmp_p_16[2].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[2] = tmp_p_5[2] + tmp_p_16[2].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[3] = (tmp_p_5[3] + (tmp_p_16[3].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[3] = tmp_p_5[3] + tmp_p_16[3].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[4] = (tmp_p_5[4] + (tmp_p_16[4].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[4] = tmp_p_5[4] + tmp_p_16[4].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[5] = (tmp_p_5[5] + (tmp_p_16[5].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[5] = tmp_p_5[5] + tmp_p_16[5].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[6] = (tmp_p_5[6] + (tmp_p_16[6].s1 * tmp_p_20[0].s0));
+                    tmp_p_5[6] = tmp_p_5[6] + tmp_p_16[6].s1 * tmp_p_20[0].s0;
                   }
                   {
-                    tmp_p_5[7] = (tmp_p_5[7] + (tmp_p_16[7].s1 * tmp_p_20[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[8] = (tmp_p_5[8] + (tmp_p_16[0].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[9] = (tmp_p_5[9] + (tmp_p_16[1].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[10] = (tmp_p_5[10] + (tmp_p_16[2].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[11] = (tmp_p_5[11] + (tmp_p_16[3].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[12] = (tmp_p_5[12] + (tmp_p_16[4].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[13] = (tmp_p_5[13] + (tmp_p_16[5].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[14] = (tmp_p_5[14] + (tmp_p_16[6].s1 * tmp_p_20[0].s1));
-                  }
-                  {
-                    tmp_p_5[15] = (tmp_p_5[15] + (tmp_p_16[7].s1 * tmp_p_20[0].s1));
+                    tmp_p_5[7] = tmp_p_5[7] + tmp_p_16[7].s1 * tmp_p_20[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_5[16] = (tmp_p_5[16] + (tmp_p_16[0].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[8] = tmp_p_5[8] + tmp_p_16[0].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[17] = (tmp_p_5[17] + (tmp_p_16[1].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[9] = tmp_p_5[9] + tmp_p_16[1].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[18] = (tmp_p_5[18] + (tmp_p_16[2].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[10] = tmp_p_5[10] + tmp_p_16[2].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[19] = (tmp_p_5[19] + (tmp_p_16[3].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[11] = tmp_p_5[11] + tmp_p_16[3].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[20] = (tmp_p_5[20] + (tmp_p_16[4].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[12] = tmp_p_5[12] + tmp_p_16[4].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[21] = (tmp_p_5[21] + (tmp_p_16[5].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[13] = tmp_p_5[13] + tmp_p_16[5].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[22] = (tmp_p_5[22] + (tmp_p_16[6].s1 * tmp_p_20[0].s2));
+                    tmp_p_5[14] = tmp_p_5[14] + tmp_p_16[6].s1 * tmp_p_20[0].s1;
                   }
                   {
-                    tmp_p_5[23] = (tmp_p_5[23] + (tmp_p_16[7].s1 * tmp_p_20[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[24] = (tmp_p_5[24] + (tmp_p_16[0].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[25] = (tmp_p_5[25] + (tmp_p_16[1].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[26] = (tmp_p_5[26] + (tmp_p_16[2].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[27] = (tmp_p_5[27] + (tmp_p_16[3].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[28] = (tmp_p_5[28] + (tmp_p_16[4].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[29] = (tmp_p_5[29] + (tmp_p_16[5].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[30] = (tmp_p_5[30] + (tmp_p_16[6].s1 * tmp_p_20[0].s3));
-                  }
-                  {
-                    tmp_p_5[31] = (tmp_p_5[31] + (tmp_p_16[7].s1 * tmp_p_20[0].s3));
+                    tmp_p_5[15] = tmp_p_5[15] + tmp_p_16[7].s1 * tmp_p_20[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_5[32] = (tmp_p_5[32] + (tmp_p_16[0].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[16] = tmp_p_5[16] + tmp_p_16[0].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[33] = (tmp_p_5[33] + (tmp_p_16[1].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[17] = tmp_p_5[17] + tmp_p_16[1].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[34] = (tmp_p_5[34] + (tmp_p_16[2].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[18] = tmp_p_5[18] + tmp_p_16[2].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[35] = (tmp_p_5[35] + (tmp_p_16[3].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[19] = tmp_p_5[19] + tmp_p_16[3].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[36] = (tmp_p_5[36] + (tmp_p_16[4].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[20] = tmp_p_5[20] + tmp_p_16[4].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[37] = (tmp_p_5[37] + (tmp_p_16[5].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[21] = tmp_p_5[21] + tmp_p_16[5].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[38] = (tmp_p_5[38] + (tmp_p_16[6].s1 * tmp_p_20[1].s0));
+                    tmp_p_5[22] = tmp_p_5[22] + tmp_p_16[6].s1 * tmp_p_20[0].s2;
                   }
                   {
-                    tmp_p_5[39] = (tmp_p_5[39] + (tmp_p_16[7].s1 * tmp_p_20[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[40] = (tmp_p_5[40] + (tmp_p_16[0].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[41] = (tmp_p_5[41] + (tmp_p_16[1].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[42] = (tmp_p_5[42] + (tmp_p_16[2].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[43] = (tmp_p_5[43] + (tmp_p_16[3].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[44] = (tmp_p_5[44] + (tmp_p_16[4].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[45] = (tmp_p_5[45] + (tmp_p_16[5].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[46] = (tmp_p_5[46] + (tmp_p_16[6].s1 * tmp_p_20[1].s1));
-                  }
-                  {
-                    tmp_p_5[47] = (tmp_p_5[47] + (tmp_p_16[7].s1 * tmp_p_20[1].s1));
+                    tmp_p_5[23] = tmp_p_5[23] + tmp_p_16[7].s1 * tmp_p_20[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_5[48] = (tmp_p_5[48] + (tmp_p_16[0].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[24] = tmp_p_5[24] + tmp_p_16[0].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[49] = (tmp_p_5[49] + (tmp_p_16[1].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[25] = tmp_p_5[25] + tmp_p_16[1].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[50] = (tmp_p_5[50] + (tmp_p_16[2].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[26] = tmp_p_5[26] + tmp_p_16[2].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[51] = (tmp_p_5[51] + (tmp_p_16[3].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[27] = tmp_p_5[27] + tmp_p_16[3].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[52] = (tmp_p_5[52] + (tmp_p_16[4].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[28] = tmp_p_5[28] + tmp_p_16[4].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[53] = (tmp_p_5[53] + (tmp_p_16[5].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[29] = tmp_p_5[29] + tmp_p_16[5].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[54] = (tmp_p_5[54] + (tmp_p_16[6].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[30] = tmp_p_5[30] + tmp_p_16[6].s1 * tmp_p_20[0].s3;
                   }
                   {
-                    tmp_p_5[55] = (tmp_p_5[55] + (tmp_p_16[7].s1 * tmp_p_20[1].s2));
+                    tmp_p_5[31] = tmp_p_5[31] + tmp_p_16[7].s1 * tmp_p_20[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_5[56] = (tmp_p_5[56] + (tmp_p_16[0].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[32] = tmp_p_5[32] + tmp_p_16[0].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[57] = (tmp_p_5[57] + (tmp_p_16[1].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[33] = tmp_p_5[33] + tmp_p_16[1].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[58] = (tmp_p_5[58] + (tmp_p_16[2].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[34] = tmp_p_5[34] + tmp_p_16[2].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[59] = (tmp_p_5[59] + (tmp_p_16[3].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[35] = tmp_p_5[35] + tmp_p_16[3].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[60] = (tmp_p_5[60] + (tmp_p_16[4].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[36] = tmp_p_5[36] + tmp_p_16[4].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[61] = (tmp_p_5[61] + (tmp_p_16[5].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[37] = tmp_p_5[37] + tmp_p_16[5].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[62] = (tmp_p_5[62] + (tmp_p_16[6].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[38] = tmp_p_5[38] + tmp_p_16[6].s1 * tmp_p_20[1].s0;
                   }
                   {
-                    tmp_p_5[63] = (tmp_p_5[63] + (tmp_p_16[7].s1 * tmp_p_20[1].s3));
+                    tmp_p_5[39] = tmp_p_5[39] + tmp_p_16[7].s1 * tmp_p_20[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[40] = tmp_p_5[40] + tmp_p_16[0].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[41] = tmp_p_5[41] + tmp_p_16[1].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[42] = tmp_p_5[42] + tmp_p_16[2].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[43] = tmp_p_5[43] + tmp_p_16[3].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[44] = tmp_p_5[44] + tmp_p_16[4].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[45] = tmp_p_5[45] + tmp_p_16[5].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[46] = tmp_p_5[46] + tmp_p_16[6].s1 * tmp_p_20[1].s1;
+                  }
+                  {
+                    tmp_p_5[47] = tmp_p_5[47] + tmp_p_16[7].s1 * tmp_p_20[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[48] = tmp_p_5[48] + tmp_p_16[0].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[49] = tmp_p_5[49] + tmp_p_16[1].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[50] = tmp_p_5[50] + tmp_p_16[2].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[51] = tmp_p_5[51] + tmp_p_16[3].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[52] = tmp_p_5[52] + tmp_p_16[4].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[53] = tmp_p_5[53] + tmp_p_16[5].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[54] = tmp_p_5[54] + tmp_p_16[6].s1 * tmp_p_20[1].s2;
+                  }
+                  {
+                    tmp_p_5[55] = tmp_p_5[55] + tmp_p_16[7].s1 * tmp_p_20[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[56] = tmp_p_5[56] + tmp_p_16[0].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[57] = tmp_p_5[57] + tmp_p_16[1].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[58] = tmp_p_5[58] + tmp_p_16[2].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[59] = tmp_p_5[59] + tmp_p_16[3].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[60] = tmp_p_5[60] + tmp_p_16[4].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[61] = tmp_p_5[61] + tmp_p_16[5].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[62] = tmp_p_5[62] + tmp_p_16[6].s1 * tmp_p_20[1].s3;
+                  }
+                  {
+                    tmp_p_5[63] = tmp_p_5[63] + tmp_p_16[7].s1 * tmp_p_20[1].s3;
                   }
                 }
               }
@@ -730,210 +730,210 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
                 }
                 {
                   {
-                    tmp_p_5[0] = (tmp_p_5[0] + (tmp_p_16[0].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[0] = tmp_p_5[0] + tmp_p_16[0].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[1] = (tmp_p_5[1] + (tmp_p_16[1].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[1] = tmp_p_5[1] + tmp_p_16[1].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[2] = (tmp_p_5[2] + (tmp_p_16[2].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[2] = tmp_p_5[2] + tmp_p_16[2].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[3] = (tmp_p_5[3] + (tmp_p_16[3].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[3] = tmp_p_5[3] + tmp_p_16[3].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[4] = (tmp_p_5[4] + (tmp_p_16[4].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[4] = tmp_p_5[4] + tmp_p_16[4].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[5] = (tmp_p_5[5] + (tmp_p_16[5].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[5] = tmp_p_5[5] + tmp_p_16[5].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[6] = (tmp_p_5[6] + (tmp_p_16[6].s2 * tmp_p_21[0].s0));
+                    tmp_p_5[6] = tmp_p_5[6] + tmp_p_16[6].s2 * tmp_p_21[0].s0;
                   }
                   {
-                    tmp_p_5[7] = (tmp_p_5[7] + (tmp_p_16[7].s2 * tmp_p_21[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[8] = (tmp_p_5[8] + (tmp_p_16[0].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[9] = (tmp_p_5[9] + (tmp_p_16[1].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[10] = (tmp_p_5[10] + (tmp_p_16[2].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[11] = (tmp_p_5[11] + (tmp_p_16[3].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[12] = (tmp_p_5[12] + (tmp_p_16[4].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[13] = (tmp_p_5[13] + (tmp_p_16[5].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[14] = (tmp_p_5[14] + (tmp_p_16[6].s2 * tmp_p_21[0].s1));
-                  }
-                  {
-                    tmp_p_5[15] = (tmp_p_5[15] + (tmp_p_16[7].s2 * tmp_p_21[0].s1));
+                    tmp_p_5[7] = tmp_p_5[7] + tmp_p_16[7].s2 * tmp_p_21[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_5[16] = (tmp_p_5[16] + (tmp_p_16[0].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[8] = tmp_p_5[8] + tmp_p_16[0].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[17] = (tmp_p_5[17] + (tmp_p_16[1].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[9] = tmp_p_5[9] + tmp_p_16[1].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[18] = (tmp_p_5[18] + (tmp_p_16[2].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[10] = tmp_p_5[10] + tmp_p_16[2].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[19] = (tmp_p_5[19] + (tmp_p_16[3].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[11] = tmp_p_5[11] + tmp_p_16[3].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[20] = (tmp_p_5[20] + (tmp_p_16[4].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[12] = tmp_p_5[12] + tmp_p_16[4].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[21] = (tmp_p_5[21] + (tmp_p_16[5].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[13] = tmp_p_5[13] + tmp_p_16[5].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[22] = (tmp_p_5[22] + (tmp_p_16[6].s2 * tmp_p_21[0].s2));
+                    tmp_p_5[14] = tmp_p_5[14] + tmp_p_16[6].s2 * tmp_p_21[0].s1;
                   }
                   {
-                    tmp_p_5[23] = (tmp_p_5[23] + (tmp_p_16[7].s2 * tmp_p_21[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[24] = (tmp_p_5[24] + (tmp_p_16[0].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[25] = (tmp_p_5[25] + (tmp_p_16[1].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[26] = (tmp_p_5[26] + (tmp_p_16[2].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[27] = (tmp_p_5[27] + (tmp_p_16[3].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[28] = (tmp_p_5[28] + (tmp_p_16[4].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[29] = (tmp_p_5[29] + (tmp_p_16[5].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[30] = (tmp_p_5[30] + (tmp_p_16[6].s2 * tmp_p_21[0].s3));
-                  }
-                  {
-                    tmp_p_5[31] = (tmp_p_5[31] + (tmp_p_16[7].s2 * tmp_p_21[0].s3));
+                    tmp_p_5[15] = tmp_p_5[15] + tmp_p_16[7].s2 * tmp_p_21[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_5[32] = (tmp_p_5[32] + (tmp_p_16[0].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[16] = tmp_p_5[16] + tmp_p_16[0].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[33] = (tmp_p_5[33] + (tmp_p_16[1].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[17] = tmp_p_5[17] + tmp_p_16[1].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[34] = (tmp_p_5[34] + (tmp_p_16[2].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[18] = tmp_p_5[18] + tmp_p_16[2].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[35] = (tmp_p_5[35] + (tmp_p_16[3].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[19] = tmp_p_5[19] + tmp_p_16[3].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[36] = (tmp_p_5[36] + (tmp_p_16[4].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[20] = tmp_p_5[20] + tmp_p_16[4].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[37] = (tmp_p_5[37] + (tmp_p_16[5].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[21] = tmp_p_5[21] + tmp_p_16[5].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[38] = (tmp_p_5[38] + (tmp_p_16[6].s2 * tmp_p_21[1].s0));
+                    tmp_p_5[22] = tmp_p_5[22] + tmp_p_16[6].s2 * tmp_p_21[0].s2;
                   }
                   {
-                    tmp_p_5[39] = (tmp_p_5[39] + (tmp_p_16[7].s2 * tmp_p_21[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[40] = (tmp_p_5[40] + (tmp_p_16[0].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[41] = (tmp_p_5[41] + (tmp_p_16[1].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[42] = (tmp_p_5[42] + (tmp_p_16[2].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[43] = (tmp_p_5[43] + (tmp_p_16[3].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[44] = (tmp_p_5[44] + (tmp_p_16[4].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[45] = (tmp_p_5[45] + (tmp_p_16[5].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[46] = (tmp_p_5[46] + (tmp_p_16[6].s2 * tmp_p_21[1].s1));
-                  }
-                  {
-                    tmp_p_5[47] = (tmp_p_5[47] + (tmp_p_16[7].s2 * tmp_p_21[1].s1));
+                    tmp_p_5[23] = tmp_p_5[23] + tmp_p_16[7].s2 * tmp_p_21[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_5[48] = (tmp_p_5[48] + (tmp_p_16[0].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[24] = tmp_p_5[24] + tmp_p_16[0].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[49] = (tmp_p_5[49] + (tmp_p_16[1].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[25] = tmp_p_5[25] + tmp_p_16[1].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[50] = (tmp_p_5[50] + (tmp_p_16[2].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[26] = tmp_p_5[26] + tmp_p_16[2].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[51] = (tmp_p_5[51] + (tmp_p_16[3].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[27] = tmp_p_5[27] + tmp_p_16[3].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[52] = (tmp_p_5[52] + (tmp_p_16[4].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[28] = tmp_p_5[28] + tmp_p_16[4].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[53] = (tmp_p_5[53] + (tmp_p_16[5].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[29] = tmp_p_5[29] + tmp_p_16[5].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[54] = (tmp_p_5[54] + (tmp_p_16[6].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[30] = tmp_p_5[30] + tmp_p_16[6].s2 * tmp_p_21[0].s3;
                   }
                   {
-                    tmp_p_5[55] = (tmp_p_5[55] + (tmp_p_16[7].s2 * tmp_p_21[1].s2));
+                    tmp_p_5[31] = tmp_p_5[31] + tmp_p_16[7].s2 * tmp_p_21[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_5[56] = (tmp_p_5[56] + (tmp_p_16[0].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[32] = tmp_p_5[32] + tmp_p_16[0].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[57] = (tmp_p_5[57] + (tmp_p_16[1].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[33] = tmp_p_5[33] + tmp_p_16[1].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[58] = (tmp_p_5[58] + (tmp_p_16[2].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[34] = tmp_p_5[34] + tmp_p_16[2].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[59] = (tmp_p_5[59] + (tmp_p_16[3].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[35] = tmp_p_5[35] + tmp_p_16[3].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[60] = (tmp_p_5[60] + (tmp_p_16[4].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[36] = tmp_p_5[36] + tmp_p_16[4].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[61] = (tmp_p_5[61] + (tmp_p_16[5].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[37] = tmp_p_5[37] + tmp_p_16[5].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[62] = (tmp_p_5[62] + (tmp_p_16[6].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[38] = tmp_p_5[38] + tmp_p_16[6].s2 * tmp_p_21[1].s0;
                   }
                   {
-                    tmp_p_5[63] = (tmp_p_5[63] + (tmp_p_16[7].s2 * tmp_p_21[1].s3));
+                    tmp_p_5[39] = tmp_p_5[39] + tmp_p_16[7].s2 * tmp_p_21[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[40] = tmp_p_5[40] + tmp_p_16[0].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[41] = tmp_p_5[41] + tmp_p_16[1].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[42] = tmp_p_5[42] + tmp_p_16[2].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[43] = tmp_p_5[43] + tmp_p_16[3].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[44] = tmp_p_5[44] + tmp_p_16[4].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[45] = tmp_p_5[45] + tmp_p_16[5].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[46] = tmp_p_5[46] + tmp_p_16[6].s2 * tmp_p_21[1].s1;
+                  }
+                  {
+                    tmp_p_5[47] = tmp_p_5[47] + tmp_p_16[7].s2 * tmp_p_21[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[48] = tmp_p_5[48] + tmp_p_16[0].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[49] = tmp_p_5[49] + tmp_p_16[1].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[50] = tmp_p_5[50] + tmp_p_16[2].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[51] = tmp_p_5[51] + tmp_p_16[3].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[52] = tmp_p_5[52] + tmp_p_16[4].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[53] = tmp_p_5[53] + tmp_p_16[5].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[54] = tmp_p_5[54] + tmp_p_16[6].s2 * tmp_p_21[1].s2;
+                  }
+                  {
+                    tmp_p_5[55] = tmp_p_5[55] + tmp_p_16[7].s2 * tmp_p_21[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[56] = tmp_p_5[56] + tmp_p_16[0].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[57] = tmp_p_5[57] + tmp_p_16[1].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[58] = tmp_p_5[58] + tmp_p_16[2].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[59] = tmp_p_5[59] + tmp_p_16[3].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[60] = tmp_p_5[60] + tmp_p_16[4].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[61] = tmp_p_5[61] + tmp_p_16[5].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[62] = tmp_p_5[62] + tmp_p_16[6].s2 * tmp_p_21[1].s3;
+                  }
+                  {
+                    tmp_p_5[63] = tmp_p_5[63] + tmp_p_16[7].s2 * tmp_p_21[1].s3;
                   }
                 }
               }
@@ -947,210 +947,210 @@ kernel void Gemm96(const global float* restrict a, const global float* restrict 
                 }
                 {
                   {
-                    tmp_p_5[0] = (tmp_p_5[0] + (tmp_p_16[0].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[0] = tmp_p_5[0] + tmp_p_16[0].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[1] = (tmp_p_5[1] + (tmp_p_16[1].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[1] = tmp_p_5[1] + tmp_p_16[1].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[2] = (tmp_p_5[2] + (tmp_p_16[2].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[2] = tmp_p_5[2] + tmp_p_16[2].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[3] = (tmp_p_5[3] + (tmp_p_16[3].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[3] = tmp_p_5[3] + tmp_p_16[3].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[4] = (tmp_p_5[4] + (tmp_p_16[4].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[4] = tmp_p_5[4] + tmp_p_16[4].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[5] = (tmp_p_5[5] + (tmp_p_16[5].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[5] = tmp_p_5[5] + tmp_p_16[5].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[6] = (tmp_p_5[6] + (tmp_p_16[6].s3 * tmp_p_22[0].s0));
+                    tmp_p_5[6] = tmp_p_5[6] + tmp_p_16[6].s3 * tmp_p_22[0].s0;
                   }
                   {
-                    tmp_p_5[7] = (tmp_p_5[7] + (tmp_p_16[7].s3 * tmp_p_22[0].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[8] = (tmp_p_5[8] + (tmp_p_16[0].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[9] = (tmp_p_5[9] + (tmp_p_16[1].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[10] = (tmp_p_5[10] + (tmp_p_16[2].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[11] = (tmp_p_5[11] + (tmp_p_16[3].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[12] = (tmp_p_5[12] + (tmp_p_16[4].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[13] = (tmp_p_5[13] + (tmp_p_16[5].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[14] = (tmp_p_5[14] + (tmp_p_16[6].s3 * tmp_p_22[0].s1));
-                  }
-                  {
-                    tmp_p_5[15] = (tmp_p_5[15] + (tmp_p_16[7].s3 * tmp_p_22[0].s1));
+                    tmp_p_5[7] = tmp_p_5[7] + tmp_p_16[7].s3 * tmp_p_22[0].s0;
                   }
                 }
                 {
                   {
-                    tmp_p_5[16] = (tmp_p_5[16] + (tmp_p_16[0].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[8] = tmp_p_5[8] + tmp_p_16[0].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[17] = (tmp_p_5[17] + (tmp_p_16[1].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[9] = tmp_p_5[9] + tmp_p_16[1].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[18] = (tmp_p_5[18] + (tmp_p_16[2].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[10] = tmp_p_5[10] + tmp_p_16[2].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[19] = (tmp_p_5[19] + (tmp_p_16[3].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[11] = tmp_p_5[11] + tmp_p_16[3].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[20] = (tmp_p_5[20] + (tmp_p_16[4].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[12] = tmp_p_5[12] + tmp_p_16[4].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[21] = (tmp_p_5[21] + (tmp_p_16[5].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[13] = tmp_p_5[13] + tmp_p_16[5].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[22] = (tmp_p_5[22] + (tmp_p_16[6].s3 * tmp_p_22[0].s2));
+                    tmp_p_5[14] = tmp_p_5[14] + tmp_p_16[6].s3 * tmp_p_22[0].s1;
                   }
                   {
-                    tmp_p_5[23] = (tmp_p_5[23] + (tmp_p_16[7].s3 * tmp_p_22[0].s2));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[24] = (tmp_p_5[24] + (tmp_p_16[0].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[25] = (tmp_p_5[25] + (tmp_p_16[1].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[26] = (tmp_p_5[26] + (tmp_p_16[2].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[27] = (tmp_p_5[27] + (tmp_p_16[3].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[28] = (tmp_p_5[28] + (tmp_p_16[4].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[29] = (tmp_p_5[29] + (tmp_p_16[5].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[30] = (tmp_p_5[30] + (tmp_p_16[6].s3 * tmp_p_22[0].s3));
-                  }
-                  {
-                    tmp_p_5[31] = (tmp_p_5[31] + (tmp_p_16[7].s3 * tmp_p_22[0].s3));
+                    tmp_p_5[15] = tmp_p_5[15] + tmp_p_16[7].s3 * tmp_p_22[0].s1;
                   }
                 }
                 {
                   {
-                    tmp_p_5[32] = (tmp_p_5[32] + (tmp_p_16[0].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[16] = tmp_p_5[16] + tmp_p_16[0].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[33] = (tmp_p_5[33] + (tmp_p_16[1].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[17] = tmp_p_5[17] + tmp_p_16[1].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[34] = (tmp_p_5[34] + (tmp_p_16[2].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[18] = tmp_p_5[18] + tmp_p_16[2].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[35] = (tmp_p_5[35] + (tmp_p_16[3].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[19] = tmp_p_5[19] + tmp_p_16[3].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[36] = (tmp_p_5[36] + (tmp_p_16[4].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[20] = tmp_p_5[20] + tmp_p_16[4].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[37] = (tmp_p_5[37] + (tmp_p_16[5].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[21] = tmp_p_5[21] + tmp_p_16[5].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[38] = (tmp_p_5[38] + (tmp_p_16[6].s3 * tmp_p_22[1].s0));
+                    tmp_p_5[22] = tmp_p_5[22] + tmp_p_16[6].s3 * tmp_p_22[0].s2;
                   }
                   {
-                    tmp_p_5[39] = (tmp_p_5[39] + (tmp_p_16[7].s3 * tmp_p_22[1].s0));
-                  }
-                }
-                {
-                  {
-                    tmp_p_5[40] = (tmp_p_5[40] + (tmp_p_16[0].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[41] = (tmp_p_5[41] + (tmp_p_16[1].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[42] = (tmp_p_5[42] + (tmp_p_16[2].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[43] = (tmp_p_5[43] + (tmp_p_16[3].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[44] = (tmp_p_5[44] + (tmp_p_16[4].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[45] = (tmp_p_5[45] + (tmp_p_16[5].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[46] = (tmp_p_5[46] + (tmp_p_16[6].s3 * tmp_p_22[1].s1));
-                  }
-                  {
-                    tmp_p_5[47] = (tmp_p_5[47] + (tmp_p_16[7].s3 * tmp_p_22[1].s1));
+                    tmp_p_5[23] = tmp_p_5[23] + tmp_p_16[7].s3 * tmp_p_22[0].s2;
                   }
                 }
                 {
                   {
-                    tmp_p_5[48] = (tmp_p_5[48] + (tmp_p_16[0].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[24] = tmp_p_5[24] + tmp_p_16[0].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[49] = (tmp_p_5[49] + (tmp_p_16[1].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[25] = tmp_p_5[25] + tmp_p_16[1].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[50] = (tmp_p_5[50] + (tmp_p_16[2].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[26] = tmp_p_5[26] + tmp_p_16[2].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[51] = (tmp_p_5[51] + (tmp_p_16[3].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[27] = tmp_p_5[27] + tmp_p_16[3].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[52] = (tmp_p_5[52] + (tmp_p_16[4].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[28] = tmp_p_5[28] + tmp_p_16[4].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[53] = (tmp_p_5[53] + (tmp_p_16[5].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[29] = tmp_p_5[29] + tmp_p_16[5].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[54] = (tmp_p_5[54] + (tmp_p_16[6].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[30] = tmp_p_5[30] + tmp_p_16[6].s3 * tmp_p_22[0].s3;
                   }
                   {
-                    tmp_p_5[55] = (tmp_p_5[55] + (tmp_p_16[7].s3 * tmp_p_22[1].s2));
+                    tmp_p_5[31] = tmp_p_5[31] + tmp_p_16[7].s3 * tmp_p_22[0].s3;
                   }
                 }
                 {
                   {
-                    tmp_p_5[56] = (tmp_p_5[56] + (tmp_p_16[0].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[32] = tmp_p_5[32] + tmp_p_16[0].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[57] = (tmp_p_5[57] + (tmp_p_16[1].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[33] = tmp_p_5[33] + tmp_p_16[1].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[58] = (tmp_p_5[58] + (tmp_p_16[2].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[34] = tmp_p_5[34] + tmp_p_16[2].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[59] = (tmp_p_5[59] + (tmp_p_16[3].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[35] = tmp_p_5[35] + tmp_p_16[3].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[60] = (tmp_p_5[60] + (tmp_p_16[4].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[36] = tmp_p_5[36] + tmp_p_16[4].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[61] = (tmp_p_5[61] + (tmp_p_16[5].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[37] = tmp_p_5[37] + tmp_p_16[5].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[62] = (tmp_p_5[62] + (tmp_p_16[6].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[38] = tmp_p_5[38] + tmp_p_16[6].s3 * tmp_p_22[1].s0;
                   }
                   {
-                    tmp_p_5[63] = (tmp_p_5[63] + (tmp_p_16[7].s3 * tmp_p_22[1].s3));
+                    tmp_p_5[39] = tmp_p_5[39] + tmp_p_16[7].s3 * tmp_p_22[1].s0;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[40] = tmp_p_5[40] + tmp_p_16[0].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[41] = tmp_p_5[41] + tmp_p_16[1].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[42] = tmp_p_5[42] + tmp_p_16[2].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[43] = tmp_p_5[43] + tmp_p_16[3].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[44] = tmp_p_5[44] + tmp_p_16[4].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[45] = tmp_p_5[45] + tmp_p_16[5].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[46] = tmp_p_5[46] + tmp_p_16[6].s3 * tmp_p_22[1].s1;
+                  }
+                  {
+                    tmp_p_5[47] = tmp_p_5[47] + tmp_p_16[7].s3 * tmp_p_22[1].s1;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[48] = tmp_p_5[48] + tmp_p_16[0].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[49] = tmp_p_5[49] + tmp_p_16[1].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[50] = tmp_p_5[50] + tmp_p_16[2].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[51] = tmp_p_5[51] + tmp_p_16[3].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[52] = tmp_p_5[52] + tmp_p_16[4].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[53] = tmp_p_5[53] + tmp_p_16[5].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[54] = tmp_p_5[54] + tmp_p_16[6].s3 * tmp_p_22[1].s2;
+                  }
+                  {
+                    tmp_p_5[55] = tmp_p_5[55] + tmp_p_16[7].s3 * tmp_p_22[1].s2;
+                  }
+                }
+                {
+                  {
+                    tmp_p_5[56] = tmp_p_5[56] + tmp_p_16[0].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[57] = tmp_p_5[57] + tmp_p_16[1].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[58] = tmp_p_5[58] + tmp_p_16[2].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[59] = tmp_p_5[59] + tmp_p_16[3].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[60] = tmp_p_5[60] + tmp_p_16[4].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[61] = tmp_p_5[61] + tmp_p_16[5].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[62] = tmp_p_5[62] + tmp_p_16[6].s3 * tmp_p_22[1].s3;
+                  }
+                  {
+                    tmp_p_5[63] = tmp_p_5[63] + tmp_p_16[7].s3 * tmp_p_22[1].s3;
                   }
                 }
               }

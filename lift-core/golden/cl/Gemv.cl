@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 __attribute__((reqd_work_group_size(256, 1, 1)))
@@ -31,25 +31,25 @@ kernel void Gemv(const global float* restrict a, const global float* restrict x,
   const int lift_l = get_local_id(0);
   float lift_acc = 0.0f;
   for (lift_idx lift_i = get_local_id(0) / 1; lift_i < M; lift_i += 256) {
-    lift_acc = (lift_acc + (a[M * lift_row + lift_i] * x[lift_i]));
+    lift_acc = lift_acc + a[M * lift_row + lift_i] * x[lift_i];
   }
   lift_tmp[lift_l] = lift_acc;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 128) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 128]);
+  if (lift_l < 128) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 128];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 64) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 64]);
+  if (lift_l < 64) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 64];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 32) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 32]);
+  if (lift_l < 32) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 32];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 16) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 16]);
+  if (lift_l < 16) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 16];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 8) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 8]);
+  if (lift_l < 8) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 8];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 4) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 4]);
+  if (lift_l < 4) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 4];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 2) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 2]);
+  if (lift_l < 2) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 2];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 1) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 1]);
+  if (lift_l < 1) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 1];
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lift_l < 1 && lift_wg < N) out[lift_wg] = lift_tmp[lift_l];
 }

@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 kernel void Jacobi2(const global float* restrict x, global float* out, lift_idx lift_size_N, lift_idx lift_size_M) {
@@ -30,42 +30,42 @@ kernel void Jacobi2(const global float* restrict x, global float* out, lift_idx 
       lift_idx gid0 = get_global_id(0);
       {
         if (8 * gid1 < N) {
-          out[8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1) + gid0]) + x[M * lift_min(N - 1, 8 * gid1) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1) + 1) + gid0]));
+          out[8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1) + gid0] + x[M * lift_min(N - 1, 8 * gid1) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 1 < N) {
-          out[M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 1) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 1) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 1) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 1) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 1) + 1) + gid0]));
+          out[M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 1) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 1) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 1) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 1) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 2 < N) {
-          out[2 * M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 2) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 2) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 2) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 2) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 2) + 1) + gid0]));
+          out[2 * M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 2) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 2) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 2) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 2) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 2) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 3 < N) {
-          out[3 * M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 3) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 3) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 3) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 3) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 3) + 1) + gid0]));
+          out[3 * M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 3) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 3) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 3) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 3) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 3) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 4 < N) {
-          out[4 * M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 4) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 4) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 4) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 4) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 4) + 1) + gid0]));
+          out[4 * M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 4) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 4) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 4) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 4) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 4) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 5 < N) {
-          out[5 * M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 5) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 5) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 5) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 5) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 5) + 1) + gid0]));
+          out[5 * M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 5) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 5) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 5) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 5) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 5) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 6 < N) {
-          out[6 * M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 6) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 6) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 6) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 6) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 6) + 1) + gid0]));
+          out[6 * M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 6) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 6) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 6) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 6) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 6) + 1) + gid0]);
         }
       }
       {
         if (8 * gid1 + 7 < N) {
-          out[7 * M + 8 * M * gid1 + gid0] = (0.2f * ((((x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 7) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 7) + lift_max(0, gid0 - 1)]) + x[M * lift_min(N - 1, 8 * gid1 + 7) + gid0]) + x[M * lift_min(N - 1, 8 * gid1 + 7) + lift_min(M - 1, gid0 + 1)]) + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 7) + 1) + gid0]));
+          out[7 * M + 8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1 + 7) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 7) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1 + 7) + gid0] + x[M * lift_min(N - 1, 8 * gid1 + 7) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1 + 7) + 1) + gid0]);
         }
       }
     }

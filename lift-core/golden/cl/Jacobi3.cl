@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 kernel void Jacobi3(const global float* restrict x, global float* out, lift_idx lift_size_N, lift_idx lift_size_M, lift_idx lift_size_L) {
@@ -37,42 +37,42 @@ kernel void Jacobi3(const global float* restrict x, global float* out, lift_idx 
         lift_idx gid0 = get_global_id(0);
         {
           if (8 * gid2 < N) {
-            out[8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2) + 1) + L * gid1 + gid0]));
+            out[8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 1 < N) {
-            out[L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 1) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 1) + 1) + L * gid1 + gid0]));
+            out[L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 1) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 1) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 2 < N) {
-            out[2 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 2) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 2) + 1) + L * gid1 + gid0]));
+            out[2 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 2) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 2) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 2) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 3 < N) {
-            out[3 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 3) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 3) + 1) + L * gid1 + gid0]));
+            out[3 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 3) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 3) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 3) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 4 < N) {
-            out[4 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 4) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 4) + 1) + L * gid1 + gid0]));
+            out[4 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 4) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 4) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 4) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 5 < N) {
-            out[5 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 5) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 5) + 1) + L * gid1 + gid0]));
+            out[5 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 5) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 5) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 5) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 6 < N) {
-            out[6 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 6) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 6) + 1) + L * gid1 + gid0]));
+            out[6 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 6) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 6) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 6) + 1) + L * gid1 + gid0]);
           }
         }
         {
           if (8 * gid2 + 7 < N) {
-            out[7 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = (0.142857f * ((((((x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 7) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * lift_max(0, gid1 - 1) + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * gid1 + lift_max(0, gid0 - 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * gid1 + gid0]) + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * gid1 + lift_min(L - 1, gid0 + 1)]) + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * lift_min(M - 1, gid1 + 1) + gid0]) + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 7) + 1) + L * gid1 + gid0]));
+            out[7 * L * M + 8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2 + 7) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2 + 7) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2 + 7) + 1) + L * gid1 + gid0]);
           }
         }
       }

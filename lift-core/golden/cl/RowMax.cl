@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 __attribute__((reqd_work_group_size(256, 1, 1)))
@@ -29,7 +29,7 @@ kernel void RowMax(const global float* restrict a, global float* out, lift_idx l
   const lift_idx lift_row = lift_min(lift_wg, N - 1);
   local float lift_tmp[256];
   const int lift_l = get_local_id(0);
-  float lift_acc = (-3e38f);
+  float lift_acc = -3e38f;
   for (lift_idx lift_i = get_local_id(0) / 1; lift_i < M; lift_i += 256) {
     lift_acc = fmax(lift_acc, a[M * lift_row + lift_i]);
   }

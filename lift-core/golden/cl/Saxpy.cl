@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 kernel void Saxpy(float a, const global float* restrict x, const global float* restrict y, global float* out, lift_idx lift_size_N) {
@@ -21,6 +21,6 @@ kernel void Saxpy(float a, const global float* restrict x, const global float* r
 #endif
   if (get_global_id(0) < N) {
     lift_idx gid0 = get_global_id(0);
-    out[gid0] = ((a * x[gid0]) + y[gid0]);
+    out[gid0] = a * x[gid0] + y[gid0];
   }
 }

@@ -12,7 +12,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 __attribute__((reqd_work_group_size(256, 1, 1)))
@@ -27,31 +27,31 @@ kernel void Sum_part(const global float* restrict x, global float* lift_partial,
   float lift_acc = 0.0f;
   for (lift_idx lift_j = get_global_id(0); lift_j < N / 4; lift_j += get_global_size(0)) {
     const float4 lift_v0 = vload4(lift_j, x);
-    lift_acc = (lift_acc + lift_v0.s0);
-    lift_acc = (lift_acc + lift_v0.s1);
-    lift_acc = (lift_acc + lift_v0.s2);
-    lift_acc = (lift_acc + lift_v0.s3);
+    lift_acc = lift_acc + lift_v0.s0;
+    lift_acc = lift_acc + lift_v0.s1;
+    lift_acc = lift_acc + lift_v0.s2;
+    lift_acc = lift_acc + lift_v0.s3;
   }
   for (lift_idx lift_i = N / 4 * 4 + get_global_id(0); lift_i < N; lift_i += get_global_size(0)) {
-    lift_acc = (lift_acc + x[lift_i]);
+    lift_acc = lift_acc + x[lift_i];
   }
   lift_tmp[lift_l] = lift_acc;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 128) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 128]);
+  if (lift_l < 128) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 128];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 64) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 64]);
+  if (lift_l < 64) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 64];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 32) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 32]);
+  if (lift_l < 32) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 32];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 16) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 16]);
+  if (lift_l < 16) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 16];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 8) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 8]);
+  if (lift_l < 8) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 8];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 4) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 4]);
+  if (lift_l < 4) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 4];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 2) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 2]);
+  if (lift_l < 2) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 2];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 1) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 1]);
+  if (lift_l < 1) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 1];
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lift_l == 0) lift_partial[get_group_id(0)] = lift_tmp[0];
 }
@@ -66,25 +66,25 @@ kernel void Sum_final(const global float* restrict lift_partial, global float* o
   const int lift_l = get_local_id(0);
   float lift_acc = 0.0f;
   for (lift_idx lift_i = get_local_id(0); lift_i < lift_min(1024, (N + 255) / 256); lift_i += 256) {
-    lift_acc = (lift_acc + lift_partial[lift_i]);
+    lift_acc = lift_acc + lift_partial[lift_i];
   }
   lift_tmp[lift_l] = lift_acc;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 128) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 128]);
+  if (lift_l < 128) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 128];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 64) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 64]);
+  if (lift_l < 64) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 64];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 32) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 32]);
+  if (lift_l < 32) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 32];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 16) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 16]);
+  if (lift_l < 16) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 16];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 8) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 8]);
+  if (lift_l < 8) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 8];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 4) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 4]);
+  if (lift_l < 4) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 4];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 2) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 2]);
+  if (lift_l < 2) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 2];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 1) lift_tmp[lift_l] = (lift_tmp[lift_l] + lift_tmp[lift_l + 1]);
+  if (lift_l < 1) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 1];
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lift_l == 0) out[0] = lift_tmp[0];
 }

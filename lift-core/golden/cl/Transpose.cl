@@ -10,7 +10,7 @@ typedef int lift_idx;
 float uf_add(float x, float y);
 
 float uf_add(float x, float y) {
-  return (x + y);
+  return x + y;
 }
 
 kernel void Transpose(const global float* restrict x, global float* out, lift_idx lift_size_N, lift_idx lift_size_M) {

@@ -233,14 +233,8 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The C expression reading a non-array view of type `ty`, as C text for the scalar
-    /// subset.
-    pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<String> {
-        Ok(cl::print::expr(&self.read_expr(v, ty)?))
-    }
-
     /// The C expression reading a non-array view of type `ty`.
-    pub(crate) fn read_expr(&mut self, v: &View, ty: &Type) -> GResult<CExpr> {
+    pub(crate) fn read(&mut self, v: &View, ty: &Type) -> GResult<CExpr> {
         let loc = view::resolve(v, &self.facts)?;
         self.note_access(&loc, false);
         view::read(&loc, ty, &mut self.ct)
@@ -303,12 +297,10 @@ impl<'a> Gen<'a> {
             Type::Vector(_, w) => i64::from(*w),
             _ => 1,
         };
+        let first = CExpr::Nat(idx.clone()).bin(cl::BinOp::Mul, CExpr::Int(ew));
         let (at, len) = match lane {
-            Some((l, _)) => (format!("({}) * {ew} + {}", idx.c(), l.c()), 1),
-            None => (
-                format!("({}) * {ew}", idx.c()),
-                ew * vec.map_or(1, i64::from),
-            ),
+            Some((l, _)) => (first.bin(cl::BinOp::Add, CExpr::Nat(l.clone())), 1),
+            None => (first, ew * vec.map_or(1, i64::from)),
         };
         // A write outside every parallel loop is replicated: every work-item runs it,
         // writing the same value (see `trace::races`).
@@ -317,12 +309,7 @@ impl<'a> Gen<'a> {
             (true, false) => 1,
             (true, true) => 2,
         };
-        let log = Stmt::Expr(super::trace::log(
-            CExpr::Int(id as i64),
-            CExpr::code(at),
-            len,
-            kind,
-        ));
+        let log = Stmt::Expr(super::trace::log(CExpr::Int(id as i64), at, len, kind));
         self.emit(match guard {
             Some(c) => Stmt::When {
                 cond: c,
@@ -360,7 +347,7 @@ impl<'a> Gen<'a> {
                 Ok(())
             }
             t => {
-                let value = self.read_expr(src, t)?;
+                let value = self.read(src, t)?;
                 let loc = view::resolve(dst, &self.facts)?;
                 self.note_access(&loc, true);
                 for s in view::write(&loc, value, t, &mut self.ct, 0)? {
@@ -427,16 +414,16 @@ impl<'a> Gen<'a> {
     /// Stores a computed private value in a variable so that using it twice computes it once.
     pub(crate) fn share(&mut self, v: View, ty: &Type, hint: &str) -> GResult<View> {
         match v {
-            View::Value(code) if !is_simple(&code) => {
+            View::Value(code) if !code.is_simple() => {
                 let name = self.fresh(hint);
                 let t = self.ct.compute(ty)?;
                 self.emit(Stmt::Decl {
                     ty: t,
                     name: name.clone(),
-                    init: Some(CExpr::code(code)),
+                    init: Some(code),
                     konst: false,
                 });
-                Ok(View::Value(name))
+                Ok(View::Value(CExpr::Var(name)))
             }
             v => Ok(v),
         }
@@ -562,12 +549,6 @@ fn p_name(p: &Pat) -> &str {
         Pat::Name(n, _) if n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => n,
         _ => "v",
     }
-}
-
-/// Is `code` an identifier or literal (cheap to repeat)?
-fn is_simple(code: &str) -> bool {
-    code.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Compiles one kernel of a lowered, type-checked program; again with padded rows where
@@ -729,7 +710,10 @@ impl Gen<'_> {
                     let (decl, arg) = self.scalar_param(p, i)?;
                     params.push(decl);
                     args.push(arg);
-                    self.bind(&Pat::Name(p.name.clone(), p.span), View::Value(name));
+                    self.bind(
+                        &Pat::Name(p.name.clone(), p.span),
+                        View::Value(CExpr::Var(name)),
+                    );
                 }
             }
         }

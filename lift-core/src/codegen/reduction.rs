@@ -15,7 +15,7 @@
 //! neutral for `op`, as `reduce`'s initial value is in every lowering of LIFT.
 
 use super::cl::ast::KernelDef;
-use super::cl::{self, BinOp, CExpr, Fence, Stmt};
+use super::cl::{self, BinOp, CExpr, Stmt};
 use super::emit::{c_name, Arg, Gen};
 use super::launch::Launch;
 use super::memory::{Buffer, Space};
@@ -29,6 +29,9 @@ use crate::typeck::{check_program, Cond, KernelInfo};
 use crate::types::{ScalarType, Type};
 use proc_macro2::Span;
 use std::rc::Rc;
+use tree::{lift_l, lift_tmp, Lanes};
+
+mod tree;
 
 /// Upper bound on the number of work-groups of the first kernel: a choice of the algorithm
 /// (enough partial results to occupy a large GPU, few enough for one group to fold them),
@@ -236,12 +239,12 @@ pub(crate) fn compile(
         ),
         (1, wg),
     )?;
-    let result = g.finish(post, "lift_tmp[0]", &t)?;
+    let result = g.finish(post, lift_tmp(CExpr::Int(0)), &t)?;
     g.emit(Stmt::When {
         cond: lift_l().bin(BinOp::Eq, CExpr::Int(0)),
         stmt: Box::new(Stmt::Assign {
             place: CExpr::var("out").index(CExpr::Int(0)),
-            value: CExpr::code(result),
+            value: result,
         }),
     });
     let def2 = tree_kernel(&fin.name, wg, params, sizes, g.take_placed()?);
@@ -270,11 +273,6 @@ pub(crate) fn compile(
         }],
         format!("two kernels: {lowered}"),
     )))
-}
-
-/// `lift_l`, the work-item's index in its group in a tree reduction.
-fn lift_l() -> CExpr {
-    CExpr::var("lift_l")
 }
 
 /// A tree-reduction kernel: groups of `wg` work-items (required), no local arrays of its own
@@ -539,7 +537,7 @@ pub(crate) fn compile_rows(
     if needs_buffers(&g) {
         return Ok(None);
     }
-    let result = g.finish(post, "lift_tmp[lift_l]", &t)?;
+    let result = g.finish(post, lift_tmp(lift_l()), &t)?;
     g.emit(Stmt::When {
         cond: lift_l().bin(BinOp::Lt, CExpr::Int(cols)).bin(
             BinOp::And,
@@ -547,7 +545,7 @@ pub(crate) fn compile_rows(
         ),
         stmt: Box::new(Stmt::Assign {
             place: CExpr::var("out").index(CExpr::var("lift_wg")),
-            value: CExpr::code(result),
+            value: result,
         }),
     });
     let def = tree_kernel(&k.name, wg, params, sizes, g.take_placed()?);
@@ -586,13 +584,6 @@ fn facts_of(info: &KernelInfo) -> Facts {
         }
     }
     facts
-}
-
-/// The buffers of a reduction input that can be read with `vload4`: a 1-D array parameter, or
-/// a `zip` of such parameters (`tuple`), with the OpenCL scalar type of each.
-struct Lanes {
-    bufs: Vec<(String, &'static str)>,
-    tuple: bool,
 }
 
 /// The [`Lanes`] of `x` in kernel `k`, if every component is a 1-D array parameter of a
@@ -658,154 +649,4 @@ fn stage(body: &Expr) -> Option<Stage<'_>> {
         z: r.prim_value(Prim::ReduceSeq)?,
         x: xs.first()?,
     })
-}
-
-impl Gen<'_> {
-    /// `post(value)` as C code, or `value` itself without an epilogue.
-    fn finish(&mut self, post: Option<&Expr>, value: &str, t: &Type) -> GResult<String> {
-        let Some(post) = post else {
-            return Ok(value.to_string());
-        };
-        let arg = Arg::View(View::Value(value.into()), t.clone());
-        let r = self.call_value(post, vec![arg])?;
-        self.read(&r, t)
-    }
-
-    /// One work-group's part of a reduction: every work-item folds `input[i]` for `i` from
-    /// `start` in steps of `stride` below `n` with `fold` (with `vload4` of whole vectors first
-    /// when `lanes` gives the input's buffers), then the group combines its values in local
-    /// memory (`lift_tmp`) with a tree of `combine`, leaving the result in `lift_tmp[0]`. With
-    /// `cols > 1` the group holds `cols` independent reductions, work-item `l` taking part in
-    /// reduction `l % cols`: the tree stops at `cols` values, `lift_tmp[0..cols]`. The group
-    /// has `wg` work-items.
-    #[allow(clippy::too_many_arguments)]
-    fn tree(
-        &mut self,
-        t: &Type,
-        (fold, combine): (&Expr, &Expr),
-        z: &Expr,
-        (input, elem, lanes): (&View, &Type, Option<&Lanes>),
-        n: &Nat,
-        (start, stride): (CExpr, CExpr),
-        (cols, wg): (i64, i64),
-    ) -> GResult<()> {
-        let ct = self.ct.compute(t)?;
-        let zv = self.value(Arg::Expr(z))?;
-        let zc = self.read(&zv, t)?;
-        let decl = |ty: &str, name: &str, init: CExpr| Stmt::Decl {
-            ty: ty.into(),
-            name: name.into(),
-            init: Some(init),
-            konst: false,
-        };
-        let acc = || CExpr::var("lift_acc");
-        let tmp = |i: CExpr| CExpr::var("lift_tmp").index(i);
-        let barrier = Stmt::Barrier(Fence {
-            local: true,
-            global: false,
-        });
-        self.emit(Stmt::Array {
-            space: Space::Local,
-            ty: ct.clone(),
-            name: "lift_tmp".into(),
-            len: wg,
-        });
-        self.emit(Stmt::Decl {
-            ty: "int".into(),
-            name: "lift_l".into(),
-            init: Some(CExpr::call("get_local_id", vec![CExpr::Int(0)])),
-            konst: true,
-        });
-        self.emit(decl(&ct, "lift_acc", CExpr::code(zc)));
-        let mut first = start.clone();
-        if let Some(lanes) = lanes {
-            let (body, ()) = self.capture(|g| {
-                for (k, (buf, sct)) in lanes.bufs.iter().enumerate() {
-                    g.emit(Stmt::Decl {
-                        ty: format!("{sct}4"),
-                        name: format!("lift_v{k}"),
-                        init: Some(CExpr::call(
-                            "vload4",
-                            vec![CExpr::var("lift_j"), CExpr::var(buf.clone())],
-                        )),
-                        konst: true,
-                    });
-                }
-                for lane in 0..4 {
-                    let part = |k: usize| View::Value(format!("lift_v{k}.s{lane}"));
-                    let v = if lanes.tuple {
-                        View::Tuple((0..lanes.bufs.len()).map(part).collect())
-                    } else {
-                        part(0)
-                    };
-                    let args = vec![
-                        Arg::View(View::Value("lift_acc".into()), t.clone()),
-                        Arg::View(v, elem.clone()),
-                    ];
-                    let r = g.call_value(fold, args)?;
-                    let code = g.read(&r, t)?;
-                    g.emit(Stmt::Assign {
-                        place: acc(),
-                        value: CExpr::code(code),
-                    });
-                }
-                Ok(())
-            })?;
-            self.emit(Stmt::For {
-                var: "lift_j".into(),
-                from: start.clone(),
-                bound: CExpr::Nat(n / 4),
-                step: stride.clone(),
-                unroll: false,
-                body,
-            });
-            first = CExpr::Nat(n / 4 * 4).bin(BinOp::Add, start);
-        }
-        let (body, ()) = self.capture(|g| {
-            let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
-            let args = vec![
-                Arg::View(View::Value("lift_acc".into()), t.clone()),
-                Arg::View(input.at(i), elem.clone()),
-            ];
-            let r = g.call_value(fold, args)?;
-            let code = g.read(&r, t)?;
-            g.emit(Stmt::Assign {
-                place: acc(),
-                value: CExpr::code(code),
-            });
-            Ok(())
-        })?;
-        self.emit(Stmt::For {
-            var: "lift_i".into(),
-            from: first,
-            bound: CExpr::Nat(n.clone()),
-            step: stride,
-            unroll: false,
-            body,
-        });
-        self.emit(Stmt::Assign {
-            place: tmp(lift_l()),
-            value: acc(),
-        });
-        self.emit(barrier.clone());
-        let mut s = wg / 2;
-        while s >= cols {
-            let args = vec![
-                Arg::View(View::Value("lift_tmp[lift_l]".into()), t.clone()),
-                Arg::View(View::Value(format!("lift_tmp[lift_l + {s}]")), t.clone()),
-            ];
-            let r = self.call_value(combine, args)?;
-            let code = self.read(&r, t)?;
-            self.emit(Stmt::When {
-                cond: lift_l().bin(BinOp::Lt, CExpr::Int(s)),
-                stmt: Box::new(Stmt::Assign {
-                    place: tmp(lift_l()),
-                    value: CExpr::code(code),
-                }),
-            });
-            self.emit(barrier.clone());
-            s /= 2;
-        }
-        Ok(())
-    }
 }

@@ -2,22 +2,27 @@
 //! functions as OpenCL C functions (prefixed `uf_` to stay clear of OpenCL builtins).
 
 use super::cl::ast::{FunBody as ClBody, Function};
-use super::cl::{CExpr, Param, Stmt};
+use super::cl::{BinOp as ClOp, CExpr, Param, Stmt};
 use super::emit::{c_name, ty_of, Arg, Gen};
 use super::launch::Launch;
 use super::view::View;
 use super::{ctypes::CTypes, CodegenError, GResult};
-use crate::arith::Facts;
+use crate::arith::{Facts, Nat};
 use crate::ir::{BinOp, Expr, ExprKind, FunBody, LitValue, Pat, Program, Section, UnOp};
 use crate::types::{ScalarType, Type};
 
-/// The C spelling of a literal of type `s`.
-pub(crate) fn literal(v: &LitValue, s: ScalarType) -> String {
+/// The C literal of `v` of type `s`, as printed.
+pub(crate) fn literal(v: &LitValue, s: ScalarType) -> CExpr {
     let float = |x: f64, suffix: &str| {
         if x.is_nan() {
-            "NAN".to_string()
+            CExpr::lit("NAN")
         } else if x.is_infinite() {
-            if x > 0.0 { "INFINITY" } else { "(-INFINITY)" }.to_string()
+            let inf = CExpr::lit("INFINITY");
+            if x > 0.0 {
+                inf
+            } else {
+                inf.neg()
+            }
         } else {
             let t = format!("{x:?}");
             let t = if t.contains(['.', 'e', 'E']) {
@@ -25,19 +30,19 @@ pub(crate) fn literal(v: &LitValue, s: ScalarType) -> String {
             } else {
                 format!("{t}.0")
             };
-            format!("{t}{suffix}")
+            CExpr::lit(format!("{t}{suffix}"))
         }
     };
     match (v, s) {
-        (LitValue::Bool(b), _) => b.to_string(),
+        (LitValue::Bool(b), _) => CExpr::lit(b.to_string()),
         (LitValue::Float(x), ScalarType::F64) => float(*x, ""),
         (LitValue::Float(x), _) => float(*x, "f"),
         (LitValue::Int(i), ScalarType::F64) => float(*i as f64, ""),
         (LitValue::Int(i), ScalarType::F32 | ScalarType::F16) => float(*i as f64, "f"),
-        (LitValue::Int(i), ScalarType::U32) => format!("{i}u"),
-        (LitValue::Int(i), ScalarType::I64) => format!("{i}L"),
-        (LitValue::Int(i), ScalarType::U64) => format!("{i}UL"),
-        (LitValue::Int(i), _) => i.to_string(),
+        (LitValue::Int(i), ScalarType::U32) => CExpr::lit(format!("{i}u")),
+        (LitValue::Int(i), ScalarType::I64) => CExpr::lit(format!("{i}L")),
+        (LitValue::Int(i), ScalarType::U64) => CExpr::lit(format!("{i}UL")),
+        (LitValue::Int(i), _) => CExpr::lit(i.to_string()),
     }
 }
 
@@ -52,18 +57,19 @@ fn is_float(t: &Type) -> bool {
     lane(t).is_some_and(|s| s.is_float())
 }
 
-/// `min`/`max` for the operand type.
-fn min_max(name: &str, t: &Type, a: &str, b: &str) -> String {
-    if is_float(t) {
-        format!("f{name}({a}, {b})")
+/// `min`/`max` of `args` for the operand type.
+fn min_max(name: &str, t: &Type, args: Vec<CExpr>) -> CExpr {
+    let f = if is_float(t) {
+        format!("f{name}")
     } else {
-        format!("{name}({a}, {b})")
-    }
+        name.to_string()
+    };
+    CExpr::Call(f, args)
 }
 
 impl<'a> Gen<'a> {
     /// The C expression of a data argument of type `ty`.
-    fn operand(&mut self, e: &Expr) -> GResult<(String, Type)> {
+    fn operand(&mut self, e: &Expr) -> GResult<(CExpr, Type)> {
         let t = ty_of(e)?;
         let v = self.value(Arg::Expr(e))?;
         Ok((self.read(&v, &t)?, t))
@@ -75,97 +81,109 @@ impl<'a> Gen<'a> {
         let code = match &e.kind {
             ExprKind::Lit(v, _) => match ty {
                 Type::Scalar(s) => literal(v, s),
-                Type::Vector(s, _) => format!("(({})({}))", self.ct.compute(&ty)?, literal(v, s)),
+                Type::Vector(s, _) => literal(v, s).splat(self.ct.compute(&ty)?),
                 t => return Err(CodegenError::Internal(format!("literal of type {t}"))),
             },
             ExprKind::Binary(op, l, r) => {
                 let (a, lt) = self.operand(l)?;
                 let (b, _) = self.operand(r)?;
                 if *op == BinOp::Rem && is_float(&lt) {
-                    format!("fmod({a}, {b})")
+                    CExpr::call("fmod", vec![a, b])
                 } else {
-                    format!("({a} {} {b})", op.symbol())
+                    a.bin((*op).into(), b)
                 }
             }
             ExprKind::Unary(op, x) => {
                 let (a, _) = self.operand(x)?;
                 match op {
-                    UnOp::Neg => format!("(-{a})"),
-                    UnOp::Not => format!("(!{a})"),
+                    UnOp::Neg => a.neg(),
+                    UnOp::Not => a.not(),
                 }
             }
-            ExprKind::Cast(x, to) => {
-                let (a, from) = self.operand(x)?;
-                match (self.vector_width, from.as_scalar()) {
-                    // Inside `vectorize(w, ..)` the operand is a vector of `w` lanes (or a
-                    // scalar, broadcast first): C's cast cannot convert vectors, OpenCL's
-                    // `convert_T<w>` does, rounding toward zero as the scalar cast does.
-                    (Some(w), Some(s)) if *to != ScalarType::Bool && s != ScalarType::Bool => {
-                        let src = self.ct.compute(&Type::Vector(s, w))?;
-                        let dst = self.ct.compute(&Type::Vector(*to, w))?;
-                        format!("convert_{dst}(({src})({a}))")
-                    }
-                    (Some(_), _) => {
-                        return Err(CodegenError::Unsupported(format!(
-                            "cast of {from} to {to} inside `vectorize`"
-                        )))
-                    }
-                    _ => format!("(({}){a})", super::ctypes::scalar(*to)),
-                }
-            }
-            ExprKind::If(c, a, b) => {
-                let (cc, _) = self.operand(c)?;
-                let (la, va) = self.capture(|g| g.operand(a))?;
-                let (lb, vb) = self.capture(|g| g.operand(b))?;
-                if let (Some(w), Some(s)) = (self.vector_width, ty.as_scalar()) {
-                    // Lane by lane: both sides computed, then `select` (a C `if` needs a
-                    // scalar condition); the condition is widened to a mask of `w` lanes
-                    // whether it is a vector comparison (-1/0) or a scalar (1/0).
-                    self.extend(la);
-                    self.extend(lb);
-                    let t = self.ct.compute(&Type::Vector(s, w))?;
-                    let mask = if matches!(s, ScalarType::F64 | ScalarType::I64 | ScalarType::U64) {
-                        format!("long{w}")
-                    } else {
-                        format!("int{w}")
-                    };
-                    let c = self.fresh("c");
-                    self.emit(Stmt::Decl {
-                        ty: mask.clone(),
-                        name: c.clone(),
-                        init: Some(CExpr::code(cc)),
-                        konst: false,
-                    });
-                    format!("select(({t})({}), ({t})({}), {c} != ({mask})0)", vb.0, va.0)
-                } else if la.is_empty() && lb.is_empty() {
-                    format!("({cc} ? {} : {})", va.0, vb.0)
-                } else {
-                    let r = self.fresh("r");
-                    let t = self.ct.compute(&ty)?;
-                    self.emit(Stmt::Decl {
-                        ty: t,
-                        name: r.clone(),
-                        init: None,
-                        konst: false,
-                    });
-                    let branch = |mut stmts: Vec<Stmt>, v: String| {
-                        stmts.push(Stmt::Assign {
-                            place: CExpr::var(r.clone()),
-                            value: CExpr::code(v),
-                        });
-                        stmts
-                    };
-                    self.emit(Stmt::If {
-                        cond: CExpr::code(cc),
-                        then: branch(la, va.0),
-                        otherwise: Some(branch(lb, vb.0)),
-                    });
-                    r
-                }
-            }
+            ExprKind::Cast(x, to) => self.cast(x, *to)?,
+            ExprKind::If(c, a, b) => self.choice(&ty, c, a, b)?,
             _ => return Err(CodegenError::Internal("not a scalar expression".into())),
         };
         Ok(View::Value(code))
+    }
+
+    /// `x as to`.
+    fn cast(&mut self, x: &Expr, to: ScalarType) -> GResult<CExpr> {
+        let (a, from) = self.operand(x)?;
+        Ok(match (self.vector_width, from.as_scalar()) {
+            // Inside `vectorize(w, ..)` the operand is a vector of `w` lanes (or a scalar,
+            // broadcast first): C's cast cannot convert vectors, OpenCL's `convert_T<w>`
+            // does, rounding toward zero as the scalar cast does.
+            (Some(w), Some(s)) if to != ScalarType::Bool && s != ScalarType::Bool => {
+                let src = self.ct.compute(&Type::Vector(s, w))?;
+                let dst = self.ct.compute(&Type::Vector(to, w))?;
+                CExpr::call(&format!("convert_{dst}"), vec![a.splat(src)])
+            }
+            (Some(_), _) => {
+                return Err(CodegenError::Unsupported(format!(
+                    "cast of {from} to {to} inside `vectorize`"
+                )))
+            }
+            _ => a.cast(super::ctypes::scalar(to)),
+        })
+    }
+
+    /// `if c { a } else { b }` of type `ty`: a conditional expression, or a variable
+    /// assigned in an `if` statement when a side emits statements, or lane by lane inside
+    /// `vectorize`.
+    fn choice(&mut self, ty: &Type, c: &Expr, a: &Expr, b: &Expr) -> GResult<CExpr> {
+        let (cc, _) = self.operand(c)?;
+        let (la, (va, _)) = self.capture(|g| g.operand(a))?;
+        let (lb, (vb, _)) = self.capture(|g| g.operand(b))?;
+        if let (Some(w), Some(s)) = (self.vector_width, ty.as_scalar()) {
+            // Lane by lane: both sides computed, then `select` (a C `if` needs a scalar
+            // condition); the condition is widened to a mask of `w` lanes whether it is a
+            // vector comparison (-1/0) or a scalar (1/0).
+            self.extend(la);
+            self.extend(lb);
+            let t = self.ct.compute(&Type::Vector(s, w))?;
+            let mask = if matches!(s, ScalarType::F64 | ScalarType::I64 | ScalarType::U64) {
+                format!("long{w}")
+            } else {
+                format!("int{w}")
+            };
+            let c = self.fresh("c");
+            self.emit(Stmt::Decl {
+                ty: mask.clone(),
+                name: c.clone(),
+                init: Some(cc),
+                konst: false,
+            });
+            let nonzero = CExpr::var(c).bin(ClOp::Ne, CExpr::Int(0).cast(mask));
+            Ok(CExpr::call(
+                "select",
+                vec![vb.splat(t.clone()), va.splat(t), nonzero],
+            ))
+        } else if la.is_empty() && lb.is_empty() {
+            Ok(cc.cond(va, vb))
+        } else {
+            let r = self.fresh("r");
+            let t = self.ct.compute(ty)?;
+            self.emit(Stmt::Decl {
+                ty: t,
+                name: r.clone(),
+                init: None,
+                konst: false,
+            });
+            let branch = |mut stmts: Vec<Stmt>, v: CExpr| {
+                stmts.push(Stmt::Assign {
+                    place: CExpr::var(r.clone()),
+                    value: v,
+                });
+                stmts
+            };
+            self.emit(Stmt::If {
+                cond: cc,
+                then: branch(la, va),
+                otherwise: Some(branch(lb, vb)),
+            });
+            Ok(CExpr::Var(r))
+        }
     }
 
     /// A scalar user function applied lane by lane inside `vectorize(w, ..)`: each argument
@@ -175,7 +193,7 @@ impl<'a> Gen<'a> {
         &mut self,
         name: &str,
         uf: &crate::ir::UserFun,
-        ops: &[(String, Type)],
+        ops: Vec<(CExpr, Type)>,
         w: u32,
     ) -> GResult<View> {
         let mut temps = Vec::new();
@@ -188,7 +206,7 @@ impl<'a> Gen<'a> {
             self.emit(Stmt::Decl {
                 ty: t,
                 name: a.clone(),
-                init: Some(CExpr::code(code.clone())),
+                init: Some(code),
                 konst: false,
             });
             temps.push(a);
@@ -198,18 +216,21 @@ impl<'a> Gen<'a> {
                 "user function `{name}` with a non-scalar result applied to vectors"
             ))
         })?;
-        let lanes: Vec<String> = (0..w)
+        let lanes: Vec<CExpr> = (0..w)
             .map(|l| {
-                let args: Vec<String> = temps.iter().map(|a| format!("{a}.s{l:x}")).collect();
-                format!("{}({})", crate::cnames::fun_c_name(name), args.join(", "))
+                let args = temps
+                    .iter()
+                    .map(|a| CExpr::var(a.clone()).member(format!("s{l:x}")))
+                    .collect();
+                CExpr::call(&crate::cnames::fun_c_name(name), args)
             })
             .collect();
         let t = self.ct.compute(&Type::Vector(ret, w))?;
-        Ok(View::Value(format!("(({t})({}))", lanes.join(", "))))
+        Ok(View::Value(CExpr::Vector(t, lanes)))
     }
 
     /// The C expressions and types of evaluated arguments.
-    fn operands(&mut self, args: Vec<Arg<'_>>) -> GResult<Vec<(String, Type)>> {
+    fn operands(&mut self, args: Vec<Arg<'_>>) -> GResult<Vec<(CExpr, Type)>> {
         args.into_iter()
             .map(|a| {
                 let t = Self::arg_ty(&a)?;
@@ -219,50 +240,46 @@ impl<'a> Gen<'a> {
             .collect()
     }
 
+    /// `x[i]`: the index clamped into a fresh variable whose range is the array's.
+    fn dyn_index(&mut self, mut args: Vec<Arg<'_>>) -> GResult<View> {
+        let i = args
+            .pop()
+            .ok_or_else(|| CodegenError::Internal("x[i]".into()))?;
+        let x = args
+            .pop()
+            .ok_or_else(|| CodegenError::Internal("x[i]".into()))?;
+        let (_, n) = super::emit::array_of(&Self::arg_ty(&x)?)?;
+        let ti = Self::arg_ty(&i)?;
+        let vi = self.value(i)?;
+        let code = self.read(&vi, &ti)?;
+        let d = self.fresh("d");
+        let idx = |e: CExpr| e.cast("lift_idx");
+        let last = idx(CExpr::Nat(n.clone())).bin(ClOp::Sub, CExpr::Int(1));
+        self.emit(Stmt::Decl {
+            ty: "lift_idx".into(),
+            name: d.clone(),
+            init: Some(CExpr::call(
+                "clamp",
+                vec![idx(code), idx(CExpr::Int(0)), last],
+            )),
+            konst: false,
+        });
+        let x = self.value(x)?;
+        Ok(x.at(Nat::index_var(&d, Nat::cst(0), n)))
+    }
+
     /// A call of a user function or math builtin by name.
-    pub(crate) fn call_named(
-        &mut self,
-        name: &str,
-        f: &Expr,
-        mut args: Vec<Arg<'_>>,
-    ) -> GResult<View> {
+    pub(crate) fn call_named(&mut self, name: &str, f: &Expr, args: Vec<Arg<'_>>) -> GResult<View> {
         if name == crate::ir::DYN_INDEX && args.len() == 2 {
-            // `x[e]`: the index clamped into a fresh variable whose range is the array's.
-            let i = args
-                .pop()
-                .ok_or_else(|| CodegenError::Internal("x[i]".into()))?;
-            let x = args
-                .pop()
-                .ok_or_else(|| CodegenError::Internal("x[i]".into()))?;
-            let (_, n) = super::emit::array_of(&Self::arg_ty(&x)?)?;
-            let ti = Self::arg_ty(&i)?;
-            let vi = self.value(i)?;
-            let code = self.read(&vi, &ti)?;
-            let d = self.fresh("d");
-            self.emit(Stmt::Decl {
-                ty: "lift_idx".into(),
-                name: d.clone(),
-                init: Some(CExpr::code(format!(
-                    "clamp((lift_idx)({code}), (lift_idx)0, (lift_idx)({}) - 1)",
-                    n.c()
-                ))),
-                konst: false,
-            });
-            let x = self.value(x)?;
-            return Ok(x.at(crate::arith::Nat::index_var(
-                &d,
-                crate::arith::Nat::cst(0),
-                n,
-            )));
+            return self.dyn_index(args);
         }
         let ops = self.operands(args)?;
-        let codes: Vec<&str> = ops.iter().map(|(c, _)| c.as_str()).collect();
         if let Some(uf) = self.prog.fun(name) {
             if let (Some(w), true) = (
                 self.vector_width,
                 uf.params.iter().all(|p| p.ty.as_scalar().is_some()),
             ) {
-                return self.user_call_by_lane(name, uf, &ops, w);
+                return self.user_call_by_lane(name, uf, ops, w);
             }
             let vectorised = uf.params.iter().zip(&ops).any(|(p, (_, t))| p.ty != *t);
             if vectorised {
@@ -270,10 +287,10 @@ impl<'a> Gen<'a> {
                     "user function `{name}` applied to vectors"
                 )));
             }
-            return Ok(View::Value(format!(
-                "{}({})",
-                crate::cnames::fun_c_name(name),
-                codes.join(", ")
+            let args = ops.into_iter().map(|(c, _)| c).collect();
+            return Ok(View::Value(CExpr::call(
+                &crate::cnames::fun_c_name(name),
+                args,
             )));
         }
         // With a vector operand the call is lane-wise: scalar operands are broadcast.
@@ -287,22 +304,21 @@ impl<'a> Gen<'a> {
             Type::Vector(..) => Some(self.ct.compute(&t)?),
             _ => None,
         };
-        let owned: Vec<String> = ops
-            .iter()
+        let args: Vec<CExpr> = ops
+            .into_iter()
             .map(|(c, ct)| match (&splat, ct) {
-                (Some(v), Type::Scalar(_)) => format!("(({v})({c}))"),
-                _ => c.clone(),
+                (Some(v), Type::Scalar(_)) => c.splat(v.clone()),
+                _ => c,
             })
             .collect();
-        let codes: Vec<&str> = owned.iter().map(String::as_str).collect();
-        let code = match (name, codes.as_slice()) {
-            ("abs", [a]) if is_float(&t) => format!("fabs({a})"),
-            ("abs", [a]) => format!("(({})abs({a}))", self.ct.compute(&t)?),
-            ("min" | "max", [a, b]) => min_max(name, &t, a, b),
+        let code = match (name, args.len()) {
+            ("abs", 1) if is_float(&t) => CExpr::Call("fabs".into(), args),
+            ("abs", 1) => CExpr::Call("abs".into(), args).cast(self.ct.compute(&t)?),
+            ("min" | "max", 2) => min_max(name, &t, args),
             (
                 "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "pow" | "fma",
                 _,
-            ) => format!("{name}({})", codes.join(", ")),
+            ) => CExpr::Call(name.into(), args),
             _ => {
                 return Err(CodegenError::Unsupported(format!(
                     "call of `{name}` ({})",
@@ -316,16 +332,16 @@ impl<'a> Gen<'a> {
     /// An operator section applied to two arguments.
     pub(crate) fn section(&mut self, s: Section, args: Vec<Arg<'_>>) -> GResult<View> {
         let ops = self.operands(args)?;
-        let [(a, t), (b, _)] = ops.as_slice() else {
+        let Ok::<[(CExpr, Type); 2], _>([(a, t), (b, _)]) = ops.try_into() else {
             return Err(CodegenError::Internal(
                 "a section needs two arguments".into(),
             ));
         };
         Ok(View::Value(match s {
-            Section::Add => format!("({a} + {b})"),
-            Section::Mul => format!("({a} * {b})"),
-            Section::Min => min_max("min", t, a, b),
-            Section::Max => min_max("max", t, a, b),
+            Section::Add => a.bin(ClOp::Add, b),
+            Section::Mul => a.bin(ClOp::Mul, b),
+            Section::Min => min_max("min", &t, vec![a, b]),
+            Section::Max => min_max("max", &t, vec![a, b]),
         }))
     }
 }
@@ -357,12 +373,12 @@ pub(crate) fn user_functions(prog: &Program, ct: &mut CTypes) -> GResult<Vec<Fun
                 for p in &f.params {
                     g.bind(
                         &Pat::Name(p.name.clone(), p.span),
-                        View::Value(c_name(&p.name)),
+                        View::Value(CExpr::Var(c_name(&p.name))),
                     );
                 }
                 let r = g.value(Arg::Expr(e)).and_then(|v| g.read(&v, &f.ret));
                 std::mem::swap(&mut g.ct, ct);
-                g.emit(Stmt::Return(CExpr::code(r?)));
+                g.emit(Stmt::Return(r?));
                 ClBody::Stmts(g.take_body())
             }
         };

@@ -13,6 +13,9 @@ pub(crate) enum CExpr {
     Var(String),
     /// An integer literal.
     Int(i64),
+    /// A literal of the scalar subset as printed (`1.5f`, `-2`, `3u`, `true`, `NAN`), built by
+    /// [`crate::codegen::scalar::literal`].
+    Lit(String),
     /// Index arithmetic over size variables and indices, printed in C.
     Nat(Nat),
     /// A call of a builtin or user function: `f(a, b)`.
@@ -21,25 +24,35 @@ pub(crate) enum CExpr {
     Index(Box<CExpr>, Box<CExpr>),
     /// `base.member`: a struct field (`_0`) or a vector lane (`s3`).
     Member(Box<CExpr>, String),
-    /// `(a op b)`.
+    /// `a op b`.
     Bin(BinOp, Box<CExpr>, Box<CExpr>),
+    /// `pointer + offset`: a buffer's pointer advanced by index arithmetic, whose terms are
+    /// added to the pointer one by one (a sum is not parenthesised).
+    Offset(Box<CExpr>, Nat),
     /// `!(a)`.
     Not(Box<CExpr>),
+    /// `-a`.
+    Neg(Box<CExpr>),
     /// A C cast, `(ty)a`.
     Cast(String, Box<CExpr>),
-    /// An expression of the scalar subset or of a view's access, as the C it prints to
-    /// (built by [`crate::codegen::scalar`] and [`crate::codegen::view`]; never parsed).
-    Code(String),
+    /// `c ? a : b`.
+    Cond(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+    /// A vector literal, `(ty)(a, b, ...)` (one component: every lane).
+    Vector(String, Vec<CExpr>),
+    /// A struct (tuple) literal, `(ty){a, b, ...}`.
+    Struct(String, Vec<CExpr>),
 }
 
-/// The binary operators the generator writes itself (user code's operators are in
-/// [`CExpr::Code`]).
+/// The binary operators: the generator's own and those of the scalar subset
+/// ([`crate::ir::BinOp`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BinOp {
     Lt,
     Le,
+    Gt,
     Ge,
     Eq,
+    Ne,
     And,
     Or,
     Add,
@@ -51,12 +64,12 @@ pub(crate) enum BinOp {
 
 impl BinOp {
     /// How tightly it binds in C (higher binds tighter).
-    pub(crate) fn precedence(self) -> u8 {
+    pub(crate) const fn precedence(self) -> u8 {
         match self {
             BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
             BinOp::Add | BinOp::Sub => 5,
-            BinOp::Lt | BinOp::Le | BinOp::Ge => 4,
-            BinOp::Eq => 3,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
+            BinOp::Eq | BinOp::Ne => 3,
             BinOp::And => 2,
             BinOp::Or => 1,
         }
@@ -67,7 +80,9 @@ impl BinOp {
         match self {
             BinOp::Lt => "<",
             BinOp::Le => "<=",
+            BinOp::Gt => ">",
             BinOp::Ge => ">=",
+            BinOp::Ne => "!=",
             BinOp::Or => "||",
             BinOp::Eq => "==",
             BinOp::Add => "+",
@@ -80,15 +95,36 @@ impl BinOp {
     }
 }
 
+impl From<crate::ir::BinOp> for BinOp {
+    fn from(op: crate::ir::BinOp) -> BinOp {
+        use crate::ir::BinOp as Ir;
+        match op {
+            Ir::Add => BinOp::Add,
+            Ir::Sub => BinOp::Sub,
+            Ir::Mul => BinOp::Mul,
+            Ir::Div => BinOp::Div,
+            Ir::Rem => BinOp::Rem,
+            Ir::Lt => BinOp::Lt,
+            Ir::Le => BinOp::Le,
+            Ir::Gt => BinOp::Gt,
+            Ir::Ge => BinOp::Ge,
+            Ir::Eq => BinOp::Eq,
+            Ir::Ne => BinOp::Ne,
+            Ir::And => BinOp::And,
+            Ir::Or => BinOp::Or,
+        }
+    }
+}
+
 impl CExpr {
     /// A variable.
     pub(crate) fn var(name: impl Into<String>) -> CExpr {
         CExpr::Var(name.into())
     }
 
-    /// C text of the scalar subset or a view.
-    pub(crate) fn code(text: impl Into<String>) -> CExpr {
-        CExpr::Code(text.into())
+    /// A literal as printed.
+    pub(crate) fn lit(text: impl Into<String>) -> CExpr {
+        CExpr::Lit(text.into())
     }
 
     /// `f(args)`.
@@ -124,6 +160,36 @@ impl CExpr {
     /// `self[i]`.
     pub(crate) fn index(self, i: CExpr) -> CExpr {
         CExpr::Index(Box::new(self), Box::new(i))
+    }
+
+    /// `-self`.
+    pub(crate) fn neg(self) -> CExpr {
+        CExpr::Neg(Box::new(self))
+    }
+
+    /// `(ty)self`.
+    pub(crate) fn cast(self, ty: impl Into<String>) -> CExpr {
+        CExpr::Cast(ty.into(), Box::new(self))
+    }
+
+    /// `self ? a : b`.
+    pub(crate) fn cond(self, a: CExpr, b: CExpr) -> CExpr {
+        CExpr::Cond(Box::new(self), Box::new(a), Box::new(b))
+    }
+
+    /// `(ty)(self)`: a vector of `ty` with every lane `self` (a vector of `ty` unchanged).
+    pub(crate) fn splat(self, ty: impl Into<String>) -> CExpr {
+        CExpr::Vector(ty.into(), vec![self])
+    }
+
+    /// Whether the expression is a name or a literal, possibly with members selected: cheap
+    /// to repeat.
+    pub(crate) fn is_simple(&self) -> bool {
+        match self {
+            CExpr::Var(_) | CExpr::Int(_) | CExpr::Lit(_) => true,
+            CExpr::Member(e, _) => e.is_simple(),
+            _ => false,
+        }
     }
 }
 

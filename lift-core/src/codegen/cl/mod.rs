@@ -43,6 +43,7 @@ pub(crate) fn merge(units: Vec<Unit>) -> Unit {
 mod tests {
     use super::ast::{FunBody, Function, KernelDef, Struct};
     use super::*;
+    use crate::arith::Nat;
 
     fn unit(kernel: &str, fp64: bool) -> Unit {
         Unit {
@@ -123,5 +124,76 @@ mod tests {
             out,
             "if (get_local_id(0) < 8) {\n  if (!(k)) break;\n}\nelse {\n  c[0] = (int)j;\n}\n"
         );
+    }
+
+    /// The scalar subset's expressions print with the parentheses C needs and no others.
+    #[test]
+    fn expressions_parenthesise_by_precedence() {
+        let v = CExpr::var;
+        let i = Nat::index_var("i", Nat::cst(0), Nat::cst(8));
+        let i1 = || CExpr::Nat(&i + 1);
+        let cases = [
+            // Numbers do not reassociate; index arithmetic does.
+            (
+                v("a").bin(BinOp::Add, v("b").bin(BinOp::Add, v("c"))),
+                "a + (b + c)",
+            ),
+            (v("a").bin(BinOp::Add, i1()), "a + (i + 1)"),
+            (CExpr::Int(2).bin(BinOp::Add, i1()), "2 + i + 1"),
+            (CExpr::Offset(Box::new(v("x")), &i + 1), "x + i + 1"),
+            (v("a").bin(BinOp::Mul, i1()), "a * (i + 1)"),
+            (
+                v("a").bin(BinOp::Sub, v("b").bin(BinOp::Sub, v("c"))),
+                "a - (b - c)",
+            ),
+            (
+                v("a").bin(BinOp::Sub, v("b")).bin(BinOp::Sub, v("c")),
+                "a - b - c",
+            ),
+            (v("a").bin(BinOp::Lt, v("b").neg()), "a < -b"),
+            (CExpr::lit("-1.0f").neg(), "-(-1.0f)"),
+            (v("a").neg().neg(), "-(-a)"),
+            (v("a").bin(BinOp::Add, v("b")).neg(), "-(a + b)"),
+            (CExpr::lit("-2").member("s0"), "(-2).s0"),
+            (v("x").splat("float4").member("s1"), "((float4)(x)).s1"),
+            (v("a").not().member("s0"), "(!(a)).s0"),
+            (
+                v("a").bin(BinOp::Ne, CExpr::Int(0).cast("int4")),
+                "a != (int4)0",
+            ),
+            (v("a").bin(BinOp::Add, v("b")).cast("int"), "(int)(a + b)"),
+            (
+                v("p").bin(BinOp::Or, v("q")).cond(v("x"), v("y")),
+                "(p || q) ? x : y",
+            ),
+            (
+                v("p").cond(v("x"), v("q").cond(v("y"), v("z"))),
+                "p ? x : (q ? y : z)",
+            ),
+            (
+                v("w").bin(BinOp::Mul, v("p").cond(v("x"), v("y"))),
+                "w * (p ? x : y)",
+            ),
+            (
+                CExpr::Struct("T".into(), vec![v("a").bin(BinOp::Add, v("b")), v("c")]),
+                "(T){a + b, c}",
+            ),
+            (
+                CExpr::Vector("float2".into(), vec![v("a"), v("b")]).bin(BinOp::Mul, v("c")),
+                "(float2)(a, b) * c",
+            ),
+        ];
+        for (e, want) in cases {
+            assert_eq!(print::expr(&e), want);
+        }
+    }
+
+    #[test]
+    fn names_and_literals_are_simple() {
+        let x = CExpr::var("x");
+        assert!(x.clone().member("_0").member("s1").is_simple());
+        assert!(CExpr::lit("-1.5f").is_simple());
+        assert!(!x.clone().neg().is_simple());
+        assert!(!x.index(CExpr::Int(0)).is_simple());
     }
 }

@@ -204,48 +204,88 @@ fn simple(s: &Stmt) -> String {
 /// An expression.
 pub(crate) fn expr(e: &CExpr) -> String {
     match e {
-        CExpr::Var(v) | CExpr::Code(v) => v.clone(),
+        CExpr::Var(v) | CExpr::Lit(v) => v.clone(),
         CExpr::Int(i) => i.to_string(),
         CExpr::Nat(n) => n.c().to_string(),
-        CExpr::Call(f, args) => {
-            let a: Vec<String> = args.iter().map(expr).collect();
-            format!("{f}({})", a.join(", "))
-        }
+        CExpr::Call(f, args) => format!("{f}({})", list(args)),
         CExpr::Index(b, i) => format!("{}[{}]", operand(b, ATOM), expr(i)),
         CExpr::Member(b, m) => format!("{}.{m}", operand(b, ATOM)),
         CExpr::Bin(op, a, b) => {
             let p = op.precedence();
-            // A sum on the right of `+` reads the same without parentheses.
-            let right = if *op == BinOp::Add { p } else { p + 1 };
+            // A sum of index arithmetic on the right of `+` of index arithmetic reads the
+            // same without parentheses (integers; never the scalar subset's numbers, whose
+            // sums do not reassociate).
+            let right = if *op == BinOp::Add && is_index(a) && is_index(b) {
+                p
+            } else {
+                p + 1
+            };
             format!("{} {} {}", operand(a, p), op.symbol(), operand(b, right))
         }
+        CExpr::Offset(p, n) => format!("{} + {}", operand(p, ADD), n.c()),
         CExpr::Not(a) => format!("!({})", expr(a)),
+        // An operand that is not an atom is parenthesised: `-(-1)` is not `--1`.
+        CExpr::Neg(a) => format!("-{}", operand(a, ATOM)),
         CExpr::Cast(t, a) => format!("({t}){}", operand(a, ATOM)),
+        // A condition that is not an atom is parenthesised, for the reader.
+        CExpr::Cond(c, a, b) => format!(
+            "{} ? {} : {}",
+            operand(c, ATOM),
+            operand(a, COND + 1),
+            operand(b, COND + 1)
+        ),
+        CExpr::Vector(t, parts) => format!("({t})({})", list(parts)),
+        CExpr::Struct(t, parts) => format!("({t}){{{}}}", list(parts)),
+    }
+}
+
+/// Comma-separated expressions (arguments, components).
+fn list(es: &[CExpr]) -> String {
+    let parts: Vec<String> = es.iter().map(expr).collect();
+    parts.join(", ")
+}
+
+/// Whether `e` is index arithmetic: sizes, indices and integer constants combined by `+`,
+/// `-`, `*`, `/`, `%`.
+fn is_index(e: &CExpr) -> bool {
+    match e {
+        CExpr::Nat(_) | CExpr::Int(_) => true,
+        CExpr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, a, b) => {
+            is_index(a) && is_index(b)
+        }
+        _ => false,
     }
 }
 
 /// The precedence of expressions that never need parentheses.
 const ATOM: u8 = u8::MAX;
 
+/// The precedence of `+` and `-`.
+const ADD: u8 = BinOp::Add.precedence();
+
+/// The precedence of unary operators, casts and literals of vectors and structs.
+const UNARY: u8 = BinOp::Mul.precedence() + 1;
+
+/// The precedence of `c ? a : b`.
+const COND: u8 = 0;
+
 /// The precedence of an expression as C parses it (higher binds tighter). Index arithmetic
-/// is a sum at worst; the scalar subset's code is an operand as it stands (it parenthesises
-/// every compound expression it builds).
+/// is a sum at worst; a negative number is a unary minus.
 fn precedence(e: &CExpr) -> u8 {
     match e {
-        CExpr::Var(_)
-        | CExpr::Int(_)
-        | CExpr::Call(..)
-        | CExpr::Index(..)
-        | CExpr::Member(..)
-        | CExpr::Not(_)
-        | CExpr::Code(_) => ATOM,
+        CExpr::Var(_) | CExpr::Call(..) | CExpr::Index(..) | CExpr::Member(..) => ATOM,
+        CExpr::Int(i) if *i >= 0 => ATOM,
+        CExpr::Lit(t) if !t.starts_with('-') => ATOM,
+        CExpr::Int(_) | CExpr::Lit(_) => UNARY,
         CExpr::Nat(n) if n.as_cst().is_some_and(|c| c >= 0) => ATOM,
-        CExpr::Nat(_) => BinOp::Add.precedence(),
+        CExpr::Nat(_) | CExpr::Offset(..) => ADD,
         CExpr::Bin(op, ..) => op.precedence(),
-        CExpr::Cast(..) => BinOp::Mul.precedence() + 1,
+        CExpr::Not(_) | CExpr::Neg(_) | CExpr::Cast(..) | CExpr::Vector(..) | CExpr::Struct(..) => {
+            UNARY
+        }
+        CExpr::Cond(..) => COND,
     }
 }
-
 /// An operand that needs no parentheses at precedence `at` or above.
 fn operand(e: &CExpr, at: u8) -> String {
     if precedence(e) >= at {

@@ -41,10 +41,10 @@ impl<'a> Gen<'a> {
         self.emit(Stmt::Decl {
             ty: t,
             name: name.clone(),
-            init: Some(CExpr::code(z)),
+            init: Some(z),
             konst: false,
         });
-        Ok(View::Value(name))
+        Ok(View::Value(CExpr::Var(name)))
     }
 
     /// One step of a sequential fold into the private accumulator `acc` (from
@@ -55,16 +55,17 @@ impl<'a> Gen<'a> {
             Arg::View(x, elem.clone()),
         ];
         let v = self.call_value(op, args)?;
-        let code = self.read(&v, ty)?;
-        let View::Value(name) = acc else {
+        let value = self.read(&v, ty)?;
+        let View::Value(place) = acc else {
             return Err(CodegenError::Internal(
                 "a fold into a non-private accumulator".into(),
             ));
         };
-        if code != *name {
+        // A step that gives the accumulator back unchanged writes nothing.
+        if value != *place {
             self.emit(Stmt::Assign {
-                place: CExpr::var(name.clone()),
-                value: CExpr::code(code),
+                place: place.clone(),
+                value,
             });
         }
         Ok(())
@@ -97,7 +98,7 @@ impl<'a> Gen<'a> {
             let keep = g.call_value(pred, vec![Arg::View(x.clone(), elem.clone())])?;
             let keep = g.read(&keep, &Type::Scalar(crate::types::ScalarType::Bool))?;
             g.emit(Stmt::When {
-                cond: CExpr::Not(Box::new(CExpr::code(keep))),
+                cond: keep.not(),
                 stmt: Box::new(Stmt::Break),
             });
             g.fold_step(op, &acc, &acc_ty, x, &elem)
@@ -148,7 +149,7 @@ impl<'a> Gen<'a> {
                 value: CExpr::Int(1),
             });
             g.emit(Stmt::If {
-                cond: CExpr::code(keep),
+                cond: keep,
                 then: then_body,
                 otherwise: None,
             });

@@ -9,7 +9,7 @@
 //! locations and the code that reads and writes a location.
 
 use crate::arith::Nat;
-use crate::codegen::cl::{print, BinOp, CExpr, Stmt};
+use crate::codegen::cl::{CExpr, Stmt};
 use crate::codegen::ctypes::CTypes;
 use crate::codegen::memory::{Buffer, Space};
 use crate::codegen::{CodegenError, GResult};
@@ -60,7 +60,7 @@ pub(crate) enum View {
     /// A buffer with its dimensions, outermost first.
     Mem(Rc<Buffer>, Vec<Nat>),
     /// A private C expression (scalar, vector or struct).
-    Value(String),
+    Value(CExpr),
     /// A tuple of views; also `zip` (which leaves array indices to its components).
     Tuple(Vec<View>),
     /// Element `i` of an array view.
@@ -212,7 +212,7 @@ pub(crate) enum Loc {
     },
     /// A private value with field and lane selections.
     Value {
-        code: String,
+        code: CExpr,
         fields: Vec<usize>,
         lanes: Vec<Nat>,
     },
@@ -349,7 +349,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
         offset,
         ptr,
     };
-    let at = |name: &str, idx: &Nat| CExpr::var(name).bin(BinOp::Add, CExpr::Nat(idx.clone()));
+    let at = |name: &str, idx: &Nat| CExpr::Offset(Box::new(CExpr::var(name)), idx.clone());
     Ok(match loc {
         Loc::Mem {
             buf,
@@ -404,7 +404,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             fields: fs,
             lanes,
         } => {
-            let mut e = fields(CExpr::code(code.clone()), fs);
+            let mut e = fields(code.clone(), fs);
             for l in lanes {
                 e = e.member(lane_name(l, None)?);
             }
@@ -467,20 +467,13 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
             let parts = locs
                 .iter()
                 .zip(ts)
-                .map(|(l, t)| Ok(print::expr(&read(l, t, ct)?)))
+                .map(|(l, t)| read(l, t, ct))
                 .collect::<GResult<Vec<_>>>()?;
-            Ok(CExpr::code(format!(
-                "({}){{{}}}",
-                ct.compute(ty)?,
-                parts.join(", ")
-            )))
+            Ok(CExpr::Struct(ct.compute(ty)?, parts))
         }
-        Loc::Select { cond, value, other } => Ok(CExpr::code(format!(
-            "(({}) ? {} : {})",
-            print::expr(cond),
-            print::expr(&read(value, ty, ct)?),
-            print::expr(&read(other, ty, ct)?)
-        ))),
+        Loc::Select { cond, value, other } => Ok(cond
+            .clone()
+            .cond(read(value, ty, ct)?, read(other, ty, ct)?)),
         Loc::Guarded { inner, .. } => read(inner, ty, ct),
     }
 }

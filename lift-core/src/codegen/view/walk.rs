@@ -164,7 +164,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 ));
             }
             Ok(Loc::Value {
-                code: format!("({})", i.simplify_with(facts).c()),
+                code: CExpr::Nat(i.simplify_with(facts)),
                 fields: Vec::new(),
                 lanes: Vec::new(),
             })
