@@ -106,16 +106,7 @@ impl Gen<'_> {
                     } else {
                         part(0)
                     };
-                    let args = vec![
-                        Arg::View(View::Value(acc()), t.clone()),
-                        Arg::View(v, elem.clone()),
-                    ];
-                    let r = g.call_value(fold, args)?;
-                    let value = g.read(&r, t)?;
-                    g.emit(Stmt::Assign {
-                        place: acc(),
-                        value,
-                    });
+                    g.fold_into_acc(fold, t, v, elem)?;
                 }
                 Ok(())
             })?;
@@ -131,17 +122,7 @@ impl Gen<'_> {
         }
         let (body, ()) = self.capture(|g| {
             let i = Nat::index_var("lift_i", Nat::cst(0), n.clone());
-            let args = vec![
-                Arg::View(View::Value(acc()), t.clone()),
-                Arg::View(input.at(i), elem.clone()),
-            ];
-            let r = g.call_value(fold, args)?;
-            let value = g.read(&r, t)?;
-            g.emit(Stmt::Assign {
-                place: acc(),
-                value,
-            });
-            Ok(())
+            g.fold_into_acc(fold, t, input.at(i), elem)
         })?;
         self.emit(Stmt::For {
             var: "lift_i".into(),
@@ -177,6 +158,23 @@ impl Gen<'_> {
             self.emit(barrier.clone());
             s /= 2;
         }
+        Ok(())
+    }
+}
+
+impl Gen<'_> {
+    /// `lift_acc = fold(lift_acc, v)`, `v` an element of type `elem`, the accumulator of `t`.
+    fn fold_into_acc(&mut self, fold: &Expr, t: &Type, v: View, elem: &Type) -> GResult<()> {
+        let args = vec![
+            Arg::View(View::Value(CExpr::var("lift_acc")), t.clone()),
+            Arg::View(v, elem.clone()),
+        ];
+        let r = self.call_value(fold, args)?;
+        let value = self.read(&r, t)?;
+        self.emit(Stmt::Assign {
+            place: CExpr::var("lift_acc"),
+            value,
+        });
         Ok(())
     }
 }
