@@ -32,17 +32,58 @@ pub(super) struct Matched {
     /// For a batch of products, `map(|p| product) $ data`: `p` and `data` (`a` and `c` are
     /// then views of projections of `p`).
     pub(super) batch: Option<(String, Expr)>,
+    /// In a batch, the cut `take(N) o map(take(M))` of each padded product
+    /// (`super::edges::pad_rows`), kept around it.
+    pub(super) cut: Option<Expr>,
 }
 
 /// A batch of products, `map(|p| map(|r| map(|c| ..) $ C) $ A) $ data`, where `A` and `C` are
-/// views of projections of `p` (the partial products of [`super::partial`]).
+/// views of projections of `p` (the partial products of [`super::partial`]); each product
+/// possibly cut, `take(N) o map(take(M)) $ ..` (padded by `super::edges::pad_rows`).
 pub(super) fn batched(e: &Expr) -> Option<Matched> {
     let (outer, data) = map_app(e)?;
     let (p, body) = lambda1(outer)?;
     if !build::is_data(&data) {
         return None;
     }
-    matched(body, Some((p.to_string(), data)))
+    let (cut, body) = match &body.kind {
+        ExprKind::Apply(f, xs) if xs.len() == 1 && is_cut(f) => (Some(build::untyped(f)), &xs[0]),
+        _ => (None, body),
+    };
+    let m = matched(body, Some((p.to_string(), data)))?;
+    Some(Matched { cut, ..m })
+}
+
+/// Is `f` `take(N) o map(take(M))`?
+fn is_cut(f: &Expr) -> bool {
+    let ExprKind::Compose(fs) = &f.kind else {
+        return false;
+    };
+    let take = |g: &Expr| matches!(g.as_prim(), Some((Prim::Take, _)));
+    matches!(fs.as_slice(), [t, m] if take(t) && m.prim_fun(Prim::Map).is_some_and(take))
+}
+
+/// `(pad, x)` for data `pad(0, p, clamp) $ x` (rows padded by `super::edges::pad_rows`), else
+/// `(None, e)`.
+fn peel_pad(e: &Expr) -> (Option<Expr>, &Expr) {
+    match &e.kind {
+        ExprKind::Apply(f, xs) if xs.len() == 1 && matches!(f.as_prim(), Some((Prim::Pad, _))) => {
+            (Some(build::untyped(f)), &xs[0])
+        }
+        _ => (None, e),
+    }
+}
+
+/// `pad $ x`, typed as `padded` (an array of the padded length) with `x`'s elements, if `pad`.
+fn repad(pad: &Option<Expr>, x: Expr, padded: &Expr) -> Option<Expr> {
+    let Some(pad) = pad else { return Some(x) };
+    let ty = Type::array(
+        x.ty.as_ref()?.as_array()?.0.clone(),
+        padded.ty.as_ref()?.as_array()?.1.clone(),
+    );
+    let mut e = build::apply1(pad.clone(), x, pad.span);
+    e.ty = Some(ty);
+    Some(e)
 }
 
 /// Is `e` a view of projections of the batch element `p` (`layout $ p.0`)?
@@ -125,6 +166,7 @@ pub(super) fn matched(e: &Expr, batch: Option<(String, Expr)>) -> Option<Matched
         extras: None,
         elements: None,
         batch,
+        cut: None,
     })
 }
 
@@ -135,7 +177,8 @@ const COLUMN: &str = "lift_column";
 /// possibly empty): the product of `A` with `C = map(L) $ Yi`, whose epilogue `E` reads the
 /// rest of each column element (`col.j`, a convolution's bias zipped with its filters): the
 /// blocked product binds `col` to `zip(..) [j]` where it writes column `j`.
-fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
+fn with_column_extras(a: Expr, padded: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
+    let (pad, data) = peel_pad(padded);
     if !build::is_data(data) {
         return None;
     }
@@ -147,7 +190,7 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
         (Some(i), ExprKind::Apply(_, ys)) if is_zip(data) => ys.get(i)?.clone(),
         _ => return None,
     };
-    let c = through(&access, component, data)?;
+    let c = repad(&pad, through(&access, component, data)?, padded)?;
     let mut core = build::untyped(&split.core);
     let column = names::unused(COLUMN, &[&core]);
     build::replace_same(&mut core, &access, &ident(&column, access.span));
@@ -159,7 +202,7 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
     let extras = post
         .as_ref()
         .is_some_and(|p| build::mentions(p, col))
-        .then(|| (col.to_string(), build::untyped(data)));
+        .then(|| (col.to_string(), build::untyped(padded)));
     Some(Matched {
         a,
         c,
@@ -171,21 +214,25 @@ fn with_column_extras(a: Expr, data: &Expr, r: &str, col: &str, body: &Expr) -> 
         extras,
         elements: None,
         batch: None,
+        cut: None,
     })
 }
 
-/// `map(L) $ x` for an access `L $ v` of each element `v` of `x` (`x` for `v` or `v.i`),
-/// typed as an array of `data`'s length, if it is a view.
+/// `map(L1) $ .. $ map(Ln) $ x` for an access `L1 $ .. $ Ln $ v` of each element `v` of `x`
+/// (`x` for `v` or `v.i`), typed as an array of `data`'s length, if it is a view.
 fn through(access: &Expr, x: Expr, data: &Expr) -> Option<Expr> {
+    fn go(access: &Expr, x: Expr) -> Expr {
+        match &access.kind {
+            ExprKind::Apply(l, ys) if build::is_layout(l) && ys.len() == 1 => build::apply1(
+                build::with_fun(Prim::Map, &build::untyped(l), access.span),
+                go(&ys[0], x),
+                access.span,
+            ),
+            _ => x,
+        }
+    }
     let (_, len) = data.ty.as_ref()?.as_array()?;
-    let mut v = match &access.kind {
-        ExprKind::Apply(l, _) => build::apply1(
-            build::with_fun(Prim::Map, &build::untyped(l), access.span),
-            x,
-            access.span,
-        ),
-        _ => x,
-    };
+    let mut v = go(access, x);
     v.ty = Some(Type::array(access.ty.clone()?, len.clone()));
     build::is_view(&v).then_some(v)
 }
@@ -201,8 +248,9 @@ const ELEMENT: &str = "lift_ex";
 /// epilogue `E` reads, as `col.m`, the element of row `r.j` paired with the column: element
 /// `[i][col]` of the matrix `Aj` (BLAS's `beta * c[i][j]`, a residual added to a product).
 /// The blocked product reads `Aj[i][j]` where it writes result `[i][j]`.
-fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
-    if !is_zip(d) || !is_zip(z) {
+fn with_element_extras(pd: &Expr, pz: &Expr, r: &str, col: &str, body: &Expr) -> Option<Matched> {
+    let ((pad_d, d), (pad_z, z)) = (peel_pad(pd), peel_pad(pz));
+    if !is_zip(d) || !is_zip(z) || pad_d.is_some() != pad_z.is_some() {
         return None;
     }
     let (ExprKind::Apply(_, ds), ExprKind::Apply(_, zs)) = (&d.kind, &z.kind) else {
@@ -225,6 +273,24 @@ fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> O
     if elements.ty.as_ref()?.dims() != [n.clone(), mm.clone()] {
         return None;
     }
+    // Padded rows of `A` and `C`: the element matrix padded along both, as they are.
+    let elements = match (&pad_d, &pad_z) {
+        (Some(pd), Some(pz)) => {
+            let t = |x| {
+                build::apply1(
+                    build::prim(Prim::Transpose, Vec::new(), pd.span),
+                    x,
+                    pd.span,
+                )
+            };
+            build::apply1(
+                pd.clone(),
+                t(build::apply1(pz.clone(), t(elements), pz.span)),
+                pd.span,
+            )
+        }
+        _ => elements,
+    };
     let split = epilogue::split(body, &epilogue::has_reduce, &|d| fold_parts(d).is_some())?;
     let Fold { pair, .. } = fold_parts(&split.core)?;
     let (c_access, ci) = pair.iter().find_map(|x| column_access(x, col))?;
@@ -233,8 +299,8 @@ fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> O
     if ci == m {
         return None;
     }
-    let a = through(&a_access, ds.get(ai)?.clone(), d)?;
-    let c = through(&c_access, zs.get(ci)?.clone(), z)?;
+    let a = repad(&pad_d, through(&a_access, ds.get(ai)?.clone(), d)?, pd)?;
+    let c = repad(&pad_z, through(&c_access, zs.get(ci)?.clone(), z)?, pz)?;
     let mut core = build::untyped(&split.core);
     // Placeholders named after nothing in the body.
     let column = names::unused(COLUMN, &[body]);
@@ -267,14 +333,24 @@ fn with_element_extras(d: &Expr, z: &Expr, r: &str, col: &str, body: &Expr) -> O
         extras: None,
         elements: Some((element_name, elements)),
         batch: None,
+        cut: None,
     })
 }
 
-/// `L $ col.i`, `col.i`, `L $ col` or `col` (a layout chain `L`): the expression and `i`.
+/// `L $ col.i`, `col.i`, `L $ col` or `col` (a layout chain `L`), each possibly zero-padded
+/// (`pad $ L $ col.i`, by `super::edges::pad_shared`): the expression and `i`.
 fn column_access(x: &Expr, col: &str) -> Option<(Expr, Option<usize>)> {
-    let inner = match &x.kind {
-        ExprKind::Apply(l, xs) if build::is_layout(l) && xs.len() == 1 => &xs[0],
-        _ => x,
+    fn peel(e: &Expr) -> Option<&Expr> {
+        match &e.kind {
+            ExprKind::Apply(l, xs) if build::is_layout(l) && xs.len() == 1 => Some(&xs[0]),
+            _ => None,
+        }
+    }
+    let padded = matches!(&x.kind, ExprKind::Apply(l, xs) if xs.len() == 1 && matches!(l.as_prim(), Some((Prim::Pad, _))));
+    let inner = match peel(x) {
+        Some(y) if padded => peel(y).unwrap_or(y),
+        Some(y) => y,
+        None => x,
     };
     match &inner.kind {
         ExprKind::Ident(_) if is_ident(inner, col) => Some((x.clone(), None)),

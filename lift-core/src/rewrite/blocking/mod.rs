@@ -1,6 +1,7 @@
 //! 2-D blocking of a nested map-reduce (the macro rule behind LIFT's tiled matrix products,
 //! Steuwer et al. CASES'16, and the thesis' `ab_tile` + `tile_nested_map_reduce` +
-//! `privatise_accumulator` + `materialise` sequence, fused into one step):
+//! `privatise_accumulator` + `materialise` sequence, a strategy of rules: the edges, the
+//! tiling, the staged slices, the private accumulators):
 //!
 //! ```text
 //! map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A
@@ -21,11 +22,13 @@
 //! How the rows are cut into blocks is the configuration's [`Edge`]: `split`/`join` where `tm`
 //! and `tn` divide the lengths; `split_cover`/`join_cover`, whose last block is shifted back to
 //! end at the length (it computes rows of the block before it again, without writing them);
-//! or `A'`, `C'` = `A`, `C` padded with `clamp` up to multiples of `tm`, `tn`
-//! (the result then cut with `take`: the padded rows compute values nobody keeps). The shared
-//! dimension is padded with zeros (`pad_k`) only where a pair of zeros adds nothing to the
-//! fold; otherwise its length must be a multiple of `tk` (a launch-time condition from
-//! `split`).
+//! or `A'`, `C'` = `A`, `C` padded with `clamp` up to multiples of `tm`, `tn` by the rule
+//! [`pad_rows`] before the tiling (the result then cut with `take`: the padded rows compute
+//! values nobody keeps). The shared dimension is padded with zeros (`pad_k`, the rule
+//! [`pad_shared`], first) only where a pair of zeros adds nothing to the fold; otherwise its
+//! length must be a multiple of `tk` (a launch-time condition from `split`). [`edges`] gives
+//! the edge rules of a configuration; [`blocked_product`] composes them with the tiling and
+//! the memory rules.
 //!
 //! An epilogue around the fold (`alpha * reduce(..) $ ..`, see `epilogue`) is applied
 //! where the private blocks are written out.
@@ -37,10 +40,12 @@
 //! by construction (`rewrite::dsl::Builder`); the matched parts are put in as they are.
 
 mod derive;
+mod edges;
 mod layout;
 mod matching;
 pub mod memory;
 
+pub use edges::{pad_rows, pad_shared};
 use layout::rows_contiguous;
 use matching::{batched, matched, Matched};
 pub(crate) use matching::{fold_parts, map_app, Fold};
@@ -49,7 +54,7 @@ mod tests;
 
 use super::build::{self, call, prim};
 use super::dsl::Builder;
-use super::strategy::{rule, seq, top_down};
+use super::strategy::{fail, id, rule, seq, top_down, Strategy};
 use super::{RewriteCtx, Rule};
 use crate::arith::Nat;
 use crate::ir::{Expr, ExprKind, PrimArg};
@@ -155,25 +160,48 @@ impl Blocking {
     }
 }
 
-/// The blocking of configuration `cfg` (see the module docs), a strategy of three rules:
-/// [`tile_product`], then [`memory::stage_slices`] (lanes chosen from where each operand's
-/// rows run in memory) and [`memory::privatise_accumulators`] on its result. The product is
-/// matched once: the tiling step of [`tile_product`] and the choice of lanes share the match.
+/// The blocking of configuration `cfg` (see the module docs): the product matched once, for
+/// the choice of lanes of the staged slices (where each operand's rows run in memory), then
+/// [`blocked_product`].
 pub fn block_map_reduce(cfg: Blocking) -> Rule {
     Rule::new(
         "block_map_reduce",
-        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ tile_product; \
+        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ edges; tile_product; \
          stage_slices; privatise_accumulators   if f32, tm, tn, tk consistent",
         move |e, ctx| {
             let m = matched(e, None).or_else(|| batched(e))?;
-            let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes(&m, &cfg));
-            let memory = seq(
-                top_down(rule(staged)),
-                top_down(rule(memory::privatise_accumulators())),
-            );
-            memory.apply(&tile(m, &cfg, e, ctx)?, ctx)
+            blocked_product(cfg, lanes(&m, &cfg)).apply(e, ctx)
         },
     )
+}
+
+/// The blocked product as a strategy of rules (as shine's `tvmGemm`): the [`edges`] of `cfg`,
+/// then [`tile_product`], [`memory::stage_slices`] with `lanes` and
+/// [`memory::privatise_accumulators`], each where it first applies.
+pub fn blocked_product(cfg: Blocking, lanes: memory::Lanes) -> Strategy {
+    let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes);
+    seq(
+        seq(edges(&cfg), top_down(rule(tile_product(cfg)))),
+        seq(
+            top_down(rule(staged)),
+            top_down(rule(memory::privatise_accumulators())),
+        ),
+    )
+}
+
+/// The edges of `cfg` as rules at the root: [`pad_shared`] where `cfg.pad_k` (never with
+/// [`Edge::Exact`]), then [`pad_rows`] for [`Edge::Pad`].
+pub fn edges(cfg: &Blocking) -> Strategy {
+    let shared = match (cfg.pad_k, cfg.edge) {
+        (false, _) => id(),
+        (true, Edge::Exact) => fail(),
+        (true, _) => rule(pad_shared(cfg.tk)),
+    };
+    let rows = match cfg.edge {
+        Edge::Pad => rule(pad_rows(cfg.tm, cfg.tn)),
+        Edge::Exact | Edge::Cover => id(),
+    };
+    seq(shared, rows)
 }
 
 /// Where each operand's slices are copied from with coalesced lanes: local layouts are fixed
@@ -192,7 +220,8 @@ fn lanes(m: &Matched, cfg: &Blocking) -> memory::Lanes {
 /// where they are (see [`block_map_reduce`] for the rules that stage them). Matches an f32
 /// nested map-reduce whose operands are data the body can read without computing
 /// (parameters and views of them); `N`/`M` of the result must be multiples of `tm`/`tn`
-/// with [`Edge::Exact`].
+/// with [`Edge::Exact`] and [`Edge::Pad`] (whose rows [`pad_rows`] pads first), at least
+/// `tm`/`tn` with [`Edge::Cover`]. `cfg.pad_k` is [`pad_shared`]'s, applied before.
 pub fn tile_product(cfg: Blocking) -> Rule {
     Rule::new(
         "tile_product",
@@ -207,10 +236,13 @@ pub fn tile_product(cfg: Blocking) -> Rule {
 /// The step of [`tile_product`] on its match `m` in `e`: the blocked product, in a
 /// `map_wrg(2, ..)` over the batch for a batch of products.
 fn tile(m: Matched, cfg: &Blocking, e: &Expr, ctx: &RewriteCtx) -> Option<Expr> {
-    let rhs = instantiate(&m, cfg, e.span, ctx)?;
+    let mut rhs = instantiate(&m, cfg, e.span, ctx)?;
     let Some((p, data)) = m.batch else {
         return Some(rhs);
     };
+    if let Some(cut) = m.cut {
+        rhs = Expr::new(ExprKind::Apply(Box::new(cut), vec![rhs]), e.span);
+    }
     // map_wrg(2, |p| rhs) $ data: one product per group index in dimension 2.
     let s = e.span;
     let lam = Expr::new(
@@ -250,27 +282,6 @@ pub fn reads_elements(e: &Expr) -> bool {
     matched(e, None).is_some_and(|m| m.elements.is_some())
 }
 
-/// `x` padded up to a multiple of `t` along its outer dimension, if `pad`.
-fn pad_if(pad: bool, x: Expr, len: &Nat, t: i64, s: Span) -> Expr {
-    if pad {
-        build::pad_to_multiple(x, len, t, s)
-    } else {
-        x
-    }
-}
-
-/// `map(pad(0, extra, constant(0.0))) $ x`, the rows of `x` (length `k`) zero-padded up to a
-/// multiple of `tk`, if `cfg.pad_k`.
-fn pad_k_if(cfg: &Blocking, x: Expr, k: &Nat, s: Span) -> Expr {
-    if !cfg.pad_k {
-        return x;
-    }
-    let t = Nat::cst(cfg.tk);
-    let extra = (k + &(&t - &Nat::cst(1))) / &t * &t - k;
-    let rows = build::with_fun(Prim::Map, &build::zero_pad(&extra, s), s);
-    build::apply1(rows, x, s)
-}
-
 /// Whether a pair of zeros adds nothing to the fold: `op` is `+` and `g((0, 0))` folds to
 /// the literal `0` (a product, a sum of products, ...), so zero-padding the shared dimension
 /// leaves every result as it was.
@@ -301,29 +312,21 @@ fn folds_to_zero(e: &Expr) -> bool {
     }
 }
 
-/// Instantiates the right-hand side for `m` and `cfg`: the side conditions, the operands
-/// padded as the edge asks, then [`derive::tile`] builds the blocked product as data.
+/// Instantiates the right-hand side for `m` and `cfg`: the side conditions, then
+/// [`derive::tile`] builds the blocked product as data.
 fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option<Expr> {
     if !cfg.is_consistent() {
         return None;
     }
-    let (n, mm, kk) = match (m.a.ty.as_ref()?.as_array(), m.c.ty.as_ref()?.as_array()) {
-        (Some((row, n)), Some((_, mm))) => (n.clone(), mm.clone(), row.as_array()?.1.clone()),
+    let (n, mm) = match (m.a.ty.as_ref()?.as_array(), m.c.ty.as_ref()?.as_array()) {
+        (Some((_, n)), Some((_, mm))) => (n.clone(), mm.clone()),
         _ => return None,
     };
-    if cfg.pad_k
-        && (cfg.edge == Edge::Exact
-            || !zero_pairs_add_nothing(&m.op, m.g.as_ref(), s)
-            || ctx.facts.divisible(&kk, &Nat::cst(cfg.tk)) == Some(true))
-    {
-        return None;
-    }
     let fits = match cfg.edge {
-        Edge::Exact => {
+        Edge::Exact | Edge::Pad => {
             ctx.facts.divisible(&n, &Nat::cst(cfg.tm)) != Some(false)
                 && ctx.facts.divisible(&mm, &Nat::cst(cfg.tn)) != Some(false)
         }
-        Edge::Pad => true,
         Edge::Cover => {
             ctx.facts.le(&Nat::cst(cfg.tm), &n) != Some(false)
                 && ctx.facts.le(&Nat::cst(cfg.tn), &mm) != Some(false)
@@ -341,7 +344,6 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         .chain(m.elements.as_ref().map(|(_, x)| x))
         .collect();
     let b = Builder::new(ctx, avoid, s);
-    let padded = cfg.edge == Edge::Pad;
     let (op, g, swapped) = (m.op.clone(), m.g.clone(), m.swapped);
     let step = move |e: Expr, a: Expr, c: Expr| {
         let pair = Expr::new(
@@ -354,39 +356,17 @@ fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option
         }
     };
     let reads = match (&m.extras, &m.elements) {
-        (Some((col, x)), _) => {
-            derive::Reads::Columns(col.clone(), pad_if(padded, x.clone(), &mm, cfg.tn, s))
-        }
-        (None, Some((element, x))) => {
-            // Padded along both dimensions, as `A`'s rows and `C`'s.
-            let t = |x| build::apply1(prim(Prim::Transpose, Vec::new(), s), x, s);
-            let x = match padded {
-                true => build::pad_to_multiple(
-                    t(build::pad_to_multiple(t(x.clone()), &mm, cfg.tn, s)),
-                    &n,
-                    cfg.tm,
-                    s,
-                ),
-                false => x.clone(),
-            };
-            derive::Reads::Elements(element.clone(), x)
-        }
+        (Some((col, x)), _) => derive::Reads::Columns(col.clone(), x.clone()),
+        (None, Some((element, x))) => derive::Reads::Elements(element.clone(), x.clone()),
         (None, None) => derive::Reads::Nothing,
     };
     let parts = derive::Parts {
-        a: pad_if(padded, pad_k_if(cfg, m.a.clone(), &kk, s), &n, cfg.tm, s),
-        c: pad_if(padded, pad_k_if(cfg, m.c.clone(), &kk, s), &mm, cfg.tn, s),
+        a: m.a.clone(),
+        c: m.c.clone(),
         z: build::untyped(&m.z),
         step: Box::new(step),
         post: m.post.clone().unwrap_or_else(|| b.bare(Prim::Id)),
         reads,
     };
-    let rhs = derive::tile(&b, cfg, (&n, &mm), &parts);
-    if !padded {
-        return Some(rhs);
-    }
-    // take(N) o map(take(M)) $ rhs
-    let take = |len: &Nat| prim(Prim::Take, vec![PrimArg::Nat(len.clone(), s)], s);
-    let cut = build::compose(vec![take(&n), build::with_fun(Prim::Map, &take(&mm), s)], s);
-    Some(Expr::new(ExprKind::Apply(Box::new(cut), vec![rhs]), s))
+    Some(derive::tile(&b, cfg, (&n, &mm), &parts))
 }

@@ -5,13 +5,13 @@
 //! captured name would show as a wrong result.
 
 use super::memory::{privatise_accumulators, stage_slices, Lanes};
-use super::{block_map_reduce, tile_product, Blocking, Edge};
+use super::{block_map_reduce, edges, pad_rows, pad_shared, tile_product, Blocking, Edge};
 use crate::explore::normalise::normalise_kernel;
 use crate::interp::{run_kernel, scalar_count, Scalar, Value};
 use crate::ir::Expr;
 use crate::ir::Program;
 use crate::parse::parse_program_str;
-use crate::rewrite::strategy::{rule, top_down};
+use crate::rewrite::strategy::{rule, seq, top_down};
 use crate::rewrite::RewriteCtx;
 use crate::typeck::check_program;
 use rand::rngs::StdRng;
@@ -127,9 +127,10 @@ fn agree(p: &Program, q: &Program, cfg: &Blocking, what: &str, rng: &mut StdRng)
 type Rewrite<'a> = dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)> + 'a;
 
 /// For every program and configuration: the program, its context, and `rewrite` of its body
-/// where `rewrite` applies (`None` elsewhere); `check` compares them. Gives the number of runs
-/// compared and asserts that at least 18 configurations of each program were rewritten.
-fn for_each_rewrite(rewrite: &Rewrite, what: &str) -> usize {
+/// where `rewrite` applies (`None` elsewhere); [`agree`] compares them. Gives the number of
+/// runs compared and asserts that at least `min` configurations of each program were
+/// rewritten.
+fn for_each_rewrite(rewrite: &Rewrite, what: &str, min: usize) -> usize {
     let mut rng = StdRng::seed_from_u64(35);
     let mut runs = 0;
     for src in PROGRAMS {
@@ -148,30 +149,70 @@ fn for_each_rewrite(rewrite: &Rewrite, what: &str) -> usize {
             check_program(&mut p0).unwrap_or_else(|e| panic!("{what} {cfg:?}: {e}"));
             runs += agree(&p0, &p1, &cfg, what, &mut rng);
         }
-        // Every configuration but the zero-padded shared dimension of a fold whose zeros
-        // would change it (the sequential fold `al * 0.5 + ..`) matches.
         assert!(
-            matched >= 18,
+            matched >= min,
             "{what}: {matched} configurations matched\n{src}"
         );
     }
     runs
 }
 
+/// Every configuration but the zero-padded shared dimension of a fold whose zeros would
+/// change it (the sequential fold `al * 0.5 + ..`) blocks each program.
+const BLOCKED: usize = 18;
+
 #[test]
 fn blocked_products_compute_what_the_products_compute() {
     let runs = for_each_rewrite(
         &|e, cfg, ctx| Some((e.clone(), block_map_reduce(*cfg).apply(e, ctx)?)),
         "block_map_reduce",
+        BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
+}
+
+/// The product with the edges of `cfg`, then tiled.
+fn tiled(e: &Expr, cfg: &Blocking, ctx: &RewriteCtx) -> Option<Expr> {
+    seq(edges(cfg), top_down(rule(tile_product(*cfg)))).apply(e, ctx)
+}
+
+#[test]
+fn padded_rows_compute_what_the_products_compute() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let rule = pad_rows(cfg.tm, cfg.tn);
+            (cfg.edge == Edge::Pad).then(|| Some((e.clone(), rule.apply(e, ctx)?)))?
+        },
+        "pad_rows",
+        9,
+    );
+    assert!(runs >= 90, "{runs}");
+}
+
+#[test]
+fn zero_padded_shared_dimensions_compute_what_the_products_compute() {
+    // Not the sequential fold `al * 0.5 + ..`, whose zeros would change it.
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let rule = pad_shared(cfg.tk);
+            cfg.pad_k.then(|| Some((e.clone(), rule.apply(e, ctx)?)))?
+        },
+        "pad_shared",
+        0,
+    );
+    assert!(runs >= 40, "{runs}");
 }
 
 #[test]
 fn tiled_products_compute_what_the_products_compute() {
     let runs = for_each_rewrite(
-        &|e, cfg, ctx| Some((e.clone(), tile_product(*cfg).apply(e, ctx)?)),
+        &|e, cfg, ctx| {
+            let edged = edges(cfg).apply(e, ctx)?;
+            let tiled = top_down(rule(tile_product(*cfg))).apply(&edged, ctx)?;
+            Some((edged, tiled))
+        },
         "tile_product",
+        BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
 }
@@ -185,11 +226,12 @@ fn staged_slices_hold_what_the_slices_hold() {
         };
         let runs = for_each_rewrite(
             &|e, cfg, ctx| {
-                let tiled = tile_product(*cfg).apply(e, ctx)?;
+                let tiled = tiled(e, cfg, ctx)?;
                 let staged = top_down(rule(stage_slices(cfg.l0, cfg.l1, lanes))).apply(&tiled, ctx);
                 Some((tiled, staged.expect("a tiled product has slices to stage")))
             },
             "stage_slices",
+            BLOCKED,
         );
         assert!(runs >= 150, "{runs}");
     }
@@ -199,11 +241,12 @@ fn staged_slices_hold_what_the_slices_hold() {
 fn private_accumulators_hold_what_the_accumulators_hold() {
     let runs = for_each_rewrite(
         &|e, cfg, ctx| {
-            let tiled = tile_product(*cfg).apply(e, ctx)?;
+            let tiled = tiled(e, cfg, ctx)?;
             let private = top_down(rule(privatise_accumulators())).apply(&tiled, ctx);
             Some((tiled, private.expect("a tiled product has accumulators")))
         },
         "privatise_accumulators",
+        BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
 }
