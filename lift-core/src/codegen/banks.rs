@@ -3,8 +3,9 @@
 //!
 //! A pass over a kernel's syntax tree ([`pad_banks`]): every access to a local array is
 //! marked in the tree with its index per dimension (a [`Touch`] holding a [`LocalAt`]), read
-//! as a [`LocalAccess`]. [`choose_pads`] models each access over the lanes of a warp (the device model's `simd_width`, 32 by default; lanes are `l0` first,
-//! then `l1`, as OpenCL numbers work-items): a request costs, per group of lanes served
+//! as a [`LocalAccess`]. [`choose_pads`] models each access over the lanes of a warp (the
+//! device model's `simd_width`, 32 by default; lanes are `l0` first, then `l1`, as OpenCL
+//! numbers work-items): a request costs, per group of lanes served
 //! together (32 lanes for 4-byte words, 16 for 8 bytes, 8 for 16), the largest number of
 //! distinct words that fall in one of the banks (the model's `local_mem_banks`, 32 by
 //! default).
