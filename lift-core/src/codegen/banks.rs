@@ -1,25 +1,76 @@
 //! Local-memory bank conflicts and the row padding that removes them (the storage alignment
 //! of TVM and PPCG, applied to every kernel).
 //!
-//! Every access to a local buffer is recorded with its index per dimension (see
-//! [`LocalAccess`]). After a kernel is generated, [`choose_pads`] models each access over the
-//! lanes of a warp (the device model's `simd_width`, 32 by default; lanes are `l0` first,
-//! then `l1`, as OpenCL numbers work-items): a request costs, per group of lanes served
+//! A pass over a kernel's syntax tree ([`pad_banks`]): every access to a local array is
+//! marked in the tree with its index per dimension (a [`Touch`] holding a [`LocalAt`]), read
+//! as a [`LocalAccess`]. [`choose_pads`] models each access over the lanes of a warp (the
+//! device model's `simd_width`, 32 by default; lanes are `l0` first, then `l1`, as OpenCL
+//! numbers work-items): a request costs, per group of lanes served
 //! together (32 lanes for 4-byte words, 16 for 8 bytes, 8 for 16), the largest number of
 //! distinct words that fall in one of the banks (the model's `local_mem_banks`, 32 by
 //! default).
 //! A buffer of two or more dimensions whose rows would cost less with a few words of padding
-//! (a row stride no longer a multiple of the bank count) gets that padding, and the kernel is
-//! generated again with the padded layout: the data and every index stay as the program says,
-//! only the row stride of the buffer changes. Paddings are multiples of the widest vector
-//! access to the buffer, so vector accesses stay aligned.
+//! (a row stride no longer a multiple of the bank count) gets that padding: its
+//! [`LocalArray`] grows and the last extent of every index into it widens, so the data and
+//! every index stay as the program says and only the row stride of the buffer changes.
+//! Paddings are multiples of the widest vector access to the buffer, so vector accesses stay
+//! aligned.
 
+use super::cl::ast::{KernelDef, LocalArray};
+use super::cl::{locals, Index, LocalAt, Mark, Stmt, Touch};
 use crate::arith::Nat;
 use crate::device::DeviceModel;
 use std::collections::HashMap;
 
 /// The row paddings tried, in words.
 const PADS: [i64; 4] = [1, 2, 4, 8];
+
+/// Pads the rows of the local arrays of `kernel` whose bank conflicts that reduces, for
+/// work-groups of `local` work-items per dimension on `device` ([`choose_pads`]): the arrays'
+/// lengths and every index into them, in expressions and access marks. Runs before barriers
+/// are placed, so that they see the padded indices.
+pub(crate) fn pad_banks(kernel: &mut KernelDef, local: &[i64], device: &DeviceModel) {
+    let mut accesses = Vec::new();
+    super::cl::ast::visit(&kernel.body, &mut |s| {
+        if let Stmt::Mark(Mark::Access(Touch {
+            at: Index::Local(at),
+            words: Some((elem_words, words)),
+            ..
+        })) = s
+        {
+            accesses.push(LocalAccess {
+                buf: at.buf.clone(),
+                at: at.at.clone(),
+                elem_words: *elem_words,
+                words: *words,
+            });
+        }
+    });
+    let mut pads = choose_pads(&accesses, local, device);
+    // Only rows of the arrays' values: not the copies of enclosing `map_lcl`s.
+    pads.retain(|buf, _| {
+        kernel
+            .locals
+            .iter()
+            .any(|a: &LocalArray| a.name == *buf && a.row.is_some())
+    });
+    if pads.is_empty() {
+        return;
+    }
+    for a in &mut kernel.locals {
+        if let (Some(p), Some(row)) = (pads.get(&a.name), a.row) {
+            a.len = a.len / row * (row + p);
+            a.row = Some(row + p);
+        }
+    }
+    let body = std::mem::take(&mut kernel.body);
+    kernel.body = locals::map(body, &mut |mut at: LocalAt| {
+        if let (Some(p), Some((_, last))) = (pads.get(&at.buf), at.at.last_mut()) {
+            *last = &*last + &Nat::cst(*p);
+        }
+        Index::Local(at)
+    });
+}
 
 /// One access to a local buffer, as generated.
 #[derive(Clone, Debug)]
@@ -165,6 +216,66 @@ mod tests {
         let before = cost(&[&writes, &reads], 0, &[16, 16], &DeviceModel::DEFAULT).unwrap();
         let after = cost(&[&writes, &reads], 4, &[16, 16], &DeviceModel::DEFAULT).unwrap();
         assert!(after * 3 <= before, "{before} -> {after}");
+    }
+
+    /// The pass over the tree: the array and every index into it (in statements and marks)
+    /// get the padded row; lowered, the index strides by it.
+    #[test]
+    fn padding_rewrites_the_array_and_its_indices() {
+        use crate::codegen::cl::ast::{KernelDef, LocalArray};
+        use crate::codegen::cl::{locals, print, CExpr, Stmt, Touch};
+        let at = |at: Vec<(Nat, i64)>| LocalAt {
+            buf: "t".into(),
+            at: at.into_iter().map(|(i, n)| (i, Nat::cst(n))).collect(),
+            lane: None,
+        };
+        let mark = |id, a: &LocalAt, words| {
+            Stmt::Mark(Mark::Access(Touch {
+                id,
+                at: Index::Local(a.clone()),
+                words: Some((1, words)),
+            }))
+        };
+        let (write, read) = (
+            at(vec![(l(0), 16), (l(1), 128)]),
+            at(vec![(Nat::cst(0), 16), (l(0) * 4, 128)]),
+        );
+        let mut k = KernelDef {
+            name: "k".into(),
+            local_size: None,
+            params: Vec::new(),
+            sizes: Vec::new(),
+            locals: vec![LocalArray {
+                ty: "float".into(),
+                name: "t".into(),
+                len: 16 * 128,
+                elem_bytes: 4,
+                row: Some(128),
+            }],
+            align_locals: false,
+            body: vec![
+                mark(0, &write, 1),
+                Stmt::Assign {
+                    place: CExpr::var("t").index(CExpr::Local(write)),
+                    value: CExpr::Int(0),
+                },
+                mark(1, &read, 4),
+            ],
+        };
+        pad_banks(&mut k, &[16, 16], &DeviceModel::DEFAULT);
+        assert_eq!((k.locals[0].len, k.locals[0].row), (16 * 132, Some(132)));
+        let Stmt::Mark(Mark::Access(Touch {
+            at: Index::Local(marked),
+            ..
+        })) = &k.body[0]
+        else {
+            panic!("{:?}", k.body[0]);
+        };
+        assert_eq!(marked.at[1].1, Nat::cst(132));
+        let body = locals::lower(k.body, &crate::arith::Facts::default());
+        let mut out = String::new();
+        print::stmts(&body, 0, &mut out);
+        assert_eq!(out, "t[132 * l0 + l1] = 0;\n");
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! slots are all in divergent control flow is refused: the mapping is not synchronisable.
 
 use super::cl::ast::{rebuild, visit};
-use super::cl::{CExpr, Fence, Mark, Stmt};
+use super::cl::{CExpr, Fence, Index, Mark, Stmt, Touch};
 use super::emit::{Gen, Par};
 use super::memory::Space;
 use super::{CodegenError, GResult};
@@ -40,12 +40,11 @@ struct LoopRec {
     carried: bool,
 }
 
-/// One access to shared memory.
+/// One access to shared memory (its element is in its mark, [`Touch`]).
 struct Access {
     buf: String,
     space: Space,
     write: bool,
-    idx: Nat,
     /// Vector width and lane, which must agree for two accesses to be the same element.
     shape: (Option<u32>, Option<String>),
     /// The loops around it, outermost first.
@@ -72,9 +71,18 @@ pub(crate) struct Mag {
     placed: usize,
 }
 
+/// An access with the flat index of its element, as its mark gives it when barriers are
+/// placed (local rows as bank padding left them).
+#[derive(Clone, Copy)]
+struct At<'m> {
+    acc: &'m Access,
+    idx: &'m Nat,
+}
+
 /// A point of the kernel's event sequence.
 enum Event {
-    Access(usize),
+    /// An access and the flat index of its element.
+    Access(usize, Nat),
     Slot(usize),
     Open(usize),
     Close(usize),
@@ -129,25 +137,30 @@ impl Gen<'_> {
         self.emit(Stmt::Mark(Mark::Slot(id)));
     }
 
-    /// Records an access to element `idx` of `buf` (local memory or a global temporary).
+    /// Records an access to element `idx` of `buf` (local memory or a global temporary);
+    /// `words`: its words for the bank model ([`Touch::words`]).
     pub(crate) fn mag_access(
         &mut self,
         buf: &str,
         space: Space,
         write: bool,
-        idx: &Nat,
+        idx: &Index,
         shape: (Option<u32>, Option<String>),
+        words: Option<(i64, i64)>,
     ) {
         let id = self.mag.accesses.len();
         self.mag.accesses.push(Access {
             buf: buf.to_string(),
             space,
             write,
-            idx: idx.clone(),
             shape,
             stack: self.mag.stack.clone(),
         });
-        self.emit(Stmt::Mark(Mark::Access(id)));
+        self.emit(Stmt::Mark(Mark::Access(Touch {
+            id,
+            at: idx.clone(),
+            words,
+        })));
     }
 
     /// Places the barriers of the kernel emitted so far and removes the marks.
@@ -214,7 +227,7 @@ impl Gen<'_> {
         let mut stack: Vec<usize> = Vec::new();
         visit(body, &mut |s| {
             let ev = match s {
-                Stmt::Mark(Mark::Access(n)) => Event::Access(*n),
+                Stmt::Mark(Mark::Access(t)) => Event::Access(t.id, t.at.flat(&self.facts)),
                 Stmt::Mark(Mark::Slot(n)) => Event::Slot(*n),
                 Stmt::Mark(Mark::Open(n)) => Event::Open(*n),
                 Stmt::Mark(Mark::Close(n)) => Event::Close(*n),
@@ -244,7 +257,7 @@ impl Gen<'_> {
                     stack: stack.clone(),
                     sync: true,
                 }),
-                Event::Access(_) => {}
+                Event::Access(..) => {}
             }
             events.push(ev);
         });
@@ -264,30 +277,36 @@ impl Gen<'_> {
                 Event::Close(l) => {
                     close.insert(*l, p);
                 }
-                Event::Access(a) => acc.push((p, &self.mag.accesses[*a])),
+                Event::Access(a, idx) => acc.push((
+                    p,
+                    At {
+                        acc: &self.mag.accesses[*a],
+                        idx,
+                    },
+                )),
                 _ => {}
             }
         }
-        if let Some(a) = acc.iter().map(|a| a.1).find(|a| self.rewritten_by_all(a)) {
+        if let Some(a) = acc.iter().map(|a| a.1).find(|a| self.rewritten_by_all(*a)) {
             return Err(CodegenError::Unsupported(format!(
                 "sequential code outside the parallel maps, which every work-item runs, rewrites the temporary `{}` on each iteration of a loop (work-items would overwrite each other's values: compute it inside a parallel map, or fuse it into its reader)",
-                a.buf
+                a.acc.buf
             )));
         }
         let mut needs = Vec::new();
         for (x, &(p1, a1)) in acc.iter().enumerate() {
             for &(p2, a2) in &acc[x + 1..] {
-                if a1.buf != a2.buf || !(a1.write || a2.write) {
+                if a1.acc.buf != a2.acc.buf || !(a1.acc.write || a2.acc.write) {
                     continue;
                 }
-                let common = common_prefix(&a1.stack, &a2.stack);
+                let common = common_prefix(&a1.acc.stack, &a2.acc.stack);
                 let in_group = common.iter().any(|&l| self.group_loop(l));
                 let shared = common.len();
                 if !in_group {
                     if !self.depends(a1, a2, shared) {
                         continue;
                     }
-                    let below = |a: &Access| a.stack[common.len()..].to_vec();
+                    let below = |a: At| a.acc.stack[common.len()..].to_vec();
                     let (b1, b2) = (below(a1), below(a2));
                     if b1.iter().chain(&b2).any(|&l| self.grid_loop(l)) {
                         return Err(CodegenError::Unsupported(
@@ -303,18 +322,19 @@ impl Gen<'_> {
                 }
                 // A slot in a loop around one of the accesses runs between the two on every
                 // iteration; deeper slots are not candidates.
-                let on_level =
-                    |c: &Cand| a1.stack.starts_with(&c.stack) || a2.stack.starts_with(&c.stack);
+                let on_level = |c: &Cand| {
+                    a1.acc.stack.starts_with(&c.stack) || a2.acc.stack.starts_with(&c.stack)
+                };
                 let forward: Vec<usize> = (0..cands.len())
                     .filter(|&c| cands[c].pos > p1 && cands[c].pos < p2 && on_level(&cands[c]))
                     .collect();
-                let space = if a1.space == Space::Global || a2.space == Space::Global {
+                let space = if a1.acc.space == Space::Global || a2.acc.space == Space::Global {
                     Space::Global
                 } else {
                     Space::Local
                 };
                 if self.depends(a1, a2, shared) {
-                    needs.push(self.need(a1, space, forward, cands)?);
+                    needs.push(self.need(a1.acc, space, forward, cands)?);
                 }
                 if !self.depends(a2, a1, shared) {
                     continue;
@@ -329,7 +349,7 @@ impl Gen<'_> {
                             ((q > p2 && q < c) || (q > o && q < p1)) && on_level(&cands[k])
                         })
                         .collect();
-                    needs.push(self.need(a1, space, around, cands)?);
+                    needs.push(self.need(a1.acc, space, around, cands)?);
                 }
             }
         }
@@ -365,7 +385,7 @@ impl Gen<'_> {
     /// depend on the loop): one work-item's later value overwrites what another work-item is
     /// about to read. Writes of each element once are benign (every work-item writes the same
     /// value).
-    fn rewritten_by_all(&self, a: &Access) -> bool {
+    fn rewritten_by_all(&self, At { acc: a, idx }: At) -> bool {
         let parallel = self
             .mag
             .loops
@@ -382,7 +402,7 @@ impl Gen<'_> {
                 let l = &self.mag.loops[l];
                 l.tag == LoopTag::Seq
                     && !self.facts.equal(&l.trip, &Nat::cst(1))
-                    && !a.idx.mentions(&l.var)
+                    && !idx.mentions(&l.var)
             })
     }
 
@@ -402,10 +422,10 @@ impl Gen<'_> {
     /// the group touched through `first` (Definition 5.4.1): not if each work-item touches
     /// the same elements through both, nor if `first` writes with no parallel loop below the
     /// `shared` loops (every work-item wrote every element it reads afterwards).
-    fn depends(&self, first: &Access, second: &Access, shared: usize) -> bool {
-        let replicated = first.write
-            && !second.write
-            && first.stack[shared..]
+    fn depends(&self, first: At, second: At, shared: usize) -> bool {
+        let replicated = first.acc.write
+            && !second.acc.write
+            && first.acc.stack[shared..]
                 .iter()
                 .all(|&l| self.mag.loops[l].tag == LoopTag::Seq);
         !replicated && !self.same_items(first, second, shared)
@@ -415,9 +435,9 @@ impl Gen<'_> {
     /// `a` (thesis Definition 5.4.2): the loops below the `shared` common ones agree position
     /// by position (kind, dimension, trip count) and the indices are equal once the loop
     /// variables are matched up.
-    fn same_items(&self, a: &Access, b: &Access, shared: usize) -> bool {
-        let (la, lb) = (&a.stack[shared..], &b.stack[shared..]);
-        if la.len() != lb.len() || a.shape != b.shape {
+    fn same_items(&self, a: At, b: At, shared: usize) -> bool {
+        let (la, lb) = (&a.acc.stack[shared..], &b.acc.stack[shared..]);
+        if la.len() != lb.len() || a.acc.shape != b.acc.shape {
             return false;
         }
         let mut idx = b.idx.clone();
@@ -431,7 +451,7 @@ impl Gen<'_> {
                     .substitute_index(&y.var, &Nat::index_var(&x.var, Nat::cst(0), x.trip.clone()));
             }
         }
-        self.facts.equal(&a.idx, &idx)
+        self.facts.equal(a.idx, &idx)
     }
 }
 

@@ -4,7 +4,6 @@
 //! primitives applied to a computation move to the output side (`join $ x` into `out` is `x`
 //! into `split(out)`), so intermediate results are only stored where a user function writes.
 
-use super::banks::LocalAccess;
 use super::barriers::Mag;
 use super::cl::ast::{KernelDef, LocalArray};
 use super::cl::{self, CExpr, Param, Stmt};
@@ -18,7 +17,6 @@ use crate::arith::{Facts, Nat};
 use crate::ir::{Expr, ExprKind, Kernel, Pat, Program};
 use crate::typeck::{Cond, KernelInfo};
 use crate::types::Type;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The kind of an enclosing parallel loop.
@@ -54,7 +52,6 @@ pub(crate) struct Gen<'a> {
     /// The statements emitted so far into the innermost open body.
     body: Vec<Stmt>,
     pub local_decls: Vec<LocalArray>,
-    pub local_bytes: i64,
     /// Local buffers sized by size variables: kernel parameter and bytes.
     pub local_params: Vec<(Param, Nat)>,
     pub temporaries: Vec<Temporary>,
@@ -79,10 +76,6 @@ pub(crate) struct Gen<'a> {
     pub lcl_loops: usize,
     /// Loops over global work-items or work-groups opened so far.
     pub grid_loops: usize,
-    /// Row padding (elements) of local buffers, by name (see [`super::banks`]).
-    pub local_pads: HashMap<String, i64>,
-    /// Every local-memory access generated so far.
-    pub local_accesses: Vec<LocalAccess>,
     /// Race checker: whether accesses are logged ([`super::trace`]; kernels compiled by
     /// [`compile_kernel`] only), the buffers traced so far (name, local) and the inputs,
     /// never traced.
@@ -128,7 +121,6 @@ impl<'a> Gen<'a> {
             launch,
             body: Vec::new(),
             local_decls: Vec::new(),
-            local_bytes: 0,
             local_params: Vec::new(),
             temporaries: Vec::new(),
             temp_params: Vec::new(),
@@ -142,8 +134,6 @@ impl<'a> Gen<'a> {
             mag: Mag::default(),
             lcl_loops: 0,
             grid_loops: 0,
-            local_pads: HashMap::new(),
-            local_accesses: Vec::new(),
             trace: false,
             traced: Vec::new(),
             count_out: None,
@@ -240,12 +230,11 @@ impl<'a> Gen<'a> {
         view::read(&loc, ty, &mut self.ct)
     }
 
-    /// The bookkeeping of every memory access (`write`: a store): local accesses for the
-    /// bank model, the race checker's log, and the memory-access graph (local memory and
-    /// global temporaries) that barriers are placed from.
+    /// The bookkeeping of every memory access (`write`: a store): the race checker's log, and
+    /// the memory-access graph (local memory and global temporaries) that barriers are placed
+    /// from and the bank model reads.
     fn note_access(&mut self, loc: &view::Loc, write: bool) {
         for (leaf, guard) in loc.mem_leaves() {
-            self.local_accesses.extend(view::local_access(leaf));
             let view::Loc::Mem {
                 buf,
                 idx,
@@ -264,7 +253,8 @@ impl<'a> Gen<'a> {
                     && self.temporaries.iter().any(|t| t.name == buf.name));
             if shared {
                 let shape = (*vec, lane.as_ref().map(|(l, w)| format!("{l}/{w}")));
-                self.mag_access(&buf.name, buf.space, write, idx, shape);
+                let words = view::bank_words(leaf);
+                self.mag_access(&buf.name, buf.space, write, idx, shape, words);
             }
         }
     }
@@ -297,7 +287,7 @@ impl<'a> Gen<'a> {
             Type::Vector(_, w) => i64::from(*w),
             _ => 1,
         };
-        let first = CExpr::Nat(idx.clone()).bin(cl::BinOp::Mul, CExpr::Int(ew));
+        let first = idx.clone().expr().bin(cl::BinOp::Mul, CExpr::Int(ew));
         let (at, len) = match lane {
             Some((l, _)) => (first.bin(cl::BinOp::Add, CExpr::Nat(l.clone())), 1),
             None => (first, ew * vec.map_or(1, i64::from)),
@@ -551,31 +541,15 @@ fn p_name(p: &Pat) -> &str {
     }
 }
 
-/// Compiles one kernel of a lowered, type-checked program; again with padded rows where
-/// that removes local-memory bank conflicts ([`super::banks`]).
+/// Compiles one kernel of a lowered, type-checked program: its syntax tree, rows of local
+/// arrays padded where that removes bank conflicts ([`super::banks::pad_banks`]), barriers
+/// placed, local indices lowered.
 pub(crate) fn compile_kernel(
     prog: &Program,
     k: &Kernel,
     info: &KernelInfo,
     opts: &super::Options,
 ) -> GResult<Output> {
-    let (out, accesses, local) = compile_padded(prog, k, info, opts, HashMap::new())?;
-    let pads = super::banks::choose_pads(&accesses, &local, &opts.device);
-    if pads.is_empty() {
-        return Ok(out);
-    }
-    Ok(compile_padded(prog, k, info, opts, pads)?.0)
-}
-
-/// Compiles one kernel with local buffers padded by `pads`; gives also the local accesses
-/// and the constant work-group size (empty if none).
-fn compile_padded(
-    prog: &Program,
-    k: &Kernel,
-    info: &KernelInfo,
-    opts: &super::Options,
-    pads: HashMap<String, i64>,
-) -> GResult<(Output, Vec<LocalAccess>, Vec<i64>)> {
     let mut facts = Facts::new();
     for p in &info.preconditions {
         if let Cond::Divisible(n, d) = &p.cond {
@@ -584,7 +558,6 @@ fn compile_padded(
     }
     let launch = launch::configure(&k.body, &facts, opts.lanes)?;
     let mut g = Gen::new(prog, facts, launch);
-    g.local_pads = pads;
     let tracing = super::trace::options().trace;
     g.trace = tracing;
     if tracing {
@@ -645,9 +618,13 @@ fn compile_padded(
             buffers: std::mem::take(&mut g.traced),
         });
     }
-    g.place_barriers()?;
     let local = g.launch.local_size();
-    let kernel = KernelDef {
+    let lanes: Vec<i64> = local
+        .iter()
+        .flatten()
+        .map(|n| n.as_cst().unwrap_or(1))
+        .collect();
+    let mut kernel = KernelDef {
         name: crate::cnames::kernel_c_name(&k.name),
         local_size: local.clone(),
         params,
@@ -656,16 +633,15 @@ fn compile_padded(
         align_locals: g.pragma_unrolled,
         body: g.take_body(),
     };
+    super::banks::pad_banks(&mut kernel, &lanes, &opts.device);
+    g.extend(std::mem::take(&mut kernel.body));
+    kernel.body = g.take_placed()?;
+    let local_bytes: i64 = kernel.locals.iter().map(|a| a.len * a.elem_bytes).sum();
     let mut unit = g.unit()?;
     unit.trace_helper = tracing;
     let name = kernel.name.clone();
     unit.kernels.push(kernel);
-    let lanes = local
-        .iter()
-        .flatten()
-        .map(|n| n.as_cst().unwrap_or(1))
-        .collect();
-    let out = Output {
+    Ok(Output {
         unit,
         kernel: GeneratedKernel {
             name,
@@ -675,11 +651,10 @@ fn compile_padded(
             local_mem_bytes: g
                 .local_params
                 .iter()
-                .fold(Nat::cst(g.local_bytes), |a, (_, b)| a + b.clone()),
+                .fold(Nat::cst(local_bytes), |a, (_, b)| a + b.clone()),
         },
         temporaries: std::mem::take(&mut g.temporaries),
-    };
-    Ok((out, std::mem::take(&mut g.local_accesses), lanes))
+    })
 }
 
 impl Gen<'_> {
@@ -737,11 +712,12 @@ impl Gen<'_> {
         ))
     }
 
-    /// The body emitted so far, with its barriers placed, removed from the generator (to
-    /// start another kernel).
+    /// The body emitted so far, with its barriers placed and its local indices lowered,
+    /// removed from the generator (to start another kernel).
     pub(crate) fn take_placed(&mut self) -> GResult<Vec<Stmt>> {
         self.place_barriers()?;
-        Ok(self.take_body())
+        let body = self.take_body();
+        Ok(cl::locals::lower(body, &self.facts))
     }
 
     /// A unit without kernels: the extensions, struct types and user functions of the

@@ -195,14 +195,6 @@ impl Gen<'_> {
             Space::Private => "tmp_p",
         };
         let name = self.fresh(prefix);
-        // Padded rows (bank conflicts): the last dimension's extent grows, its indices stay.
-        if let (Space::Local, Some(p), true) =
-            (space, self.local_pads.get(&name), ty.dims().len() >= 2)
-        {
-            if let Some(last) = dims.last_mut() {
-                *last = &*last + &Nat::cst(*p);
-            }
-        }
         let per_item: Vec<bool> = match space {
             Space::Private => per_item.iter().copied().take(dims.len()).collect(),
             _ => Vec::new(),
@@ -230,14 +222,16 @@ impl Gen<'_> {
             }
             // A size known only at launch: a `__local` pointer parameter (LIFT's way).
             Space::Local => match count.as_cst() {
-                Some(c) => {
-                    self.local_decls.push(LocalArray {
-                        ty: decl,
-                        name: name.clone(),
-                        len: c,
-                    });
-                    self.local_bytes += c * bytes;
-                }
+                Some(c) => self.local_decls.push(LocalArray {
+                    ty: decl,
+                    name: name.clone(),
+                    len: c,
+                    elem_bytes: bytes,
+                    row: match ty.dims()[..] {
+                        [_, .., ref last] => last.as_cst(),
+                        _ => None,
+                    },
+                }),
                 None => self.local_params.push((
                     Param::pointer(Space::Local, decl, name.clone()),
                     count * bytes,

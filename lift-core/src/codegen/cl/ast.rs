@@ -18,6 +18,9 @@ pub(crate) enum CExpr {
     Lit(String),
     /// Index arithmetic over size variables and indices, printed in C.
     Nat(Nat),
+    /// The flat index of an element of a local array: index arithmetic once lowered
+    /// ([`LocalAt::flat`]).
+    Local(LocalAt),
     /// A call of a builtin or user function: `f(a, b)`.
     Call(String, Vec<CExpr>),
     /// `base[index]`.
@@ -26,9 +29,9 @@ pub(crate) enum CExpr {
     Member(Box<CExpr>, String),
     /// `a op b`.
     Bin(BinOp, Box<CExpr>, Box<CExpr>),
-    /// `pointer + offset`: a buffer's pointer advanced by index arithmetic, whose terms are
-    /// added to the pointer one by one (a sum is not parenthesised).
-    Offset(Box<CExpr>, Nat),
+    /// `pointer + offset`: a buffer's pointer advanced by an index, whose terms are added to
+    /// the pointer one by one (a sum is not parenthesised).
+    Offset(Box<CExpr>, Index),
     /// `!(a)`.
     Not(Box<CExpr>),
     /// `-a`.
@@ -256,16 +259,53 @@ pub(crate) enum Stmt {
 }
 
 /// An event of the memory-access graph, by its index in the graph's tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Mark {
     /// An access to shared memory.
-    Access(usize),
+    Access(Touch),
     /// A point where a barrier may go.
     Slot(usize),
     /// A loop opens (before its first statement).
     Open(usize),
     /// A loop closes.
     Close(usize),
+}
+
+/// An access to shared memory (local, or a global temporary) as the passes over the tree
+/// see it: barrier placement ([`crate::codegen::barriers`]) and bank padding
+/// ([`crate::codegen::banks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Touch {
+    /// Its entry in the memory-access graph's table of accesses.
+    pub id: usize,
+    /// The element it touches.
+    pub at: Index,
+    /// Local memory of 4-byte words only: words per element of the buffer (a `float4` is 4)
+    /// and words touched per work-item, for the bank model.
+    pub words: Option<(i64, i64)>,
+}
+
+/// An element of a local array by its index in each dimension: row-major over the
+/// dimensions' extents, so that bank padding widens a row by widening the last extent.
+/// Lowered to one flat index with the kernel's divisibility facts ([`LocalAt::flat`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LocalAt {
+    /// The array's C name.
+    pub buf: String,
+    /// Per dimension, outermost first: the index and the extent.
+    pub at: Vec<(Nat, Nat)>,
+    /// One lane of a vector element read or written as a scalar, `(lane, width)`: the
+    /// index `element * width + lane` of the array seen as scalars.
+    pub lane: Option<(Nat, u32)>,
+}
+
+/// An element index into a buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Index {
+    /// Index arithmetic.
+    Flat(Nat),
+    /// An element of a local array, flattened when lowered.
+    Local(LocalAt),
 }
 
 /// A kernel or function parameter.
@@ -317,7 +357,14 @@ impl Param {
 pub(crate) struct LocalArray {
     pub ty: String,
     pub name: String,
+    /// Elements, padding included.
     pub len: i64,
+    /// Bytes per element.
+    pub elem_bytes: i64,
+    /// The length of its rows (its last dimension), where the value it holds has two or more
+    /// dimensions (besides the copies of enclosing `map_lcl`s): rows that bank padding may
+    /// widen ([`crate::codegen::banks`]).
+    pub row: Option<i64>,
 }
 
 /// A kernel function.

@@ -1,11 +1,13 @@
 //! The OpenCL C syntax tree ([`ast`]), the passes over it that need no knowledge of the
-//! program (empty-loop removal, merging of stage kernels into one unit; barrier placement is
-//! [`super::barriers`]), and printing ([`print`]), the last step.
+//! program (empty-loop removal, merging of stage kernels into one unit, local indices
+//! lowered to flat ones in [`locals`]; barrier placement is [`super::barriers`], bank padding
+//! [`super::banks`]), and printing ([`print`]), the last step.
 
 pub(crate) mod ast;
+pub(crate) mod locals;
 pub(crate) mod print;
 
-pub(crate) use ast::{BinOp, CExpr, Fence, Mark, Param, Stmt, Unit};
+pub(crate) use ast::{BinOp, CExpr, Fence, Index, LocalAt, Mark, Param, Stmt, Touch, Unit};
 
 /// Whether `body` has no effect: nothing but scopes and loops around nothing, and marks of
 /// the memory-access graph (an accumulator copied onto itself leaves such loops).
@@ -140,7 +142,10 @@ mod tests {
             ),
             (v("a").bin(BinOp::Add, i1()), "a + (i + 1)"),
             (CExpr::Int(2).bin(BinOp::Add, i1()), "2 + i + 1"),
-            (CExpr::Offset(Box::new(v("x")), &i + 1), "x + i + 1"),
+            (
+                CExpr::Offset(Box::new(v("x")), Index::Flat(&i + 1)),
+                "x + i + 1",
+            ),
             (v("a").bin(BinOp::Mul, i1()), "a * (i + 1)"),
             (
                 v("a").bin(BinOp::Sub, v("b").bin(BinOp::Sub, v("c"))),

@@ -1,6 +1,7 @@
 //! Printing the syntax tree as OpenCL C: the last step of code generation.
 
-use super::ast::{BinOp, CExpr, FunBody, Function, KernelDef, Param, Stmt, Unit};
+use super::ast::{BinOp, CExpr, FunBody, Function, Index, KernelDef, Param, Stmt, Unit};
+use crate::arith::Facts;
 use crate::codegen::memory::Space;
 use crate::codegen::{INDEX_PRELUDE, SIZE_MACRO};
 use std::fmt::Write;
@@ -207,6 +208,7 @@ pub(crate) fn expr(e: &CExpr) -> String {
         CExpr::Var(v) | CExpr::Lit(v) => v.clone(),
         CExpr::Int(i) => i.to_string(),
         CExpr::Nat(n) => n.c().to_string(),
+        CExpr::Local(at) => at.flat(&Facts::default()).c().to_string(),
         CExpr::Call(f, args) => format!("{f}({})", list(args)),
         CExpr::Index(b, i) => format!("{}[{}]", operand(b, ATOM), expr(i)),
         CExpr::Member(b, m) => format!("{}.{m}", operand(b, ATOM)),
@@ -222,7 +224,7 @@ pub(crate) fn expr(e: &CExpr) -> String {
             };
             format!("{} {} {}", operand(a, p), op.symbol(), operand(b, right))
         }
-        CExpr::Offset(p, n) => format!("{} + {}", operand(p, ADD), n.c()),
+        CExpr::Offset(p, i) => format!("{} + {}", operand(p, ADD), index(i)),
         CExpr::Not(a) => format!("!({})", expr(a)),
         // An operand that is not an atom is parenthesised: `-(-1)` is not `--1`.
         CExpr::Neg(a) => format!("-{}", operand(a, ATOM)),
@@ -239,6 +241,13 @@ pub(crate) fn expr(e: &CExpr) -> String {
     }
 }
 
+/// An index. Local element indices are lowered with the kernel's divisibility facts before
+/// printing ([`super::locals::lower`]); one printed as it is (here and in [`expr`]) flattens
+/// without facts.
+fn index(i: &Index) -> String {
+    i.flat(&Facts::default()).c().to_string()
+}
+
 /// Comma-separated expressions (arguments, components).
 fn list(es: &[CExpr]) -> String {
     let parts: Vec<String> = es.iter().map(expr).collect();
@@ -249,7 +258,7 @@ fn list(es: &[CExpr]) -> String {
 /// `-`, `*`, `/`, `%`.
 fn is_index(e: &CExpr) -> bool {
     match e {
-        CExpr::Nat(_) | CExpr::Int(_) => true,
+        CExpr::Nat(_) | CExpr::Local(_) | CExpr::Int(_) => true,
         CExpr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, a, b) => {
             is_index(a) && is_index(b)
         }
@@ -278,7 +287,7 @@ fn precedence(e: &CExpr) -> u8 {
         CExpr::Lit(t) if !t.starts_with('-') => ATOM,
         CExpr::Int(_) | CExpr::Lit(_) => UNARY,
         CExpr::Nat(n) if n.as_cst().is_some_and(|c| c >= 0) => ATOM,
-        CExpr::Nat(_) | CExpr::Offset(..) => ADD,
+        CExpr::Nat(_) | CExpr::Local(_) | CExpr::Offset(..) => ADD,
         CExpr::Bin(op, ..) => op.precedence(),
         CExpr::Not(_) | CExpr::Neg(_) | CExpr::Cast(..) | CExpr::Vector(..) | CExpr::Struct(..) => {
             UNARY

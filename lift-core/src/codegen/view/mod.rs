@@ -1,6 +1,8 @@
 //! Views (CGO'17 section 5.3): data-layout primitives emit no code; they build a view, and an
 //! access walks the view from the consumer to the memory with a stack of array indices and a
-//! stack of tuple fields, giving one flat [`Nat`] index that the simplifier shortens.
+//! stack of tuple fields, giving one flat [`Nat`] index that the simplifier shortens (into a
+//! local array, an index per dimension, [`Index::Local`], flattened once bank padding has
+//! chosen the rows, [`crate::codegen::cl::locals`]).
 //!
 //! The same views serve reads and writes: writing `join $ x` into `out` writes `x` into
 //! `split(m)` of `out`.
@@ -9,7 +11,7 @@
 //! locations and the code that reads and writes a location.
 
 use crate::arith::Nat;
-use crate::codegen::cl::{CExpr, Stmt};
+use crate::codegen::cl::{CExpr, Index, Stmt};
 use crate::codegen::ctypes::CTypes;
 use crate::codegen::memory::{Buffer, Space};
 use crate::codegen::{CodegenError, GResult};
@@ -197,7 +199,8 @@ pub(crate) enum Loc {
     /// An element of a buffer.
     Mem {
         buf: Rc<Buffer>,
-        idx: Nat,
+        /// The element: flat, or per dimension in a local array.
+        idx: Index,
         fields: Vec<usize>,
         /// A vector of this width loaded from scalar memory at `idx`.
         vec: Option<u32>,
@@ -206,9 +209,6 @@ pub(crate) enum Loc {
         aligned: bool,
         /// One lane of a vector element: `(lane, width)`.
         lane: Option<(Nat, u32)>,
-        /// Local buffers only: the index and extent of each dimension (for
-        /// [`super::banks`]).
-        at: Vec<(Nat, Nat)>,
     },
     /// A private value with field and lane selections.
     Value {
@@ -263,16 +263,14 @@ impl Loc {
     }
 }
 
-/// The local-memory access of the buffer element `leaf` (a [`Loc::mem_leaves`] leaf), for
-/// [`super::banks`]; `None` for other memory and elements the bank model does not cover.
-pub(crate) fn local_access(leaf: &Loc) -> Option<super::banks::LocalAccess> {
-    let Loc::Mem {
-        buf, at, vec, lane, ..
-    } = leaf
-    else {
+/// For an element `leaf` of local memory (a [`Loc::mem_leaves`] leaf) of 4-byte words: the
+/// words per element of the buffer and the words the access touches, for the bank model
+/// ([`super::banks`]); `None` for other memory and element types.
+pub(crate) fn bank_words(leaf: &Loc) -> Option<(i64, i64)> {
+    let Loc::Mem { buf, vec, lane, .. } = leaf else {
         return None;
     };
-    if buf.space != Space::Local || at.is_empty() {
+    if buf.space != Space::Local {
         return None;
     }
     let word = |s: &ScalarType| matches!(s, ScalarType::F32 | ScalarType::I32 | ScalarType::U32);
@@ -281,16 +279,12 @@ pub(crate) fn local_access(leaf: &Loc) -> Option<super::banks::LocalAccess> {
         Type::Vector(s, w) if word(s) => i64::from(*w),
         _ => return None,
     };
-    Some(super::banks::LocalAccess {
-        buf: buf.name.clone(),
-        at: at.clone(),
-        elem_words,
-        words: if lane.is_some() {
-            1
-        } else {
-            elem_words * vec.map_or(1, i64::from)
-        },
-    })
+    let words = if lane.is_some() {
+        1
+    } else {
+        elem_words * vec.map_or(1, i64::from)
+    };
+    Some((elem_words, words))
 }
 
 /// `e._f0._f1...`: fields of nested tuples.
@@ -337,7 +331,7 @@ enum Access {
     },
     /// An element through a pointer cast, `((space T*)buf)[idx]`: the pointer type (without
     /// `const`), the buffer and the index.
-    Cast(String, String, Nat),
+    Cast(String, String, Index),
     /// An lvalue, read as itself and assigned to.
     Lvalue(CExpr),
 }
@@ -349,7 +343,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
         offset,
         ptr,
     };
-    let at = |name: &str, idx: &Nat| CExpr::Offset(Box::new(CExpr::var(name)), idx.clone());
+    let at = |name: &str, idx: &Index| CExpr::Offset(Box::new(CExpr::var(name)), idx.clone());
     Ok(match loc {
         Loc::Mem {
             buf,
@@ -361,15 +355,20 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             ..
         } => {
             let name = &buf.name;
-            let elem = || CExpr::var(name.clone()).index(CExpr::Nat(idx.clone()));
+            let elem = || CExpr::var(name.clone()).index(idx.clone().expr());
             match (vec, lane) {
                 (Some(w), _) if *aligned => {
                     let Type::Scalar(s) = buf.elem else {
                         return Err(CodegenError::Internal("as_vector of vector memory".into()));
                     };
+                    let Index::Flat(idx) = idx else {
+                        return Err(CodegenError::Internal(
+                            "a local element through a vector pointer".into(),
+                        ));
+                    };
                     let vt = ct.compute(&Type::Vector(s, *w))?;
                     let i = idx / &Nat::cst(i64::from(*w));
-                    Access::Cast(pointer(buf, vt, false), name.clone(), i)
+                    Access::Cast(pointer(buf, vt, false), name.clone(), Index::Flat(i))
                 }
                 (Some(w), _) if buf.half => call(format!("_half{w}"), CExpr::Int(0), at(name, idx)),
                 (Some(w), _) => call(format!("{w}"), CExpr::Int(0), at(name, idx)),
@@ -377,9 +376,9 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
                     Access::Lvalue(elem().member(lane_name(l, Some(*w))?))
                 }
                 (None, Some((l, w))) => {
-                    let s = idx * i64::from(*w) + l;
+                    let s = idx.clone().lane(l, *w);
                     if buf.half {
-                        call("_half".into(), CExpr::Nat(s), CExpr::var(name.clone()))
+                        call("_half".into(), s.expr(), CExpr::var(name.clone()))
                     } else {
                         let (st, _) = vector_of(&buf.elem).ok_or_else(|| {
                             CodegenError::Unsupported("as_scalar of scalar memory".into())
@@ -392,7 +391,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
                     let w = vector_of(&buf.elem).map_or(String::new(), |(_, w)| w.to_string());
                     call(
                         format!("_half{w}"),
-                        CExpr::Nat(idx.clone()),
+                        idx.clone().expr(),
                         CExpr::var(name.clone()),
                     )
                 }
@@ -432,7 +431,6 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
                 fields,
                 vec,
                 aligned,
-                at,
                 ..
             } = loc.clone()
             else {
@@ -445,7 +443,6 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
                 vec,
                 aligned,
                 lane: None,
-                at,
             };
             Ok(read(&whole, ty, ct)?.member(lane_name(l, Some(*w))?))
         }
@@ -456,7 +453,7 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
                 ptr,
             } => CExpr::call(&format!("vload{suffix}"), vec![offset, ptr]),
             Access::Cast(ptr, buf, i) => {
-                CExpr::Cast(format!("const {ptr}"), Box::new(CExpr::var(buf))).index(CExpr::Nat(i))
+                CExpr::Cast(format!("const {ptr}"), Box::new(CExpr::var(buf))).index(i.expr())
             }
             Access::Lvalue(l) => l,
         }),
@@ -498,7 +495,7 @@ pub(crate) fn write(
                 vec![value, offset, ptr],
             )),
             Access::Cast(ptr, buf, i) => Stmt::Assign {
-                place: CExpr::Cast(ptr, Box::new(CExpr::var(buf))).index(CExpr::Nat(i)),
+                place: CExpr::Cast(ptr, Box::new(CExpr::var(buf))).index(i.expr()),
                 value,
             },
             Access::Lvalue(place) => Stmt::Assign { place, value },

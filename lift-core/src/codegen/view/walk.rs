@@ -3,7 +3,7 @@
 
 use super::{Loc, PadKind, View};
 use crate::arith::{CmpOp, Facts, Nat};
-use crate::codegen::cl::{BinOp, CExpr};
+use crate::codegen::cl::{BinOp, CExpr, Index, LocalAt};
 use crate::codegen::ctypes;
 use crate::codegen::memory::{Buffer, Space};
 use crate::codegen::{CodegenError, GResult};
@@ -312,9 +312,8 @@ fn walk_mem(buf: &Rc<Buffer>, dims: &[Nat], mut p: Path, facts: &Facts) -> GResu
     for (k, d) in dims.iter().enumerate() {
         let i = p.pop("memory access")?;
         if buf.space == Space::Local {
-            at.push((i.clone(), d.clone()));
-        }
-        if !buf.per_item.get(k).copied().unwrap_or(false) {
+            at.push((i, d.clone()));
+        } else if !buf.per_item.get(k).copied().unwrap_or(false) {
             flat = flat * d + i;
         }
     }
@@ -330,12 +329,23 @@ fn walk_mem(buf: &Rc<Buffer>, dims: &[Nat], mut p: Path, facts: &Facts) -> GResu
         }
     };
     p.fields.reverse();
-    let idx = flat.simplify_with(facts);
-    let aligned = p.vec.is_some_and(|w| {
-        let bytes = ctypes::storage_bytes(&buf.elem).unwrap_or(i64::MAX);
-        bytes.saturating_mul(i64::from(w)) <= buf.align
-            && facts.divisible(&idx, &Nat::cst(i64::from(w))) == Some(true)
-    });
+    // Local arrays keep the index per dimension (bank padding may widen their rows).
+    let idx = match buf.space {
+        Space::Local => Index::Local(LocalAt {
+            buf: buf.name.clone(),
+            at,
+            lane: None,
+        }),
+        _ => Index::Flat(flat.simplify_with(facts)),
+    };
+    let aligned = match (&idx, p.vec) {
+        (Index::Flat(idx), Some(w)) => {
+            let bytes = ctypes::storage_bytes(&buf.elem).unwrap_or(i64::MAX);
+            bytes.saturating_mul(i64::from(w)) <= buf.align
+                && facts.divisible(idx, &Nat::cst(i64::from(w))) == Some(true)
+        }
+        _ => false,
+    };
     Ok(Loc::Mem {
         buf: buf.clone(),
         idx,
@@ -343,6 +353,5 @@ fn walk_mem(buf: &Rc<Buffer>, dims: &[Nat], mut p: Path, facts: &Facts) -> GResu
         vec: p.vec,
         aligned,
         lane,
-        at,
     })
 }

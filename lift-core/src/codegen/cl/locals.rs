@@ -1,0 +1,162 @@
+//! Indices of local arrays in the tree: kept per dimension while the kernel is built, so that
+//! bank padding ([`crate::codegen::banks`]) can widen a row by rewriting the tree, then
+//! lowered to flat index arithmetic ([`lower`]) before printing.
+
+use super::ast::{rebuild, CExpr, Index, LocalAt, Mark, Stmt};
+use crate::arith::{Facts, Nat};
+
+impl LocalAt {
+    /// The flat index: the element's row-major offset, simplified under `facts`, then the
+    /// lane's place among the scalars if a lane is accessed.
+    pub(crate) fn flat(&self, facts: &Facts) -> Nat {
+        let mut flat = Nat::cst(0);
+        for (i, d) in &self.at {
+            flat = flat * d + i.clone();
+        }
+        let flat = flat.simplify_with(facts);
+        match &self.lane {
+            Some((l, w)) => &flat * i64::from(*w) + l,
+            None => flat,
+        }
+    }
+}
+
+impl Index {
+    /// The flat index arithmetic (a local element flattened under `facts`).
+    pub(crate) fn flat(&self, facts: &Facts) -> Nat {
+        match self {
+            Index::Flat(n) => n.clone(),
+            Index::Local(at) => at.flat(facts),
+        }
+    }
+
+    /// The index as an expression.
+    pub(crate) fn expr(self) -> CExpr {
+        match self {
+            Index::Flat(n) => CExpr::Nat(n),
+            Index::Local(at) => CExpr::Local(at),
+        }
+    }
+
+    /// Lane `l` of the vector element of width `w` at this index, in the buffer seen as
+    /// scalars.
+    pub(crate) fn lane(self, l: &Nat, w: u32) -> Index {
+        match self {
+            Index::Flat(n) => Index::Flat(n * i64::from(w) + l),
+            Index::Local(at) => Index::Local(LocalAt {
+                lane: Some((l.clone(), w)),
+                ..at
+            }),
+        }
+    }
+}
+
+/// `body` with every local element index in it (in expressions and access marks, nested
+/// statements included) replaced by what `f` gives for it.
+pub(crate) fn map(body: Vec<Stmt>, f: &mut impl FnMut(LocalAt) -> Index) -> Vec<Stmt> {
+    rebuild(body, &mut |s| vec![stmt(s, f)])
+}
+
+/// Local element indices lowered to flat index arithmetic under `facts`.
+pub(crate) fn lower(body: Vec<Stmt>, facts: &Facts) -> Vec<Stmt> {
+    map(body, &mut |at| Index::Flat(at.flat(facts)))
+}
+
+/// A statement's own expressions mapped ([`rebuild`] maps the bodies of compound ones; the
+/// statement under a `When` is mapped here, whole).
+fn stmt(s: Stmt, f: &mut impl FnMut(LocalAt) -> Index) -> Stmt {
+    match s {
+        Stmt::Decl {
+            ty,
+            name,
+            init,
+            konst,
+        } => Stmt::Decl {
+            ty,
+            name,
+            init: init.map(|x| expr(x, f)),
+            konst,
+        },
+        Stmt::Assign { place, value } => Stmt::Assign {
+            place: expr(place, f),
+            value: expr(value, f),
+        },
+        Stmt::AddAssign { place, value } => Stmt::AddAssign {
+            place: expr(place, f),
+            value: expr(value, f),
+        },
+        Stmt::Expr(x) => Stmt::Expr(expr(x, f)),
+        Stmt::Return(x) => Stmt::Return(expr(x, f)),
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+        } => Stmt::If {
+            cond: expr(cond, f),
+            then,
+            otherwise,
+        },
+        Stmt::When { cond, stmt } => Stmt::When {
+            cond: expr(cond, f),
+            stmt: Box::new(map(vec![*stmt], f).remove(0)),
+        },
+        Stmt::For {
+            var,
+            from,
+            bound,
+            step,
+            unroll,
+            body,
+        } => Stmt::For {
+            var,
+            from: expr(from, f),
+            bound: expr(bound, f),
+            step: expr(step, f),
+            unroll,
+            body,
+        },
+        Stmt::Mark(Mark::Access(mut t)) => {
+            t.at = index(t.at, f);
+            Stmt::Mark(Mark::Access(t))
+        }
+        s @ (Stmt::Array { .. }
+        | Stmt::Block(_)
+        | Stmt::Break
+        | Stmt::Barrier(_)
+        | Stmt::Mark(_)) => s,
+    }
+}
+
+fn index(i: Index, f: &mut impl FnMut(LocalAt) -> Index) -> Index {
+    match i {
+        Index::Local(at) => f(at),
+        i => i,
+    }
+}
+
+/// An expression with its local element indices mapped.
+fn expr(e: CExpr, f: &mut impl FnMut(LocalAt) -> Index) -> CExpr {
+    match e {
+        CExpr::Local(at) => f(at).expr(),
+        CExpr::Call(name, args) => CExpr::Call(name, exprs(args, f)),
+        CExpr::Index(x, i) => CExpr::Index(boxed(*x, f), boxed(*i, f)),
+        CExpr::Member(x, m) => CExpr::Member(boxed(*x, f), m),
+        CExpr::Bin(op, x, y) => CExpr::Bin(op, boxed(*x, f), boxed(*y, f)),
+        CExpr::Offset(p, i) => CExpr::Offset(boxed(*p, f), index(i, f)),
+        CExpr::Not(x) => CExpr::Not(boxed(*x, f)),
+        CExpr::Neg(x) => CExpr::Neg(boxed(*x, f)),
+        CExpr::Cast(t, x) => CExpr::Cast(t, boxed(*x, f)),
+        CExpr::Cond(c, x, y) => CExpr::Cond(boxed(*c, f), boxed(*x, f), boxed(*y, f)),
+        CExpr::Vector(t, parts) => CExpr::Vector(t, exprs(parts, f)),
+        CExpr::Struct(t, parts) => CExpr::Struct(t, exprs(parts, f)),
+        e @ (CExpr::Var(_) | CExpr::Int(_) | CExpr::Lit(_) | CExpr::Nat(_)) => e,
+    }
+}
+
+fn exprs(es: Vec<CExpr>, f: &mut impl FnMut(LocalAt) -> Index) -> Vec<CExpr> {
+    es.into_iter().map(|x| expr(x, f)).collect()
+}
+
+fn boxed(e: CExpr, f: &mut impl FnMut(LocalAt) -> Index) -> Box<CExpr> {
+    Box::new(expr(e, f))
+}
