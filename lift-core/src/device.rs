@@ -70,10 +70,15 @@ impl DeviceModel {
         floor_pow2(self.preferred_work_group.min(self.max_work_group))
     }
 
+    /// The largest work-group the device runs that is a power of two.
+    pub fn largest_group(&self) -> i64 {
+        floor_pow2(self.max_work_group)
+    }
+
     /// The work-groups sizes row reductions try: [`Self::group`], then the largest the device
     /// runs (a power of two) if larger.
     pub fn row_groups(&self) -> Vec<i64> {
-        let (first, max) = (self.group(), floor_pow2(self.max_work_group));
+        let (first, max) = (self.group(), self.largest_group());
         if max > first {
             vec![first, max]
         } else {

@@ -209,29 +209,56 @@ fn derived_trees_agree_with_the_interpreter() {
     let rows = [
         "kernel K<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a }",
         "kernel K<N, M>(a: [[f32; M]; N], alpha: f32) -> [f32; N] { map(|row| alpha * (reduce(max, -1000.0) $ row)) $ a }",
+        "kernel K<N, M>(a: [[f32; N]; M], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) o transpose $ a }",
     ];
     let mut cases = Vec::new();
     for text in full {
         // (The harness draws at most 2^16 elements and the race checker traces a few hundred
         // thousand accesses; larger sizes, where each work-item folds several elements, are
         // checked by `every_sum_candidate_folds_past_one_grid`.)
-        for n in [1, 3, 4, 255, 1028, 30_011, 32_768] {
+        for n in [1, 3, 4, 255, 256, 1028, 30_011, 32_768] {
             cases.push((text, vec![n]));
         }
     }
     for text in rows {
-        for (n, m) in [(1, 1), (3, 130), (5, 1027), (2, 4096)] {
+        for (n, m) in [
+            (1, 1),
+            (3, 130),
+            (4, 256),
+            (5, 1027),
+            (2, 4096),
+            (70, 300),
+            (65, 257),
+        ] {
             cases.push((text, vec![n, m]));
         }
     }
     let mut failed = Vec::new();
     for (seed, (text, sizes)) in cases.into_iter().enumerate() {
         let dk = lift_runtime::DynKernel::compile(ctx(), text, "K").unwrap();
-        assert!(
-            dk.candidates().iter().any(|c| c.starts_with("tree(")),
-            "{text}: {:?}",
-            dk.candidates()
-        );
+        // The trees fold whole slices: they apply where the length reduced is at least the
+        // number of work-items sharing it (256 for a full reduction, 256 or fewer for rows
+        // side by side); below, the sequential candidate serves.
+        let applying: Vec<&String> = dk
+            .candidates()
+            .iter()
+            .filter(|c| c.starts_with("tree("))
+            .filter(|c| {
+                lift_runtime::DynKernel::compile_candidate(ctx(), text, "K", Some(c))
+                    .unwrap()
+                    .applies(&sizes)
+            })
+            .collect();
+        let what = format!("{text} at {sizes:?}: {applying:?} of {:?}", dk.candidates());
+        match sizes[..] {
+            [n] => assert_eq!(!applying.is_empty(), n >= 256, "{what}"),
+            [n, m] => {
+                assert!(m < 256 || !applying.is_empty(), "{what}");
+                let side_by_side = applying.iter().any(|c| !c.starts_with("tree(rows=1,"));
+                assert!(n < 64 || m < 64 || side_by_side, "{what}");
+            }
+            _ => unreachable!(),
+        }
         let c = Case {
             family: "tree",
             text: text.to_string(),

@@ -375,17 +375,34 @@ fn prove(p: &Poly, depth: u32, budget: &mut usize) -> bool {
     false
 }
 
-/// For `a = x / d` (floor, `x >= 0`, constant `d >= 1`) with a constant coefficient `c = m d`,
-/// `m > 0`: `c a >= m (x - d + 1)`, so `rest + m (x - d + 1) >= 0` implies `p >= 0` (a multiple
-/// of `d` rounded down loses at most `d - 1`: `8 ((N + 7) / 8) >= N`).
+/// For `a = x / d` (floor, `x >= 0`, `d >= 1`, constant or not) with a coefficient
+/// `c = k d` (`k` a non-zero constant): a multiple of `d` rounded down loses at most `d - 1`
+/// and never gains, `x - d + 1 <= d (x / d) <= x`, so `rest + k (x - d + 1) >= 0` (`k > 0`:
+/// `8 ((N + 7) / 8) >= N`) or `rest + k x >= 0` (`k < 0`: `N - P (N / P) >= 0`) implies
+/// `p >= 0`.
 fn floor_multiple(c: &Poly, rest: &Poly, a: &Nat) -> Option<Poly> {
     let Nat::Div(x, d) = a else { return None };
-    let (k, d) = (c.as_cst()?, d.as_cst()?);
-    if d < 1 || k <= 0 || k % d != 0 || interval(x).lo < 0 {
+    if interval(x).lo < 0 || interval(d).lo < 1 {
         return None;
     }
-    let low = Poly::from_nat(x).add(&Poly::cst(1 - d))?.scale(k / d)?;
-    rest.add(&low)
+    let dp = Poly::from_nat(d);
+    let k = ratio(c, &dp)?;
+    let x = Poly::from_nat(x);
+    let bound = if k > 0 {
+        x.sub(&dp)?.add(&Poly::cst(1))?
+    } else {
+        x
+    };
+    rest.add(&bound.scale(k)?)
+}
+
+/// The constant `k != 0` with `c = k d`, if there is one.
+fn ratio(c: &Poly, d: &Poly) -> Option<i64> {
+    let (mono, dk) = d.terms.iter().next()?;
+    let ck = *c.terms.get(mono)?;
+    (ck % dk == 0)
+        .then_some(ck / dk)
+        .filter(|&k| k != 0 && d.scale(k).as_ref() == Some(c))
 }
 
 /// `rest + c * bound`.

@@ -461,3 +461,18 @@ fn rounded_up_multiple_is_at_least_the_length() {
         assert_eq!(f.divisible(&up, &Nat::cst(d)), Some(true), "{up}");
     }
 }
+
+#[test]
+fn floor_multiples_of_symbolic_divisors_are_bounded() {
+    // P = 256 min(1024, (N + 255) / 256): a grid of work-items; P (N / P) whole slices.
+    let p = Nat::min(&c(1024), &((n() + 255) / 256)) * 256;
+    let whole = &(n() / &p) * &p;
+    assert!(range::le(&whole, &n()), "{whole} <= N");
+    assert!(range::le(&c(0), &(n() - &whole)), "0 <= N - {whole}");
+    assert!(range::lt(&(n() - &whole), &(&p + 1)), "N - {whole} <= P");
+    // The rounded-up multiple is never below N.
+    assert!(range::le(&n(), &(&((&n() + &p - 1) / &p) * &p)));
+    // And nothing false is proved.
+    assert!(!range::le(&n(), &whole));
+    assert!(!range::le(&(&whole + 1), &n()));
+}

@@ -47,6 +47,10 @@ use crate::types::{ScalarType, Type};
 /// them), not read from the device model.
 const MAX_GROUPS: i64 = 1024;
 
+/// Rows per work-group of row reductions, in order of preference: one, then 16 to 64 (rows
+/// of 64 to 256 bytes side by side, for a transposed view), then 8.
+const ROWS: [i64; 5] = [1, 16, 32, 64, 8];
+
 /// The vector widths of full reductions, widest first.
 const WIDTHS: [i64; 2] = [4, 1];
 
@@ -111,13 +115,22 @@ fn core(body: &Expr) -> Option<Shape> {
     })
 }
 
-/// How a group reads its data: `w` work-items, `p` work-items over all groups, and the
-/// vector width `v` of the input.
-#[derive(Clone, Copy)]
-struct Grid<'n> {
-    w: i64,
-    p: &'n Nat,
+/// The data of the work-items of one reduction: `n` elements of `x` over `p` work-items.
+struct Items<'x> {
+    /// The elements (vectors when `v > 1`): a parameter or a view of parameters.
+    x: Expr,
+    /// Their number.
+    n: &'x Nat,
+    /// The vector width of `x`'s elements (1: scalars).
     v: i64,
+    /// The components of a zipped input (0: one array).
+    tuple: usize,
+    /// The scalar elements past the last whole vector, when `v > 1`: the input as scalars
+    /// and its length.
+    rest: Option<(Expr, &'x Nat)>,
+    /// Whether each work-item folds whole slices (`n >= p`, a condition) before the flagged
+    /// elements; without, each folds at most one element (`n <= p`).
+    whole: bool,
 }
 
 impl Builder<'_> {
@@ -140,11 +153,11 @@ impl Builder<'_> {
         self.call(&s.op, vec![acc, mapped])
     }
 
-    /// The fold of one work-item over the flagged elements `(e, valid)` (rules 1 to 3 of the
-    /// module docs): `|acc, e| if e.1 { f(.. f(acc, lane 0 of e.0) .., lane v-1) } else { acc }`.
-    fn guarded_fold(&self, s: &Shape, v: i64, tuple: usize) -> Expr {
-        self.lam2("acc", "e", |acc, e| {
-            let x = self.proj(&e, 0);
+    /// The fold of one element `x` (a vector of `v` lanes, of a zip of `tuple` arrays or of
+    /// one): `|acc, x| f(.. f(acc, lane 0 of x) .., lane v-1)` (rules 1 and 3 of the module
+    /// docs).
+    fn lanes_fold(&self, s: &Shape, v: i64, tuple: usize) -> Expr {
+        self.lam2("acc", "x", |acc, x| {
             let lane = |k: i64| {
                 let at = |x: Expr| Expr::new(ExprKind::Index(Box::new(x), Nat::cst(k)), self.s);
                 match (v, tuple) {
@@ -156,67 +169,109 @@ impl Builder<'_> {
                     ),
                 }
             };
-            let folded = (0..v).fold(acc.clone(), |a, k| self.fold_one(s, a, lane(k)));
-            let kind = ExprKind::If(Box::new(self.proj(&e, 1)), Box::new(folded), Box::new(acc));
-            Expr::new(kind, self.s)
+            (0..v).fold(acc, |a, k| self.fold_one(s, a, lane(k)))
         })
     }
 
-    /// `zip(take(len) o pad(0, len, clamp) $ x, take(len) o pad(0, len, false) $
-    /// map(|_| true) $ iota(n))`: `x` padded to `len >= n` elements, each with a flag telling
-    /// whether it is one of `x`'s (padded by `len`, then cut, so that no size condition is
-    /// needed).
-    fn flagged(&self, x: Expr, n: &Nat, len: &Nat) -> Expr {
-        let pad = |b: Boundary| {
-            let args = vec![
-                self.nat(&Nat::cst(0)),
-                self.nat(len),
-                PrimArg::Boundary(b, self.s),
-            ];
+    /// `if e.1 { fold(acc, e.0) } else { acc }`: a flagged element folded where its flag
+    /// holds.
+    fn guarded(&self, fold: &Expr, acc: Expr, e: &Expr) -> Expr {
+        let folded = self.call(fold, vec![acc.clone(), self.proj(e, 0)]);
+        let kind = ExprKind::If(Box::new(self.proj(e, 1)), Box::new(folded), Box::new(acc));
+        Expr::new(kind, self.s)
+    }
+
+    /// `zip(take(p) o gather(reverse) o pad(p, 0, clamp) $ x, take(p) o pad(0, p, false) o
+    /// map(|_| true) $ iota(r))`: work-item `i` gets element `n - 1 - i` of `x` (of `n`
+    /// elements, at least one), flagged when `i < r` (the last `r` elements, `r <= p`, are the
+    /// ones past the whole slices); no index leaves `x`, so no size condition is needed.
+    fn tail(&self, x: Expr, r: &Nat, p: &Nat) -> Expr {
+        let take = self.prim(Prim::Take, vec![self.nat(p)]);
+        let reverse = PrimArg::Reorder(Reorder::Reverse, self.s);
+        let left = vec![
+            self.nat(p),
+            self.nat(&Nat::cst(0)),
+            PrimArg::Boundary(Boundary::Clamp, self.s),
+        ];
+        let elems = self.app(
             self.o(vec![
-                self.prim(Prim::Take, vec![self.nat(len)]),
-                self.prim(Prim::Pad, args),
-            ])
-        };
+                take.clone(),
+                self.prim(Prim::Gather, vec![reverse]),
+                self.prim(Prim::Pad, left),
+            ]),
+            x,
+        );
         let ones = self.app(
             self.with(Prim::Map, self.lam("i", |_| self.lit_bool(true))),
             Expr::new(
                 ExprKind::Apply(
-                    Box::new(self.prim(Prim::Iota, vec![self.nat(n)])),
+                    Box::new(self.prim(Prim::Iota, vec![self.nat(r)])),
                     Vec::new(),
                 ),
                 self.s,
             ),
         );
-        let flags = self.app(
-            pad(Boundary::Constant(Box::new(self.lit_bool(false)))),
-            ones,
-        );
-        self.zip(self.app(pad(Boundary::Clamp), x), flags)
-    }
-
-    /// `split(w) o transpose o split(p) $ flagged(x)`: the `n` elements of `x` (`n` vectors
-    /// when `grid.v > 1`) as groups of `w` slices of `m = ceil(n / p)` elements, slice `i`
-    /// holding elements `i, i + p, ...` (rule 2: `transpose o split(p)` is `split(m) o
-    /// gather(stride(p))` as a view whose indices need no division); without the groups'
-    /// `split(w)` when `one` (a single group, `p = w`).
-    fn grid_view(&self, x: Expr, n: &Nat, grid: Grid, one: bool) -> Expr {
-        let m = (n + &(grid.p - 1)) / grid.p;
-        let len = grid.p * &m;
-        let mut fs = vec![
-            self.bare(Prim::Transpose),
-            self.prim(Prim::Split, vec![self.nat(grid.p)]),
+        let right = vec![
+            self.nat(&Nat::cst(0)),
+            self.nat(p),
+            PrimArg::Boundary(Boundary::Constant(Box::new(self.lit_bool(false))), self.s),
         ];
-        if !one {
-            fs.insert(0, self.split(grid.w));
-        }
-        self.app(self.o(fs), self.flagged(x, n, &len))
+        let flags = self.app(self.o(vec![take, self.prim(Prim::Pad, right)]), ones);
+        self.zip(elems, flags)
     }
 
-    /// The function of one group over `[[E; m]; w]` (rules 2 and 4): each work-item folds
-    /// its slice with `fold` into local memory, then halving steps combine the `w` values,
-    /// the last writing `post(result)` to global memory: a `[T; 1]`.
-    fn group_tree(&self, s: &Shape, fold: Expr, w: i64) -> Expr {
+    /// `zip(transpose o split(p) o take(p m) $ x, tail(x), [tail(rest)])` with `m = n / p`:
+    /// work-item `i` folds the whole slice of elements `i, i + p, ..., i + (m - 1) p` (rule 2,
+    /// coalesced; `transpose o split(p)` is `split(m) o gather(stride(p))` as a view whose
+    /// indices need no division) and at most one flagged element past them, and one of the
+    /// scalars past the last vector.
+    fn items(&self, it: &Items, p: &Nat) -> Expr {
+        if !it.whole {
+            return self.tail(it.x.clone(), it.n, p);
+        }
+        let whole = p * &(it.n / p);
+        let slices = self.app(
+            self.o(vec![
+                self.bare(Prim::Transpose),
+                self.prim(Prim::Split, vec![self.nat(p)]),
+                self.prim(Prim::Take, vec![self.nat(&whole)]),
+            ]),
+            it.x.clone(),
+        );
+        let mut parts = vec![slices, self.tail(it.x.clone(), &(it.n - &whole), p)];
+        if let Some((x, n)) = &it.rest {
+            let r = *n - &(&(*n / it.v) * it.v);
+            parts.push(self.tail(x.clone(), &r, p));
+        }
+        let zip = self.prim(Prim::Zip, Vec::new());
+        Expr::new(ExprKind::Apply(Box::new(zip), parts), self.s)
+    }
+
+    /// The fold of one work-item over its [`items`](Self::items) `wi`:
+    /// `reduce_seq(lanes_fold, init) $ wi.0` with the flagged elements folded into `z` first;
+    /// the flagged element folded into `z` when there are no whole slices.
+    fn item_fold(&self, s: &Shape, it: &Items) -> Expr {
+        self.lam("wi", |wi| {
+            let fold = self.lanes_fold(s, it.v, it.tuple);
+            if !it.whole {
+                return self.guarded(&fold, s.z.clone(), &wi);
+            }
+            let mut init = self.guarded(&fold, s.z.clone(), &self.proj(&wi, 1));
+            if it.rest.is_some() {
+                // `(|acc| if wi.2.1 { f(acc, wi.2.0) } else { acc }) $ init`: `init` computed
+                // once.
+                let scalar = self.lanes_fold(s, 1, it.tuple);
+                let rest = self.lam("acc", |acc| self.guarded(&scalar, acc, &self.proj(&wi, 2)));
+                init = self.app(rest, init);
+            }
+            self.app(self.fold(Prim::ReduceSeq, fold, init), self.proj(&wi, 0))
+        })
+    }
+
+    /// The function of one group over its `w` work-items' data (rules 2 and 4): each
+    /// work-item folds its data with `item` into local memory, then halving steps combine
+    /// the `w` values, the last writing `post(result)` to global memory: a `[T; 1]`.
+    fn group_tree(&self, s: &Shape, item: Expr, w: i64) -> Expr {
         let post = |f: Expr| match &s.post {
             Some(p) => self.o(vec![p.clone(), f]),
             None => f,
@@ -242,28 +297,67 @@ impl Builder<'_> {
             h *= 2;
         }
         if w == 1 {
-            steps.push(lcl(Prim::ToGlobal, post(reduce(fold))));
+            steps.push(lcl(Prim::ToGlobal, post(item)));
         } else {
-            steps.push(lcl(Prim::ToLocal, reduce(fold)));
+            steps.push(lcl(Prim::ToLocal, item));
         }
         self.o(steps)
     }
 
-    /// `join o map_wrg(0, group_tree) $ grid_view(x)`: one `T` per group.
-    fn groups(&self, s: &Shape, x: Expr, n: &Nat, grid: Grid, tuple: usize) -> Expr {
-        let tree = self.group_tree(s, self.guarded_fold(s, grid.v, tuple), grid.w);
+    /// The function of one group over `c` rows (rules 2 and 4 with the rows side by side):
+    /// `fold`, a function of a row, makes each row's `per_row` values in local memory
+    /// (work-item `(l0, l1)` folds slice `l1` of row `l0`), then halving steps over each row's
+    /// values combine them, the last writing `post(result)` of every row to global memory:
+    /// a `[[T; 1]; c]`.
+    fn rows_tree(&self, s: &Shape, fold: Expr, per_row: i64) -> Expr {
+        let post = |f: Expr| match &s.post {
+            Some(p) => self.o(vec![p.clone(), f]),
+            None => f,
+        };
+        let per_row_fn = |space: Prim, f: Expr| self.with(space, self.dim(Prim::MapLcl, 0, f));
+        let reduce = || self.fold(Prim::ReduceSeq, s.op.clone(), s.z.clone());
+        let mut steps = Vec::new();
+        let mut h = 1;
+        while h < per_row {
+            let (space, combine) = if h == 1 {
+                (Prim::ToGlobal, post(reduce()))
+            } else {
+                (Prim::ToLocal, reduce())
+            };
+            let mut f = vec![self.dim(Prim::MapLcl, 1, combine), self.split(2)];
+            if h > 1 {
+                let stride = Reorder::Stride(Nat::cst(h), self.s);
+                f.push(self.prim(Prim::Gather, vec![PrimArg::Reorder(stride, self.s)]));
+            }
+            steps.push(per_row_fn(space, self.o(f)));
+            h *= 2;
+        }
+        let space = if per_row == 1 {
+            Prim::ToGlobal
+        } else {
+            Prim::ToLocal
+        };
+        steps.push(per_row_fn(space, fold));
+        self.o(steps)
+    }
+
+    /// `join o map_wrg(0, group_tree) o split(w) $ items(it)` over `p` work-items in groups
+    /// of `w`: one `T` per group.
+    fn groups(&self, s: &Shape, it: &Items, w: i64, p: &Nat) -> Expr {
+        let tree = self.group_tree(s, self.item_fold(s, it), w);
         let wrg = self.dim(Prim::MapWrg, 0, tree);
         self.app(
-            self.o(vec![self.bare(Prim::Join), wrg]),
-            self.grid_view(x, n, grid, false),
+            self.o(vec![self.bare(Prim::Join), wrg, self.split(w)]),
+            self.items(it, p),
         )
     }
 }
 
-/// The input read as vectors of `v` (rule 3): `as_vector(v) $ x` for a 1-D parameter `x` of
-/// 32- or 64-bit numbers, `zip(as_vector(v) $ x, ...)` for a `zip` of such; with the number
+/// The input read as vectors of `v` (rule 3): `as_vector(v) o take(v (n / v)) $ x` for a
+/// 1-D parameter `x` of 32- or 64-bit numbers, a `zip` of such for a `zip`; with the number
 /// of components of the tuple (0 for a single array). `v = 1`: the input itself.
-fn vectored(b: &Builder, x: &Expr, k: &Kernel, v: i64) -> Option<(Expr, usize)> {
+fn vectored(b: &Builder, x: &Expr, n: &Nat, k: &Kernel, v: i64) -> Option<(Expr, usize)> {
+    let whole = &(n / v) * v;
     let param = |e: &Expr| {
         let ExprKind::Ident(name) = &e.kind else {
             return None;
@@ -283,7 +377,8 @@ fn vectored(b: &Builder, x: &Expr, k: &Kernel, v: i64) -> Option<(Expr, usize)> 
                 1
             )
         );
-        ok.then(|| b.app(b.sized(Prim::AsVector, v), e.clone()))
+        let take = b.prim(Prim::Take, vec![b.nat(&whole)]);
+        ok.then(|| b.app(b.o(vec![b.sized(Prim::AsVector, v), take]), e.clone()))
     };
     let zip_args = match &x.kind {
         ExprKind::Apply(f, xs) if matches!(&f.kind, ExprKind::Prim(Prim::Zip, a) if a.is_empty()) => {
@@ -319,11 +414,11 @@ pub(super) fn full(
         return Vec::new();
     };
     let ctx = RewriteCtx::for_kernel(prog, k, info);
-    let w = device.group();
+    let (w, w2) = (device.group(), device.largest_group().min(MAX_GROUPS));
     let mut out = Vec::new();
     for v in WIDTHS {
         let strategy = Strategy::Tree(Tree::Full { v });
-        match full_stages(prog, k, &s, (&ctx, w, v)) {
+        match full_stages(prog, k, &s, (&ctx, w, v), w2) {
             Ok(stages) => out.push(Candidate {
                 strategy,
                 info: super::stages::with_conditions(info, &stages[0].candidate),
@@ -346,17 +441,26 @@ fn full_stages(
     k: &Kernel,
     s: &Shape,
     (ctx, w, v): (&RewriteCtx, i64, i64),
+    w2: i64,
 ) -> Result<Vec<super::stages::Stage>, String> {
     let b = Builder::new(ctx, vec![&k.body], k.body.span);
-    let (x, tuple) = vectored(&b, &s.input, k, v).ok_or("input not vectorisable")?;
+    let (x, tuple) = vectored(&b, &s.input, &s.n, k, v).ok_or("input not vectorisable")?;
     let (elem, nv) = (s.elem, &s.n / v);
-    let g = Nat::min(&Nat::cst(MAX_GROUPS), &((&nv + (w - 1)) / w));
+    let g = Nat::min(&Nat::cst(w2), &Nat::max(&Nat::cst(1), &(&nv / w)));
     let p = &g * w;
     let part = Shape {
         post: None,
         ..s.clone()
     };
-    let first = b.groups(&part, x, &nv, Grid { w, p: &p, v }, tuple);
+    let items = Items {
+        x,
+        n: &nv,
+        v,
+        tuple,
+        rest: (v > 1).then(|| (s.input.clone(), &s.n)),
+        whole: true,
+    };
+    let first = b.groups(&part, &items, w, &p);
     let t = ctx.fresh("lift_t", &[&k.body]);
     let partial = Type::array(Type::Scalar(elem), g.clone());
     let last_shape = Shape {
@@ -364,14 +468,15 @@ fn full_stages(
         input: build::ident(&t, b.s),
         ..s.clone()
     };
-    let wn = Nat::cst(w);
-    let second = b.groups(
-        &last_shape,
-        build::ident(&t, b.s),
-        &g,
-        Grid { w, p: &wn, v: 1 },
-        0,
-    );
+    let partials = Items {
+        x: build::ident(&t, b.s),
+        n: &g,
+        v: 1,
+        tuple: 0,
+        rest: None,
+        whole: false,
+    };
+    let second = b.groups(&last_shape, &partials, w2, &Nat::cst(w2));
     let one = Type::array(Type::Scalar(elem), Nat::cst(1));
     let kernels = vec![
         Kernel {
@@ -430,8 +535,10 @@ fn stage_candidates(
     Ok(out)
 }
 
-/// The `tree(rows=1,wg=..)` candidates of `map(|row| E[reduce(..) $ row..]) $ x`: one
-/// work-group of `wg` work-items per row, for each of the device's row groups.
+/// The `tree(rows=c,wg=..)` candidates of `map(|row| E[reduce(..) $ row..]) $ x`: one
+/// work-group of `wg` work-items per `c` rows, for each of the device's row groups; `c = 1`
+/// first (consecutive work-items read one row), then 16 to 64 and 8 (`c` rows side by side,
+/// coalesced where the rows are columns of memory, a transposed view).
 pub(super) fn rows(
     prog: &Program,
     kernel: &str,
@@ -451,32 +558,82 @@ pub(super) fn rows(
     let ([pat], Some(s)) = (pats.as_slice(), shape(row_body)) else {
         return Vec::new();
     };
-    let len = s.n.clone();
     if !crate::analysis::is_pure(&x) {
         return Vec::new();
     }
+    // An epilogue that reads the row stays inside the row's lambda: one row per group.
+    let names = crate::ir::pat_names(pat);
+    let post_reads_row = s
+        .post
+        .as_ref()
+        .is_some_and(|p| names.iter().any(|n| crate::rewrite::names::mentions(p, n)));
     let ctx = RewriteCtx::for_kernel(prog, k, info);
     let mut out = Vec::new();
     for w in device.row_groups() {
-        if len.as_cst().is_some_and(|c| c < w / 2) {
-            continue;
+        for c in ROWS.into_iter().filter(|&c| c <= w) {
+            let per_row = w / c;
+            if s.n.as_cst().is_some_and(|n| n < per_row) || (c > 1 && post_reads_row) {
+                continue;
+            }
+            let b = Builder::new(&ctx, vec![&k.body], k.body.span);
+            let items = Items {
+                x: s.input.clone(),
+                n: &s.n,
+                v: 1,
+                tuple: 0,
+                rest: None,
+                whole: true,
+            };
+            let item = b.item_fold(&s, &items);
+            let view = b.items(&items, &Nat::cst(per_row));
+            let row =
+                |body: Expr| Expr::new(ExprKind::Lambda(vec![pat.clone()], Box::new(body)), b.s);
+            let body = if c == 1 {
+                let group = row(b.app(b.group_tree(&s, item, w), view));
+                b.app(
+                    b.o(vec![b.bare(Prim::Join), b.dim(Prim::MapWrg, 0, group)]),
+                    build::untyped(&x),
+                )
+            } else {
+                // A row's values: `map_lcl(1, item) $ items(row)`, then the epilogue on one
+                // value per row when `per_row` is 1.
+                let item = if per_row == 1 && s.post.is_some() {
+                    b.o(vec![
+                        s.post.clone().unwrap_or_else(|| b.bare(Prim::Id)),
+                        item,
+                    ])
+                } else {
+                    item
+                };
+                let fold = row(b.app(b.dim(Prim::MapLcl, 1, item), view));
+                let rows =
+                    x.ty.as_ref()
+                        .and_then(|t| t.as_array())
+                        .map(|(_, r)| r.clone());
+                let Some(rows) = rows else { continue };
+                // The group in both dimensions of the grid (`map_lcl(d)` runs inside
+                // `map_wrg(d)`): one group in dimension 1.
+                let group = b.o(vec![
+                    b.bare(Prim::Join),
+                    b.dim(
+                        Prim::MapWrg,
+                        1,
+                        b.o(vec![b.bare(Prim::Join), b.rows_tree(&s, fold, per_row)]),
+                    ),
+                    b.split(c),
+                ]);
+                b.app(
+                    b.o(vec![
+                        b.prim(Prim::JoinCover, vec![b.nat(&rows)]),
+                        b.dim(Prim::MapWrg, 0, group),
+                        b.sized(Prim::SplitCover, c),
+                    ]),
+                    build::untyped(&x),
+                )
+            };
+            let strategy = Strategy::Tree(Tree::Rows { rows: c, wg: w });
+            out.extend(super::lowered(prog, kernel, info, body, strategy, dropped));
         }
-        let b = Builder::new(&ctx, vec![&k.body], k.body.span);
-        let wn = Nat::cst(w);
-        let grid = Grid { w, p: &wn, v: 1 };
-        let tree = b.group_tree(&s, b.guarded_fold(&s, 1, 0), w);
-        let view = b.grid_view(s.input.clone(), &len, grid, true);
-        let row = Expr::new(
-            ExprKind::Lambda(vec![pat.clone()], Box::new(b.app(tree, view))),
-            b.s,
-        );
-        let body = b.app(
-            b.o(vec![b.bare(Prim::Join), b.dim(Prim::MapWrg, 0, row)]),
-            build::untyped(&x),
-        );
-        let strategy = Strategy::Tree(Tree::Rows { wg: w });
-        let found = super::lowered(prog, kernel, info, body, strategy, dropped);
-        out.extend(found);
     }
     out
 }

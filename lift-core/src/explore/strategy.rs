@@ -43,8 +43,11 @@ pub enum Tree {
         /// The vector width of the reads.
         v: i64,
     },
-    /// Row reductions, one work-group of `wg` work-items per row.
+    /// Row reductions, one work-group of `wg` work-items per `rows` rows (each row folded by
+    /// `wg / rows` of them).
     Rows {
+        /// Rows per group.
+        rows: i64,
         /// Work-items per group.
         wg: i64,
     },
@@ -177,7 +180,7 @@ impl Strategy {
             | Strategy::Map
             | Strategy::Tree(Tree::Stage) => Vec::new(),
             Strategy::Tree(Tree::Full { v }) => named(&[("v", *v)]),
-            Strategy::Tree(Tree::Rows { wg }) => named(&[("rows", 1), ("wg", *wg)]),
+            Strategy::Tree(Tree::Rows { rows, wg }) => named(&[("rows", *rows), ("wg", *wg)]),
             // Named after the default model's group, whatever the device's, so that a name
             // means one kernel on every device.
             Strategy::Reduction(ReductionShape::Rows { cols, wg }) => {
@@ -302,7 +305,7 @@ mod tests {
             Strategy::Reduction(rows).name(),
             "reduction(cols=8,wg=1024)"
         );
-        let tree = Strategy::Tree(Tree::Rows { wg: 256 });
+        let tree = Strategy::Tree(Tree::Rows { rows: 1, wg: 256 });
         assert_eq!(tree.name(), "tree(rows=1,wg=256)");
         assert_eq!(Strategy::Tree(Tree::Full { v: 4 }).name(), "tree(v=4)");
         let strip = Strip { s: 8, pad: true };
