@@ -203,26 +203,21 @@ fn update(b: &Builder, cfg: &Blocking, p: &Parts, acc: Expr, al: Expr, bl: Expr)
 }
 
 /// Register blocking with vectorised reads: the slice walked `v` steps at a time, each step's
-/// vectors of `C` copied to private memory, each of `A`'s as well, and every accumulator
-/// updated with the fold's step (`reduce_seq_unroll` over the slice if `cfg.unroll`):
+/// vectors of `C` and of `A` read where they are (see [`super::memory::privatise_reads`] for
+/// the rule that copies them to private memory), and every accumulator updated with the
+/// fold's step (`reduce_seq_unroll` over the slice if `cfg.unroll`):
 ///
 /// ```text
 /// STEPS = reduce_seq(|bq, q| (|(ap, bs)| reduce_seq_unroll(|bk, ks| (|(bp, av)|
 ///             map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| step(e, a, bv))
 ///               $ zip(brow, av)) $ zip(bk, bp))
-///           $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
+///           $ (as_scalar $ ks.0, ks.1), bq)
 ///         $ zip(bs, transpose o split(v) o as_scalar $ ap))
-///       $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
+///       $ (q.1, q.0), blk)
 ///     $ zip(split(v) $ bb, transpose o map(as_vector(v)) $ ab)
 /// ```
 fn steps(b: &Builder, cfg: &Blocking, p: &Parts, blk: Expr, ab: Expr, bb: Expr) -> Expr {
     let t = || b.bare(Prim::Transpose);
-    let private = || {
-        b.with(
-            Prim::ToPrivate,
-            b.with(Prim::MapSeqUnroll, b.bare(Prim::Id)),
-        )
-    };
     let per_vector = b.lam2("bq", "q", |bq, q| {
         let body = b.lam_pair("ap", "bs", |ap, bs| {
             let per_element = b.lam2("bk", "ks", |bk, ks| {
@@ -233,14 +228,14 @@ fn steps(b: &Builder, cfg: &Blocking, p: &Parts, blk: Expr, ab: Expr, bb: Expr) 
                     });
                     b.app(b.with(Prim::MapSeqUnroll, row), b.zip(bk, bp))
                 });
-                let a_vec = b.app(b.o(vec![b.bare(Prim::AsScalar), private()]), b.proj(&ks, 0));
+                let a_vec = b.app(b.bare(Prim::AsScalar), b.proj(&ks, 0));
                 b.app(inner, b.pair(a_vec, b.proj(&ks, 1)))
             });
             let fold = b.fold(Prim::ReduceSeqUnroll, per_element, bq);
             let a_steps = b.o(vec![t(), b.split(cfg.v), b.bare(Prim::AsScalar)]);
             b.app(fold, b.zip(bs, b.app(a_steps, ap)))
         });
-        b.app(body, b.pair(b.app(private(), b.proj(&q, 1)), b.proj(&q, 0)))
+        b.app(body, b.pair(b.proj(&q, 1), b.proj(&q, 0)))
     });
     let walk = if cfg.unroll {
         Prim::ReduceSeqUnroll

@@ -30,7 +30,9 @@
 //! the edge rules of a configuration; [`blocked_product`] composes them with the tiling and
 //! the memory rules. The tiling is two rules ([`tiled`]): [`tile_maps`] cuts both maps into
 //! work-group blocks, each work-group computing the product of its blocks, then [`tile_fold`]
-//! turns that product into the fold over the `tk`-slices into private blocks of accumulators.
+//! turns that product into the fold over the `tk`-slices into private blocks of accumulators;
+//! the memory rules (`memory.rs`) then copy the vectors each work-item reads to private memory,
+//! stage the slices in local memory and keep the accumulators in private memory.
 //!
 //! An epilogue around the fold (`alpha * reduce(..) $ ..`, see `epilogue`) is applied
 //! where the private blocks are written out.
@@ -169,7 +171,8 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
     Rule::new(
         "block_map_reduce",
         "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ edges; tile_maps; \
-         tile_fold; stage_slices; privatise_accumulators   if f32, tm, tn, tk consistent",
+         tile_fold; privatise_reads; stage_slices; privatise_accumulators   if f32, tm, tn, tk \
+         consistent",
         move |e, ctx| {
             let m = matched(e, None).or_else(|| batched(e))?;
             blocked_product(cfg, lanes(&m, &cfg)).apply(e, ctx)
@@ -178,12 +181,14 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
 }
 
 /// The blocked product as a strategy of rules (as shine's `tvmGemm`): the [`edges`] of `cfg`,
-/// then [`tiled`], [`memory::stage_slices`] with `lanes` and
-/// [`memory::privatise_accumulators`], each where it first applies.
+/// then [`tiled`], [`memory::privatise_reads`] (at the two folds of a work-item's vector
+/// reads), [`memory::stage_slices`] with `lanes` and [`memory::privatise_accumulators`],
+/// each where it first applies.
 pub fn blocked_product(cfg: Blocking, lanes: memory::Lanes) -> Strategy {
     let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes);
+    let reads = top_down(rule(memory::privatise_reads()));
     seq(
-        seq(edges(&cfg), tiled(cfg)),
+        seq(edges(&cfg), seq(tiled(cfg), seq(reads.clone(), reads))),
         seq(
             top_down(rule(staged)),
             top_down(rule(memory::privatise_accumulators())),

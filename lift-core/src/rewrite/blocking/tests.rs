@@ -4,7 +4,7 @@
 //! names are the ones the derivation binds (`a`, `e`, `t`, `acc0`, `ra0`, `x1`, ...), so a
 //! captured name would show as a wrong result.
 
-use super::memory::{privatise_accumulators, stage_slices, Lanes};
+use super::memory::{privatise_accumulators, privatise_reads, stage_slices, Lanes};
 use super::{block_map_reduce, edges, pad_rows, pad_shared, tile_fold, tile_maps, tiled};
 use super::{Blocking, Edge};
 use crate::explore::normalise::normalise_kernel;
@@ -269,6 +269,24 @@ fn private_accumulators_hold_what_the_accumulators_hold() {
             Some((tiled, private.expect("a tiled product has accumulators")))
         },
         "privatise_accumulators",
+        BLOCKED,
+    );
+    assert!(runs >= 150, "{runs}");
+}
+
+#[test]
+fn private_reads_hold_what_the_reads_hold() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let tiled = edged_and_tiled(e, cfg, ctx)?;
+            let reads = top_down(rule(privatise_reads()));
+            let private = seq(reads.clone(), reads).apply(&tiled, ctx);
+            Some((
+                tiled,
+                private.expect("a tiled product reads vectors in two folds"),
+            ))
+        },
+        "privatise_reads",
         BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
