@@ -1,10 +1,11 @@
 //! The tiled product built as data, one derivation step per function (the thesis'
 //! `ab_tile`, `tile_nested_map_reduce`, a block of accumulators per work-item and vectorised
-//! reads, in the order they nest). The slices are read where they are and the accumulators
-//! are left where the fold puts them: [`super::memory`]'s rules stage the slices in local
-//! memory and the accumulators in private memory afterwards. Every binder comes from
-//! [`Builder`]'s fresh names; the matched parts (operands, fold, epilogue) are put in as
-//! they are.
+//! reads, in the order they nest): [`tile`] is the right-hand side of `tile_maps`, [`block`]
+//! with the steps below it that of `tile_fold` (`tiling.rs`). The slices are read where they
+//! are and the accumulators are left where the fold puts them: [`super::memory`]'s rules
+//! stage the slices in local memory and the accumulators in private memory afterwards. Every
+//! binder comes from [`Builder`]'s fresh names; the matched parts (operands, fold, epilogue)
+//! are put in as they are.
 
 use super::{Blocking, Edge};
 use crate::arith::Nat;
@@ -13,32 +14,35 @@ use crate::prim::Prim;
 use crate::rewrite::dsl::Builder;
 use crate::rewrite::names;
 
-/// What the epilogue reads besides each result, as the work-groups receive it.
+/// What the epilogue reads besides each result: for [`tile`] the whole array, which it cuts
+/// into blocks; for [`block`] a work-group's block of it.
 pub(super) enum Reads {
     /// Nothing.
     Nothing,
-    /// Column element `[j]` of `X` where result column `j` is written (a bias): the user's
-    /// name for it in the epilogue, and `X` (cut as the columns are).
+    /// Column element `[j]` of `X` where result column `j` is written (a bias): the
+    /// epilogue's name for it, and `X` (cut as the columns are).
     Columns(String, Expr),
-    /// Element `[i][j]` of `E` where result `[i][j]` is written (`beta * c[i][j]`): the user's
-    /// name for it in the epilogue, and `E` (cut as the rows and columns are).
+    /// Element `[i][j]` of `E` where result `[i][j]` is written (`beta * c[i][j]`): the
+    /// epilogue's name for it, and `E` (cut as the rows and columns are).
     Elements(String, Expr),
 }
 
-/// The parts of the product the derivation puts in.
+/// The parts of the fold the derivation puts in.
 pub(super) struct Parts {
-    /// The operands, cut and padded as the edge asks: rows of `A`, rows of `C`.
-    pub a: Expr,
-    pub c: Expr,
     /// The fold's initial value.
     pub z: Expr,
     /// The fold's step over an accumulator and the pair `(a, c)` of elements.
     pub step: Box<dyn Fn(Expr, Expr, Expr) -> Expr>,
     /// The epilogue (a function of each result), `id` if none.
     pub post: Expr,
-    /// What the epilogue reads besides the result.
+    /// What the epilogue reads besides the result: the blocks of `X` or `E` a work-group
+    /// binds.
     pub reads: Reads,
 }
+
+/// What a work-group computes from its blocks: the block of rows of `A`, the block of rows
+/// of `C` and, where the epilogue reads one, the block of `X` or of `E` (see [`tile`]).
+pub(super) type Block<'a> = dyn Fn(&Expr, Expr, Option<Expr>) -> Expr + 'a;
 
 /// `ab_tile`, both maps cut into work-group blocks (`split`/`join` or their covering forms,
 /// [`Edge`]):
@@ -49,20 +53,28 @@ pub(super) struct Parts {
 ///      o splitA $ A
 /// ```
 ///
-/// With [`Reads::Columns`] each column block is zipped with its block of `X`; with
-/// [`Reads::Elements`] each row block with its block of `E`, whose rows are then cut as the
-/// columns are.
-pub(super) fn tile(b: &Builder, cfg: &Blocking, lens: (&Nat, &Nat), p: &Parts) -> Expr {
+/// `A` and `C` are the operands (`a`, `c`) as the edge leaves them. With [`Reads::Columns`]
+/// each column block is zipped with its block of `X`; with [`Reads::Elements`] each row block
+/// with its block of `E`, whose rows are then cut as the columns are: `BLOCK` (`block`) also
+/// receives that block.
+pub(super) fn tile(
+    b: &Builder,
+    cfg: &Blocking,
+    lens: (&Nat, &Nat),
+    (a, c): (&Expr, &Expr),
+    reads: &Reads,
+    block: &Block,
+) -> Expr {
     let (split_a, join_a) = cuts(b, cfg.edge, lens.0, cfg.tm);
     let (split_c, join_c) = cuts(b, cfg.edge, lens.1, cfg.tn);
     let rows = |ra: Expr, rx: Option<Expr>| {
-        let inner = match (&p.reads, rx) {
+        let inner = match (reads, rx) {
             (Reads::Columns(_, x), _) => b.zip(
-                b.app(split_c.clone(), p.c.clone()),
+                b.app(split_c.clone(), c.clone()),
                 b.app(split_c.clone(), x.clone()),
             ),
             (Reads::Elements(..), Some(rx)) => b.zip(
-                b.app(split_c.clone(), p.c.clone()),
+                b.app(split_c.clone(), c.clone()),
                 b.app(
                     b.o(vec![
                         b.bare(Prim::Transpose),
@@ -72,41 +84,34 @@ pub(super) fn tile(b: &Builder, cfg: &Blocking, lens: (&Nat, &Nat), p: &Parts) -
                 ),
             ),
             _ => {
-                let wg = b.dim(
-                    Prim::MapWrg,
-                    0,
-                    b.lam("cb", |cb| block(b, cfg, p, &ra, cb, None)),
-                );
+                let wg = b.dim(Prim::MapWrg, 0, b.lam("cb", |cb| block(&ra, cb, None)));
                 let chain = vec![b.bare(Prim::Transpose), join_c.clone(), wg, split_c.clone()];
-                return b.app(b.o(chain), p.c.clone());
+                return b.app(b.o(chain), c.clone());
             }
         };
         let wg = b.dim(
             Prim::MapWrg,
             0,
-            b.lam_pair("cb", "cbx", |cb, cbx| block(b, cfg, p, &ra, cb, Some(cbx))),
+            b.lam_pair("cb", "cbx", |cb, cbx| block(&ra, cb, Some(cbx))),
         );
         b.app(
             b.o(vec![b.bare(Prim::Transpose), join_c.clone(), wg]),
             inner,
         )
     };
-    match &p.reads {
+    match reads {
         Reads::Elements(_, e) => {
             let wg = b.dim(
                 Prim::MapWrg,
                 1,
                 b.lam_pair("ra", "rx", |ra, rx| rows(ra, Some(rx))),
             );
-            let data = b.zip(
-                b.app(split_a.clone(), p.a.clone()),
-                b.app(split_a, e.clone()),
-            );
+            let data = b.zip(b.app(split_a.clone(), a.clone()), b.app(split_a, e.clone()));
             b.app(b.o(vec![join_a, wg]), data)
         }
         _ => {
             let wg = b.dim(Prim::MapWrg, 1, b.lam("ra", |ra| rows(ra, None)));
-            b.app(b.o(vec![join_a, wg, split_a]), p.a.clone())
+            b.app(b.o(vec![join_a, wg, split_a]), a.clone())
         }
     }
 }
@@ -132,7 +137,7 @@ fn cuts(b: &Builder, edge: Edge, len: &Nat, t: i64) -> (Expr, Expr) {
 ///                                    INIT(ra, cb))
 ///                 $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)
 /// ```
-fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr, cbx: Option<Expr>) -> Expr {
+pub(super) fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr) -> Expr {
     let slices = |x: &Expr| {
         b.app(
             b.o(vec![b.split(cfg.tk), b.bare(Prim::Transpose)]),
@@ -146,7 +151,7 @@ fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr, cbx: Optio
         b.app(body, b.pair(load_a, load_c))
     });
     let fold = b.fold(Prim::ReduceSeq, update, init(b, cfg, &p.z, ra, &cb));
-    let mut chain = write_out(b, cfg, p, cbx);
+    let mut chain = write_out(b, cfg, p);
     chain.push(fold);
     b.app(b.o(chain), b.zip(slices(ra), slices(&cb)))
 }
@@ -198,26 +203,21 @@ fn update(b: &Builder, cfg: &Blocking, p: &Parts, acc: Expr, al: Expr, bl: Expr)
 }
 
 /// Register blocking with vectorised reads: the slice walked `v` steps at a time, each step's
-/// vectors of `C` copied to private memory, each of `A`'s as well, and every accumulator
-/// updated with the fold's step (`reduce_seq_unroll` over the slice if `cfg.unroll`):
+/// vectors of `C` and of `A` read where they are (see [`super::memory::privatise_reads`] for
+/// the rule that copies them to private memory), and every accumulator updated with the
+/// fold's step (`reduce_seq_unroll` over the slice if `cfg.unroll`):
 ///
 /// ```text
 /// STEPS = reduce_seq(|bq, q| (|(ap, bs)| reduce_seq_unroll(|bk, ks| (|(bp, av)|
 ///             map_seq_unroll(|(brow, bv)| map_seq_unroll(|(e, a)| step(e, a, bv))
 ///               $ zip(brow, av)) $ zip(bk, bp))
-///           $ (as_scalar o to_private(map_seq_unroll(id)) $ ks.0, ks.1), bq)
+///           $ (as_scalar $ ks.0, ks.1), bq)
 ///         $ zip(bs, transpose o split(v) o as_scalar $ ap))
-///       $ (to_private(map_seq_unroll(id)) $ q.1, q.0), blk)
+///       $ (q.1, q.0), blk)
 ///     $ zip(split(v) $ bb, transpose o map(as_vector(v)) $ ab)
 /// ```
 fn steps(b: &Builder, cfg: &Blocking, p: &Parts, blk: Expr, ab: Expr, bb: Expr) -> Expr {
     let t = || b.bare(Prim::Transpose);
-    let private = || {
-        b.with(
-            Prim::ToPrivate,
-            b.with(Prim::MapSeqUnroll, b.bare(Prim::Id)),
-        )
-    };
     let per_vector = b.lam2("bq", "q", |bq, q| {
         let body = b.lam_pair("ap", "bs", |ap, bs| {
             let per_element = b.lam2("bk", "ks", |bk, ks| {
@@ -228,14 +228,14 @@ fn steps(b: &Builder, cfg: &Blocking, p: &Parts, blk: Expr, ab: Expr, bb: Expr) 
                     });
                     b.app(b.with(Prim::MapSeqUnroll, row), b.zip(bk, bp))
                 });
-                let a_vec = b.app(b.o(vec![b.bare(Prim::AsScalar), private()]), b.proj(&ks, 0));
+                let a_vec = b.app(b.bare(Prim::AsScalar), b.proj(&ks, 0));
                 b.app(inner, b.pair(a_vec, b.proj(&ks, 1)))
             });
             let fold = b.fold(Prim::ReduceSeqUnroll, per_element, bq);
             let a_steps = b.o(vec![t(), b.split(cfg.v), b.bare(Prim::AsScalar)]);
             b.app(fold, b.zip(bs, b.app(a_steps, ap)))
         });
-        b.app(body, b.pair(b.app(private(), b.proj(&q, 1)), b.proj(&q, 0)))
+        b.app(body, b.pair(b.proj(&q, 1), b.proj(&q, 0)))
     });
     let walk = if cfg.unroll {
         Prim::ReduceSeqUnroll
@@ -264,12 +264,13 @@ fn steps(b: &Builder, cfg: &Blocking, p: &Parts, blk: Expr, ab: Expr, bb: Expr) 
 ///
 /// Work-item `l0` holds the vectors of `v` columns `l0, l0 + l0s, ..` of the block (its
 /// `jj`-th column is `(jj / v * l0s + l0) * v + jj % v`) and rows `l1, l1 + l1s, ..`: the
-/// elements read are cut the same way. Gives the chain, outermost first.
-fn write_out(b: &Builder, cfg: &Blocking, p: &Parts, cbx: Option<Expr>) -> Vec<Expr> {
+/// elements read are cut the same way (the work-group's block of them, in [`Parts::reads`]).
+/// Gives the chain, outermost first.
+fn write_out(b: &Builder, cfg: &Blocking, p: &Parts) -> Vec<Expr> {
     let t = || b.bare(Prim::Transpose);
     let msu = |f: Expr| b.with(Prim::MapSeqUnroll, f);
-    let each = match (&p.reads, cbx) {
-        (Reads::Columns(name, _), Some(cbx)) => b.lam("lift_acc", |acc| {
+    let each = match &p.reads {
+        Reads::Columns(name, cbx) => b.lam("lift_acc", |acc| {
             let per_item = b.lam_pair("lift_accc", "lift_xs", |accc, xs| {
                 let per_row = b.lam("lift_blk", |blk| {
                     let row = b.lam_pair("lift_brow", "lift_col", |brow, col| {
@@ -289,10 +290,10 @@ fn write_out(b: &Builder, cfg: &Blocking, p: &Parts, cbx: Option<Expr>) -> Vec<E
             ]);
             b.app(
                 b.dim(Prim::MapLcl, 0, per_item),
-                b.zip(acc, b.app(cols, cbx)),
+                b.zip(acc, b.app(cols, cbx.clone())),
             )
         }),
-        (Reads::Elements(name, _), Some(cbx)) => b.lam("lift_acc", |acc| {
+        Reads::Elements(name, cbx) => b.lam("lift_acc", |acc| {
             let per_item = b.lam_pair("lift_accc", "lift_el", |accc, el| {
                 let per_row = b.lam_pair("lift_blk", "lift_eb", |blk, eb| {
                     let row = b.lam_pair("lift_brow", "lift_ec", |brow, ec| {
@@ -321,11 +322,11 @@ fn write_out(b: &Builder, cfg: &Blocking, p: &Parts, cbx: Option<Expr>) -> Vec<E
             ]);
             b.app(
                 b.dim(Prim::MapLcl, 0, per_item),
-                b.zip(acc, b.app(els, cbx)),
+                b.zip(acc, b.app(els, cbx.clone())),
             )
         }),
         // Nothing read besides the results (the work-group binds no elements then).
-        _ => b.dim(
+        Reads::Nothing => b.dim(
             Prim::MapLcl,
             0,
             b.dim(Prim::MapLcl, 1, msu(msu(p.post.clone()))),

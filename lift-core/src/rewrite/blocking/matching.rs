@@ -273,7 +273,15 @@ fn with_element_extras(pd: &Expr, pz: &Expr, r: &str, col: &str, body: &Expr) ->
     if elements.ty.as_ref()?.dims() != [n.clone(), mm.clone()] {
         return None;
     }
-    // Padded rows of `A` and `C`: the element matrix padded along both, as they are.
+    // Padded rows of `A` and `C`: the element matrix padded along both, as they are (typed,
+    // as the tiling's block of it is).
+    let padded_ty = Type::array(
+        Type::array(
+            elements.ty.as_ref()?.base().clone(),
+            pz.ty.as_ref()?.as_array()?.1.clone(),
+        ),
+        pd.ty.as_ref()?.as_array()?.1.clone(),
+    );
     let elements = match (&pad_d, &pad_z) {
         (Some(pd), Some(pz)) => {
             let t = |x| {
@@ -283,11 +291,13 @@ fn with_element_extras(pd: &Expr, pz: &Expr, r: &str, col: &str, body: &Expr) ->
                     pd.span,
                 )
             };
-            build::apply1(
+            let mut padded = build::apply1(
                 pd.clone(),
                 t(build::apply1(pz.clone(), t(elements), pz.span)),
                 pd.span,
-            )
+            );
+            padded.ty = Some(padded_ty);
+            padded
         }
         _ => elements,
     };

@@ -1,6 +1,6 @@
 //! The memory hierarchy of a tiled product, as rules applied after the tiling (`derive.rs`): the
 //! slices of the shared dimension staged in local memory by the work-group, and the
-//! work-items' accumulators kept in private memory. Each preserves the program's meaning
+//! work-items' accumulators and the vectors they read each step kept in private memory. Each preserves the program's meaning
 //! (a copy, then a view of it) and is checked on its own against the interpreter.
 
 use crate::ir::{Expr, ExprKind, PrimArg};
@@ -130,6 +130,72 @@ pub fn privatise_accumulators() -> Rule {
             let init = Expr::new(ExprKind::Apply(Box::new(private), xs.clone()), init.span);
             let args = vec![PrimArg::Fun(fun.clone()), PrimArg::Value(init)];
             Some(build::prim(Prim::ReduceSeq, args, e.span))
+        },
+    )
+}
+
+/// `materialise` of the vectors a work-item's sequential fold reads in each step (the
+/// register blocking's reads of `A` and `C`, see `derive::steps`), copied to private memory:
+///
+/// ```text
+/// reduce_seq(|acc, t| f $ (t.i, y), z)
+///   ⇒ reduce_seq(|acc, t| f $ (to_private(map_seq_unroll(id)) $ t.i, y), z)
+/// reduce_seq(|acc, t| f $ (as_scalar $ t.i, y), z)
+///   ⇒ reduce_seq(|acc, t| f $ (as_scalar o to_private(map_seq_unroll(id)) $ t.i, y), z)
+/// ```
+///
+/// (`reduce_seq_unroll` as well), `f` a function of the pair.
+pub fn privatise_reads() -> Rule {
+    Rule::new(
+        "privatise_reads",
+        "reduce_seq(|acc, t| f $ (t.i, y), z) ⇒ reduce_seq(|acc, t| f $ \
+         (to_private(map_seq_unroll(id)) $ t.i, y), z)   (t.i under as_scalar too)",
+        |e, ctx| {
+            let (p, [PrimArg::Fun(fun), PrimArg::Value(init)]) = e.as_prim()? else {
+                return None;
+            };
+            if !matches!(p, Prim::ReduceSeq | Prim::ReduceSeqUnroll) {
+                return None;
+            }
+            let ExprKind::Lambda(ps, body) = &fun.kind else {
+                return None;
+            };
+            let [_, crate::ir::Pat::Name(t, _)] = ps.as_slice() else {
+                return None;
+            };
+            let ExprKind::Apply(f, xs) = &body.kind else {
+                return None;
+            };
+            let ([pair], ExprKind::Lambda(..)) = (xs.as_slice(), &f.kind) else {
+                return None;
+            };
+            let ExprKind::Tuple(parts) = &pair.kind else {
+                return None;
+            };
+            let [x, y] = parts.as_slice() else {
+                return None;
+            };
+            let read = |v: &Expr| matches!(&v.kind, ExprKind::Proj(u, _) if build::is_ident(u, t));
+            let b = Builder::new(ctx, Vec::new(), e.span);
+            let private = b.with(
+                Prim::ToPrivate,
+                b.with(Prim::MapSeqUnroll, b.bare(Prim::Id)),
+            );
+            let x = match &x.kind {
+                _ if read(x) => b.app(private, x.clone()),
+                ExprKind::Apply(s, vs) if build::is_bare(s, Prim::AsScalar) => {
+                    match vs.as_slice() {
+                        [v] if read(v) => {
+                            b.app(b.o(vec![b.bare(Prim::AsScalar), private]), v.clone())
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            let body = b.app(build::untyped(f), b.pair(x, y.clone()));
+            let fun = Expr::new(ExprKind::Lambda(ps.clone(), Box::new(body)), fun.span);
+            Some(b.fold(p, fun, init.clone()))
         },
     )
 }

@@ -28,37 +28,41 @@
 //! [`pad_shared`], first) only where a pair of zeros adds nothing to the fold; otherwise its
 //! length must be a multiple of `tk` (a launch-time condition from `split`). [`edges`] gives
 //! the edge rules of a configuration; [`blocked_product`] composes them with the tiling and
-//! the memory rules.
+//! the memory rules. The tiling is two rules ([`tiled`]): [`tile_maps`] cuts both maps into
+//! work-group blocks, each work-group computing the product of its blocks, then [`tile_fold`]
+//! turns that product into the fold over the `tk`-slices into private blocks of accumulators;
+//! the memory rules (`memory.rs`) then copy the vectors each work-item reads to private memory,
+//! stage the slices in local memory and keep the accumulators in private memory.
 //!
 //! An epilogue around the fold (`alpha * reduce(..) $ ..`, see `epilogue`) is applied
 //! where the private blocks are written out.
 //!
-//! [`block_map_reduce`] matches the left-hand side (`matching.rs`) on any spelling that
-//! normalisation brings to it (any views for `A` and `C`, an operand given transposed
-//! included) and builds the right-hand side as data (`derive.rs`, one function per derivation
-//! step: `tile`, `block`, `stage`, `init`, `update`, `steps`, `write_out`), every binder fresh
-//! by construction (`rewrite::dsl::Builder`); the matched parts are put in as they are.
+//! The rules match the left-hand side (`matching.rs`) on any spelling that normalisation
+//! brings to it (any views for `A` and `C`, an operand given transposed included) and build
+//! their right-hand sides as data (`derive.rs`, one function per derivation step: `tile`,
+//! `block`, `init`, `update`, `steps`, `write_out`; `memory.rs`), every binder fresh by
+//! construction (`rewrite::dsl::Builder`); the matched parts are put in as they are.
 
 mod derive;
 mod edges;
 mod layout;
 mod matching;
 pub mod memory;
+mod tiling;
 
 pub use edges::{pad_rows, pad_shared};
 use layout::rows_contiguous;
 use matching::{batched, matched, Matched};
 pub(crate) use matching::{fold_parts, map_app, Fold};
+pub use tiling::{tile_fold, tile_maps};
 #[cfg(test)]
 mod tests;
 
-use super::build::{self, call, prim};
-use super::dsl::Builder;
+use super::build::{self, call};
 use super::strategy::{fail, id, rule, seq, top_down, Strategy};
-use super::{RewriteCtx, Rule};
+use super::Rule;
 use crate::arith::Nat;
-use crate::ir::{Expr, ExprKind, PrimArg};
-use crate::prim::Prim;
+use crate::ir::{Expr, ExprKind};
 use crate::typeck::{Cond, Precondition};
 use proc_macro2::Span;
 
@@ -166,8 +170,9 @@ impl Blocking {
 pub fn block_map_reduce(cfg: Blocking) -> Rule {
     Rule::new(
         "block_map_reduce",
-        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ edges; tile_product; \
-         stage_slices; privatise_accumulators   if f32, tm, tn, tk consistent",
+        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ edges; tile_maps; \
+         tile_fold; privatise_reads; stage_slices; privatise_accumulators   if f32, tm, tn, tk \
+         consistent",
         move |e, ctx| {
             let m = matched(e, None).or_else(|| batched(e))?;
             blocked_product(cfg, lanes(&m, &cfg)).apply(e, ctx)
@@ -176,16 +181,27 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
 }
 
 /// The blocked product as a strategy of rules (as shine's `tvmGemm`): the [`edges`] of `cfg`,
-/// then [`tile_product`], [`memory::stage_slices`] with `lanes` and
-/// [`memory::privatise_accumulators`], each where it first applies.
+/// then [`tiled`], [`memory::privatise_reads`] (at the two folds of a work-item's vector
+/// reads), [`memory::stage_slices`] with `lanes` and [`memory::privatise_accumulators`],
+/// each where it first applies.
 pub fn blocked_product(cfg: Blocking, lanes: memory::Lanes) -> Strategy {
     let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes);
+    let reads = top_down(rule(memory::privatise_reads()));
     seq(
-        seq(edges(&cfg), top_down(rule(tile_product(cfg)))),
+        seq(edges(&cfg), seq(tiled(cfg), seq(reads.clone(), reads))),
         seq(
             top_down(rule(staged)),
             top_down(rule(memory::privatise_accumulators())),
         ),
+    )
+}
+
+/// The tiling of `cfg`: [`tile_maps`], then [`tile_fold`] on the work-group's product of
+/// blocks, each where it first applies.
+pub fn tiled(cfg: Blocking) -> Strategy {
+    seq(
+        top_down(rule(tile_maps(cfg))),
+        top_down(rule(tile_fold(cfg))),
     )
 }
 
@@ -212,49 +228,6 @@ fn lanes(m: &Matched, cfg: &Blocking) -> memory::Lanes {
         a_along_k: rows_contiguous(&m.a, m.batch.as_ref()).unwrap_or(true) || cfg.tm % cfg.l0 != 0,
         c_along_k: rows_contiguous(&m.c, m.batch.as_ref()).unwrap_or(false) && cfg.tn % cfg.l1 == 0,
     }
-}
-
-/// `ab_tile` and `tile_nested_map_reduce` for configuration `cfg` ([`derive`]): the product cut
-/// into work-group blocks, each a sequential fold over the `tk`-slices of the shared dimension
-/// into a block of accumulators per work-item, read with vectors of `v`; the slices are read
-/// where they are (see [`block_map_reduce`] for the rules that stage them). Matches an f32
-/// nested map-reduce whose operands are data the body can read without computing
-/// (parameters and views of them); `N`/`M` of the result must be multiples of `tm`/`tn`
-/// with [`Edge::Exact`] and [`Edge::Pad`] (whose rows [`pad_rows`] pads first), at least
-/// `tm`/`tn` with [`Edge::Cover`]. `cfg.pad_k` is [`pad_shared`]'s, applied before.
-pub fn tile_product(cfg: Blocking) -> Rule {
-    Rule::new(
-        "tile_product",
-        "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ joinA o map_wrg(1, |ra| \
-         transpose o joinC o map_wrg(0, |cb| WRITE o reduce_seq(|acc, t| UPDATE(acc, transpose \
-         $ t.0, t.1), INIT(ra, cb)) $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)) \
-         o splitC $ C) o splitA $ A   (see rewrite::blocking::derive)",
-        move |e, ctx| tile(matched(e, None).or_else(|| batched(e))?, &cfg, e, ctx),
-    )
-}
-
-/// The step of [`tile_product`] on its match `m` in `e`: the blocked product, in a
-/// `map_wrg(2, ..)` over the batch for a batch of products.
-fn tile(m: Matched, cfg: &Blocking, e: &Expr, ctx: &RewriteCtx) -> Option<Expr> {
-    let mut rhs = instantiate(&m, cfg, e.span, ctx)?;
-    let Some((p, data)) = m.batch else {
-        return Some(rhs);
-    };
-    if let Some(cut) = m.cut {
-        rhs = Expr::new(ExprKind::Apply(Box::new(cut), vec![rhs]), e.span);
-    }
-    // map_wrg(2, |p| rhs) $ data: one product per group index in dimension 2.
-    let s = e.span;
-    let lam = Expr::new(
-        ExprKind::Lambda(vec![crate::ir::Pat::Name(p, s)], Box::new(rhs)),
-        s,
-    );
-    let args = vec![PrimArg::Nat(Nat::cst(2), s), PrimArg::Fun(lam)];
-    let f = prim(Prim::MapWrg, args, s);
-    Some(Expr::new(
-        ExprKind::Apply(Box::new(f), vec![build::untyped(&data)]),
-        s,
-    ))
 }
 
 /// When the candidate of `cfg` for the product `e` (a product the rule matches) is worth
@@ -310,63 +283,4 @@ fn folds_to_zero(e: &Expr) -> bool {
         ExprKind::Unary(UnOp::Neg, a) => folds_to_zero(a),
         _ => false,
     }
-}
-
-/// Instantiates the right-hand side for `m` and `cfg`: the side conditions, then
-/// [`derive::tile`] builds the blocked product as data.
-fn instantiate(m: &Matched, cfg: &Blocking, s: Span, ctx: &RewriteCtx) -> Option<Expr> {
-    if !cfg.is_consistent() {
-        return None;
-    }
-    let (n, mm) = match (m.a.ty.as_ref()?.as_array(), m.c.ty.as_ref()?.as_array()) {
-        (Some((_, n)), Some((_, mm))) => (n.clone(), mm.clone()),
-        _ => return None,
-    };
-    let fits = match cfg.edge {
-        Edge::Exact | Edge::Pad => {
-            ctx.facts.divisible(&n, &Nat::cst(cfg.tm)) != Some(false)
-                && ctx.facts.divisible(&mm, &Nat::cst(cfg.tn)) != Some(false)
-        }
-        Edge::Cover => {
-            ctx.facts.le(&Nat::cst(cfg.tm), &n) != Some(false)
-                && ctx.facts.le(&Nat::cst(cfg.tn), &mm) != Some(false)
-        }
-    };
-    if !fits {
-        return None;
-    }
-    // Every binder the derivation makes is fresh for the kernel and for the matched parts.
-    let avoid: Vec<&Expr> = [&m.a, &m.c, &m.z, &m.op]
-        .into_iter()
-        .chain(m.g.as_ref())
-        .chain(m.post.as_ref())
-        .chain(m.extras.as_ref().map(|(_, x)| x))
-        .chain(m.elements.as_ref().map(|(_, x)| x))
-        .collect();
-    let b = Builder::new(ctx, avoid, s);
-    let (op, g, swapped) = (m.op.clone(), m.g.clone(), m.swapped);
-    let step = move |e: Expr, a: Expr, c: Expr| {
-        let pair = Expr::new(
-            ExprKind::Tuple(if swapped { vec![c, a] } else { vec![a, c] }),
-            s,
-        );
-        match &g {
-            Some(g) => call(&op, vec![e, call(g, vec![pair], s)], s),
-            None => call(&op, vec![e, pair], s),
-        }
-    };
-    let reads = match (&m.extras, &m.elements) {
-        (Some((col, x)), _) => derive::Reads::Columns(col.clone(), x.clone()),
-        (None, Some((element, x))) => derive::Reads::Elements(element.clone(), x.clone()),
-        (None, None) => derive::Reads::Nothing,
-    };
-    let parts = derive::Parts {
-        a: m.a.clone(),
-        c: m.c.clone(),
-        z: build::untyped(&m.z),
-        step: Box::new(step),
-        post: m.post.clone().unwrap_or_else(|| b.bare(Prim::Id)),
-        reads,
-    };
-    Some(derive::tile(&b, cfg, (&n, &mm), &parts))
 }

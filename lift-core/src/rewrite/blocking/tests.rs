@@ -4,8 +4,9 @@
 //! names are the ones the derivation binds (`a`, `e`, `t`, `acc0`, `ra0`, `x1`, ...), so a
 //! captured name would show as a wrong result.
 
-use super::memory::{privatise_accumulators, stage_slices, Lanes};
-use super::{block_map_reduce, edges, pad_rows, pad_shared, tile_product, Blocking, Edge};
+use super::memory::{privatise_accumulators, privatise_reads, stage_slices, Lanes};
+use super::{block_map_reduce, edges, pad_rows, pad_shared, tile_fold, tile_maps, tiled};
+use super::{Blocking, Edge};
 use crate::explore::normalise::normalise_kernel;
 use crate::interp::{run_kernel, scalar_count, Scalar, Value};
 use crate::ir::Expr;
@@ -27,6 +28,10 @@ const PROGRAMS: &[&str] = &[
     "kernel K<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K], lift_col: [f32; M]) -> [[f32; M]; N] { map(|r| map(|lift_acc| max(0.0, lift_acc.1 + (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, lift_acc.0)))) $ zip(transpose $ b, lift_col)) $ a }",
     "kernel K<N, K, M>(a: f32, e: f32, x: [[f32; K]; N], y: [[f32; M]; K], t: [[f32; M]; N]) -> [[f32; M]; N] { map(|(ra, rc)| map(|(cb, x1)| a * (reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(ra, cb)) + e * x1) $ zip(transpose $ y, rc)) $ zip(x, t) }",
 ];
+
+/// A batch of products (as `rewrite::partial` makes them), with the derivation's names: tried
+/// by every rule, not in the golden file.
+const BATCHED: &str = "kernel K<N, K, M>(a: [[[f32; K]; N]; 2], b: [[[f32; M]; K]; 2]) -> [[[f32; M]; N]; 2] { map(|ra0| map(|cb1| map(|t| reduce(+, 0.0) o map(|x| x.0 * x.1) $ zip(cb1, t)) o transpose $ ra0.1) $ ra0.0) $ zip(a, b) }";
 
 /// The program checked and brought to the explorer's normal form (tuple patterns as
 /// projections, ...), where the rule is tried.
@@ -126,14 +131,14 @@ fn agree(p: &Program, q: &Program, cfg: &Blocking, what: &str, rng: &mut StdRng)
 /// A body before and after a rewrite, for a configuration.
 type Rewrite<'a> = dyn Fn(&Expr, &Blocking, &RewriteCtx) -> Option<(Expr, Expr)> + 'a;
 
-/// For every program and configuration: the program, its context, and `rewrite` of its body
+/// For every program (and the batch) and configuration: the program, its context, and `rewrite` of its body
 /// where `rewrite` applies (`None` elsewhere); [`agree`] compares them. Gives the number of
 /// runs compared and asserts that at least `min` configurations of each program were
 /// rewritten.
 fn for_each_rewrite(rewrite: &Rewrite, what: &str, min: usize) -> usize {
     let mut rng = StdRng::seed_from_u64(35);
     let mut runs = 0;
-    for src in PROGRAMS {
+    for src in PROGRAMS.iter().chain([&BATCHED]) {
         let p = normalised(src);
         let info = check_program(&mut p.clone()).expect("checked");
         let ctx = RewriteCtx::for_kernel(&p, &p.kernels[0], &info[0]);
@@ -172,8 +177,8 @@ fn blocked_products_compute_what_the_products_compute() {
 }
 
 /// The product with the edges of `cfg`, then tiled.
-fn tiled(e: &Expr, cfg: &Blocking, ctx: &RewriteCtx) -> Option<Expr> {
-    seq(edges(cfg), top_down(rule(tile_product(*cfg)))).apply(e, ctx)
+fn edged_and_tiled(e: &Expr, cfg: &Blocking, ctx: &RewriteCtx) -> Option<Expr> {
+    seq(edges(cfg), tiled(*cfg)).apply(e, ctx)
 }
 
 #[test]
@@ -204,14 +209,32 @@ fn zero_padded_shared_dimensions_compute_what_the_products_compute() {
 }
 
 #[test]
-fn tiled_products_compute_what_the_products_compute() {
+fn tiled_maps_compute_what_the_products_compute() {
     let runs = for_each_rewrite(
         &|e, cfg, ctx| {
             let edged = edges(cfg).apply(e, ctx)?;
-            let tiled = top_down(rule(tile_product(*cfg))).apply(&edged, ctx)?;
+            let tiled = top_down(rule(tile_maps(*cfg))).apply(&edged, ctx)?;
             Some((edged, tiled))
         },
-        "tile_product",
+        "tile_maps",
+        BLOCKED,
+    );
+    assert!(runs >= 150, "{runs}");
+}
+
+#[test]
+fn tiled_folds_compute_what_the_block_products_compute() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let edged = edges(cfg).apply(e, ctx)?;
+            let blocks = top_down(rule(tile_maps(*cfg))).apply(&edged, ctx)?;
+            let folded = top_down(rule(tile_fold(*cfg))).apply(&blocks, ctx);
+            Some((
+                blocks,
+                folded.expect("a tiled product has a product of blocks to fold"),
+            ))
+        },
+        "tile_fold",
         BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
@@ -226,7 +249,7 @@ fn staged_slices_hold_what_the_slices_hold() {
         };
         let runs = for_each_rewrite(
             &|e, cfg, ctx| {
-                let tiled = tiled(e, cfg, ctx)?;
+                let tiled = edged_and_tiled(e, cfg, ctx)?;
                 let staged = top_down(rule(stage_slices(cfg.l0, cfg.l1, lanes))).apply(&tiled, ctx);
                 Some((tiled, staged.expect("a tiled product has slices to stage")))
             },
@@ -241,11 +264,29 @@ fn staged_slices_hold_what_the_slices_hold() {
 fn private_accumulators_hold_what_the_accumulators_hold() {
     let runs = for_each_rewrite(
         &|e, cfg, ctx| {
-            let tiled = tiled(e, cfg, ctx)?;
+            let tiled = edged_and_tiled(e, cfg, ctx)?;
             let private = top_down(rule(privatise_accumulators())).apply(&tiled, ctx);
             Some((tiled, private.expect("a tiled product has accumulators")))
         },
         "privatise_accumulators",
+        BLOCKED,
+    );
+    assert!(runs >= 150, "{runs}");
+}
+
+#[test]
+fn private_reads_hold_what_the_reads_hold() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let tiled = edged_and_tiled(e, cfg, ctx)?;
+            let reads = top_down(rule(privatise_reads()));
+            let private = seq(reads.clone(), reads).apply(&tiled, ctx);
+            Some((
+                tiled,
+                private.expect("a tiled product reads vectors in two folds"),
+            ))
+        },
+        "privatise_reads",
         BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
