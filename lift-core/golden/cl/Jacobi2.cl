@@ -29,9 +29,7 @@ kernel void Jacobi2(const global float* restrict x, global float* out, lift_idx 
     if (get_global_id(0) < M) {
       lift_idx gid0 = get_global_id(0);
       {
-        if (8 * gid1 < N) {
-          out[8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, lift_min(N - 1, 8 * gid1) - 1) + gid0] + x[M * lift_min(N - 1, 8 * gid1) + lift_max(0, gid0 - 1)] + x[M * lift_min(N - 1, 8 * gid1) + gid0] + x[M * lift_min(N - 1, 8 * gid1) + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, lift_min(N - 1, 8 * gid1) + 1) + gid0]);
-        }
+        out[8 * M * gid1 + gid0] = 0.2f * (x[M * lift_max(0, 8 * gid1 - 1) + gid0] + x[8 * M * gid1 + lift_max(0, gid0 - 1)] + x[8 * M * gid1 + gid0] + x[8 * M * gid1 + lift_min(M - 1, gid0 + 1)] + x[M * lift_min(N - 1, 8 * gid1 + 1) + gid0]);
       }
       {
         if (8 * gid1 + 1 < N) {

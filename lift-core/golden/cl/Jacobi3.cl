@@ -36,9 +36,7 @@ kernel void Jacobi3(const global float* restrict x, global float* out, lift_idx 
       if (get_global_id(0) < L) {
         lift_idx gid0 = get_global_id(0);
         {
-          if (8 * gid2 < N) {
-            out[8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, lift_min(N - 1, 8 * gid2) - 1) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * lift_max(0, gid1 - 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + lift_max(0, gid0 - 1)] + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + gid0] + x[L * M * lift_min(N - 1, 8 * gid2) + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[L * M * lift_min(N - 1, 8 * gid2) + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, lift_min(N - 1, 8 * gid2) + 1) + L * gid1 + gid0]);
-          }
+          out[8 * L * M * gid2 + L * gid1 + gid0] = 0.142857f * (x[L * M * lift_max(0, 8 * gid2 - 1) + L * gid1 + gid0] + x[8 * L * M * gid2 + L * lift_max(0, gid1 - 1) + gid0] + x[8 * L * M * gid2 + L * gid1 + lift_max(0, gid0 - 1)] + x[8 * L * M * gid2 + L * gid1 + gid0] + x[8 * L * M * gid2 + L * gid1 + lift_min(L - 1, gid0 + 1)] + x[8 * L * M * gid2 + L * lift_min(M - 1, gid1 + 1) + gid0] + x[L * M * lift_min(N - 1, 8 * gid2 + 1) + L * gid1 + gid0]);
         }
         {
           if (8 * gid2 + 1 < N) {
