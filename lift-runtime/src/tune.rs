@@ -19,6 +19,11 @@ use std::time::{Duration, Instant};
 /// The environment variable that makes `run` tune on a cache miss (`LIFT_TUNE=1`).
 pub const TUNE_ENV: &str = "LIFT_TUNE";
 
+/// The environment variable that bounds how many candidates a tuning checks and times
+/// (`LIFT_TUNE_CANDIDATES=n`: the first `n` in the explorer's order that apply and fit the
+/// device; unset, every one): a quick tuning, as in the benchmarks' quick mode.
+pub const TUNE_CANDIDATES_ENV: &str = "LIFT_TUNE_CANDIDATES";
+
 /// Timed launches per candidate (after one warm-up), at most.
 const RUNS: usize = 51;
 /// Timed launches per candidate, at least (within [`BUDGET`]).
@@ -98,6 +103,15 @@ pub fn size_options<'a>(sizes: impl IntoIterator<Item = (&'a str, i64)>) -> Stri
         .collect()
 }
 
+/// The bound `LIFT_TUNE_CANDIDATES` sets on the candidates a tuning tries, if it is set to a
+/// positive number.
+fn candidate_bound() -> Option<usize> {
+    std::env::var(TUNE_CANDIDATES_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&n| n > 0)
+}
+
 /// Is `LIFT_TUNE` set to `1` (tune on a cache miss in `run`)?
 pub fn tune_on_miss() -> bool {
     std::env::var(TUNE_ENV).is_ok_and(|v| v == "1")
@@ -135,7 +149,8 @@ pub fn cached(ctx: &Context, job: &TuneJob<'_>) -> Option<(usize, Tuned)> {
     ))
 }
 
-/// Checks then times every candidate that applies and fits the device, stores the fastest in
+/// Checks then times every candidate that applies and fits the device (the first
+/// `LIFT_TUNE_CANDIDATES` of them where that is set), stores the fastest in
 /// the cache and gives its index. `check(i)` says whether candidate `i` agrees with the
 /// interpreter (on a GPU the checks run on several threads at once: they compile, build and
 /// interpret, and nothing they do is timed); `launch(i, special)` runs it once (built for the sizes if `special`) and
@@ -174,6 +189,7 @@ pub fn tune_with(
 ) -> Result<(usize, Tuned)> {
     let todo: Vec<usize> = (0..job.names.len())
         .filter(|&i| job.facts.get(i).is_some_and(|f| f.applies && f.fits(ctx)))
+        .take(candidate_bound().unwrap_or(usize::MAX))
         .collect();
     let started = Instant::now();
     // A CPU device runs its kernels on the cores the checks would share: one at a time there.

@@ -5,7 +5,9 @@
 //! - **untuned**: plain `launch` with an empty tuning cache, i.e. the default choice for the
 //!   device (`select::default_choice`);
 //! - **tuned**: `Name::tune(...)` first (into a fresh cache under the output directory), then
-//!   plain `launch`, which now runs the cached choice;
+//!   plain `launch`, which now runs the cached choice; in quick mode the tuner tries only the
+//!   first [`QUICK_TUNE_CANDIDATES`] candidates that apply (`LIFT_TUNE_CANDIDATES`): the
+//!   quick mode checks that every spelling tunes and runs its choice, not which is fastest;
 //!
 //! against the references at the same sizes and layouts: CLBlast (`Sgemm`, `Sgemm` with B
 //! transposed, `Sgemv`, `Sgemv` transposed) and PyTorch (`scripts/torch_ref.py --spellings`,
@@ -33,6 +35,11 @@ use std::path::Path;
 
 /// The workloads of the spellings part (`--workloads` picks some).
 pub const WORKLOADS: &[&str] = &["gemm", "jacobi", "jacobi3d", "gemv", "zip"];
+
+/// The candidates a tuning tries in quick mode (`LIFT_TUNE_CANDIDATES`): enough to compare
+/// candidates and time the fastest built for the sizes, without the minutes POCL takes to
+/// build and time every one of a matrix product.
+pub const QUICK_TUNE_CANDIDATES: usize = 2;
 
 /// The sizes measured, the round size first.
 struct Sizes {
@@ -94,6 +101,12 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     std::env::set_var(lift_runtime::cache::CACHE_DIR_ENV, &cache);
     lift_runtime::cache::reload();
     eprintln!("spellings: tuning cache {}", cache.display());
+    if cfg.quick {
+        std::env::set_var(
+            lift_runtime::tune::TUNE_CANDIDATES_ENV,
+            QUICK_TUNE_CANDIDATES.to_string(),
+        );
+    }
     let s = Sizes::new(cfg.quick);
     let mut recs = Vec::new();
     // A size that fails as a whole (allocation, upload) is reported and the others still run.

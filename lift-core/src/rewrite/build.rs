@@ -51,10 +51,25 @@ pub(crate) fn flatten(fs: &[Expr]) -> Vec<Expr> {
     out
 }
 
+/// [`flatten`], moving the functions instead of cloning them.
+fn flatten_owned(fs: Vec<Expr>) -> Vec<Expr> {
+    if !fs.iter().any(|f| matches!(f.kind, ExprKind::Compose(_))) {
+        return fs;
+    }
+    let mut out = Vec::with_capacity(fs.len());
+    for f in fs {
+        match f.kind {
+            ExprKind::Compose(inner) => out.extend(flatten_owned(inner)),
+            _ => out.push(f),
+        }
+    }
+    out
+}
+
 /// The composition of `fs` (outermost first): flattened, a single function as itself, and
 /// `id` when empty.
 pub(crate) fn compose(fs: Vec<Expr>, span: Span) -> Expr {
-    let mut fs = flatten(&fs);
+    let mut fs = flatten_owned(fs);
     match fs.len() {
         0 => prim(Prim::Id, Vec::new(), span),
         1 => fs.swap_remove(0),

@@ -16,13 +16,79 @@ pub(crate) use crate::ir::{children, children_mut};
 /// into a composition is spliced in (only the indices from `i` on change). A replaced child
 /// may change the type of `e`, so the copy loses its root type.
 pub(crate) fn replace_child(e: &Expr, i: usize, new: Expr) -> Option<Expr> {
-    let mut out = super::build::untyped(e);
-    let slot = children_mut(&mut out).into_iter().nth(i)?;
-    *slot = new;
-    if let ExprKind::Compose(fs) = &out.kind {
-        return Some(super::build::compose(fs.clone(), out.span));
+    let out = with_child(e, i, new)?;
+    if let ExprKind::Compose(fs) = out.kind {
+        return Some(super::build::compose(fs, out.span));
     }
     Some(out)
+}
+
+/// A copy of `e` without its root type, child `i` (in the order of [`children`]) being
+/// `new`: the other children cloned, child `i` not (the rewriters replace the children on a
+/// path from the root, so cloning the replaced one would copy the whole tree at every level).
+/// `None` if there is no child `i`.
+fn with_child(e: &Expr, i: usize, new: Expr) -> Option<Expr> {
+    use crate::ir::Boundary;
+    let mut new = Some(new);
+    let mut k = 0;
+    let mut child = |c: &Expr| {
+        k += 1;
+        match k - 1 == i {
+            true => new.take().unwrap_or_else(|| c.clone()),
+            false => c.clone(),
+        }
+    };
+    let kind = match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Lit(..) | ExprKind::Section(_) => return None,
+        ExprKind::Prim(p, args) => ExprKind::Prim(
+            *p,
+            args.iter()
+                .map(|a| match a {
+                    PrimArg::Fun(f) => PrimArg::Fun(child(f)),
+                    PrimArg::Value(v) => PrimArg::Value(child(v)),
+                    PrimArg::Boundary(Boundary::Constant(c), s) => {
+                        PrimArg::Boundary(Boundary::Constant(Box::new(child(c))), *s)
+                    }
+                    other => other.clone(),
+                })
+                .collect(),
+        ),
+        ExprKind::Lambda(ps, b) => ExprKind::Lambda(ps.clone(), Box::new(child(b))),
+        ExprKind::Proj(b, n) => ExprKind::Proj(Box::new(child(b)), *n),
+        ExprKind::Index(b, n) => ExprKind::Index(Box::new(child(b)), n.clone()),
+        ExprKind::Unary(op, b) => ExprKind::Unary(*op, Box::new(child(b))),
+        ExprKind::Cast(b, t) => ExprKind::Cast(Box::new(child(b)), *t),
+        ExprKind::Point(name, args, b) => {
+            ExprKind::Point(name.clone(), args.clone(), Box::new(child(b)))
+        }
+        ExprKind::Compose(es) => ExprKind::Compose(es.iter().map(&mut child).collect()),
+        ExprKind::Tuple(es) => ExprKind::Tuple(es.iter().map(&mut child).collect()),
+        ExprKind::Apply(f, xs) => {
+            let f = Box::new(child(f));
+            ExprKind::Apply(f, xs.iter().map(&mut child).collect())
+        }
+        ExprKind::Binary(op, a, b) => {
+            let a = Box::new(child(a));
+            ExprKind::Binary(*op, a, Box::new(child(b)))
+        }
+        ExprKind::Let(p, a, b) => {
+            let a = Box::new(child(a));
+            ExprKind::Let(p.clone(), a, Box::new(child(b)))
+        }
+        ExprKind::If(c, a, b) => {
+            let (c, a) = (Box::new(child(c)), Box::new(child(a)));
+            ExprKind::If(c, a, Box::new(child(b)))
+        }
+    };
+    // `new` still here: there is no child `i`.
+    match new {
+        Some(_) => None,
+        None => Some(Expr {
+            kind,
+            span: e.span,
+            ty: None,
+        }),
+    }
 }
 
 /// The element type `depth` array levels down.

@@ -14,19 +14,21 @@ use lift_core::ir::Program;
 use lift_core::typeck::{self, KernelInfo};
 use lift_core::CompileError;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The explored and generated candidates of kernel `kernel` of `prog` (parsed from `text`)
 /// for `device`. The last few are kept: compiling one candidate after another of the same
-/// program (the differential tests, the tuner of `lift run`) explores it once.
+/// program (the differential tests, the tuner of `lift run`) explores it once, and shares
+/// the candidates rather than copying every one of them (with its syntax tree) per compile.
 fn compiled(
     prog: &lift_core::ir::Program,
     text: &str,
     kernel: &str,
     device: &lift_core::device::DeviceModel,
-) -> Result<lift_core::driver::Compiled> {
+) -> Result<Rc<lift_core::driver::Compiled>> {
     type Entry = (
         (String, String, String, String),
-        lift_core::driver::Compiled,
+        Rc<lift_core::driver::Compiled>,
     );
     thread_local! {
         // Per thread: compiled programs hold spans, which stay on their thread.
@@ -45,13 +47,13 @@ fn compiled(
         r.borrow()
             .iter()
             .find(|(k, _)| *k == key)
-            .map(|(_, c)| c.clone())
+            .map(|(_, c)| Rc::clone(c))
     });
     if let Some(c) = hit {
         return Ok(c);
     }
     // Untraced: the process-wide (and on-disk) exploration the launchers share.
-    let c = if key.2 == format!("{:?}", trace::Options::default()) {
+    let c = Rc::new(if key.2 == format!("{:?}", trace::Options::default()) {
         let ex = crate::explored::explored_for(text, kernel, &kernel_id(kernel, text), device)?;
         lift_core::driver::Compiled {
             kernel: kernel.to_string(),
@@ -64,13 +66,13 @@ fn compiled(
         lift_core::driver::compile_kernel_for(prog, kernel, device).map_err(|e| Error::Compile {
             message: format!("kernel `{kernel}`: code generation: {e}"),
         })?
-    };
+    });
     RECENT.with(|r| {
         let mut r = r.borrow_mut();
         if r.len() == KEEP {
             r.remove(0);
         }
-        r.push((key, c.clone()));
+        r.push((key, Rc::clone(&c)));
     });
     Ok(c)
 }
@@ -109,9 +111,9 @@ impl DynKernel {
         let model = crate::explored::model_for(ctx);
         let compiled = compiled(&prog, program_text, kernel, &model)?;
         // The default configuration: the first candidate that applies to every size.
-        let mut preconditions = compiled.preconditions;
+        let mut preconditions = compiled.preconditions.clone();
         let names: Vec<String> = compiled.candidates.iter().map(|c| c.name.clone()).collect();
-        let mut candidates = compiled.candidates;
+        let candidates = &compiled.candidates;
         let chosen = match candidate {
             Some(name) => names
                 .iter()
@@ -155,10 +157,10 @@ impl DynKernel {
             })
             .collect();
         let kernel_preconditions = preconditions.clone();
-        let c = candidates.swap_remove(chosen);
+        let c = &candidates[chosen];
         let conditions: Vec<String> = c.conditions.iter().map(|p| p.to_string()).collect();
-        preconditions.extend(c.conditions);
-        let gen = c.generated;
+        preconditions.extend(c.conditions.iter().cloned());
+        let gen = c.generated.clone();
         let k = prog.kernel(kernel).cloned().ok_or_else(|| Error::Compile {
             message: format!("unknown kernel `{kernel}`"),
         })?;
