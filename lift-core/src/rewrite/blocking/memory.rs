@@ -41,20 +41,7 @@ pub fn stage_slices(l0: i64, l1: i64, lanes: Lanes) -> Rule {
          (to_local(copyA) $ t.0, to_local(copyC) $ t.1), i)   copies by an l0 x l1 work-group",
         move |e, ctx| {
             let (fun, init) = fold_parts(e)?;
-            let ExprKind::Lambda(ps, body) = &fun.kind else {
-                return None;
-            };
-            let [_, crate::ir::Pat::Name(t, _)] = ps.as_slice() else {
-                return None;
-            };
-            let ExprKind::Apply(f, xs) = &body.kind else {
-                return None;
-            };
-            let [pair] = xs.as_slice() else { return None };
-            let ExprKind::Tuple(parts) = &pair.kind else {
-                return None;
-            };
-            let [a, c] = parts.as_slice() else {
+            let (ps, t, f, [a, c]) = step_on_pair(fun)? else {
                 return None;
             };
             let ExprKind::Apply(tr, ys) = &a.kind else {
@@ -157,24 +144,12 @@ pub fn privatise_reads() -> Rule {
             if !matches!(p, Prim::ReduceSeq | Prim::ReduceSeqUnroll) {
                 return None;
             }
-            let ExprKind::Lambda(ps, body) = &fun.kind else {
+            let (ps, t, f, [x, y]) = step_on_pair(fun)? else {
                 return None;
             };
-            let [_, crate::ir::Pat::Name(t, _)] = ps.as_slice() else {
+            if !matches!(f.kind, ExprKind::Lambda(..)) {
                 return None;
-            };
-            let ExprKind::Apply(f, xs) = &body.kind else {
-                return None;
-            };
-            let ([pair], ExprKind::Lambda(..)) = (xs.as_slice(), &f.kind) else {
-                return None;
-            };
-            let ExprKind::Tuple(parts) = &pair.kind else {
-                return None;
-            };
-            let [x, y] = parts.as_slice() else {
-                return None;
-            };
+            }
             let read = |v: &Expr| matches!(&v.kind, ExprKind::Proj(u, _) if build::is_ident(u, t));
             let b = Builder::new(ctx, Vec::new(), e.span);
             let private = b.with(
@@ -206,4 +181,22 @@ fn fold_parts(e: &Expr) -> Option<(&Expr, &Expr)> {
         return None;
     };
     Some((f, init))
+}
+
+/// The parts of a fold's step `|acc, t| f $ (x, y)`: its patterns, `t`, `f` and `[x, y]`.
+fn step_on_pair(fun: &Expr) -> Option<(&Vec<crate::ir::Pat>, &str, &Expr, &[Expr])> {
+    let ExprKind::Lambda(ps, body) = &fun.kind else {
+        return None;
+    };
+    let [_, crate::ir::Pat::Name(t, _)] = ps.as_slice() else {
+        return None;
+    };
+    let ExprKind::Apply(f, xs) = &body.kind else {
+        return None;
+    };
+    let [pair] = xs.as_slice() else { return None };
+    let ExprKind::Tuple(parts) = &pair.kind else {
+        return None;
+    };
+    Some((ps, t, f, parts.as_slice()))
 }
