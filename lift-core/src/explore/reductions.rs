@@ -15,16 +15,19 @@
 //!
 //! 1. `reduce(op, z) o map(g1) o ... o map(gk) => reduce(op, z) o partRed(f, z)` (map fusion
 //!    into the partial reduction);
-//! 2. `partRed(f, z) => join o map_wrg(0, map_lcl(0, reduce_seq(f', z))) o split(w) o
-//!    split(m) o gather(stride(p)) o take(p m) o pad(0, p m, clamp)` with `p` work-items in
-//!    groups of `w` and `m = ceil(n / p)` (split-join twice, reorder with stride: work-item
-//!    `i` folds elements `i, i + p, ...`, coalesced; `split(m) o gather(stride(p))` built as
-//!    the equal view `transpose o split(p)`); the padded elements are marked by a zipped
-//!    flag, `zip(.., take(p m) o pad(0, p m, false) $ map(|_| true) $ iota(n))`, and `f'`
-//!    skips them: `f' = |acc, e| if e.1 { f(acc, e.0) } else { acc }`;
-//! 3. with `v = 4`, `x => as_vector(4) $ x` for parameters (and `zip`s of them) of 32- and
-//!    64-bit numbers, the fold unrolled over the lanes, `f4 = |acc, e| f(f(f(f(acc, e[0]),
-//!    e[1]), e[2]), e[3])` (the candidate applies where `n % 4 == 0`);
+//! 2. `partRed(f, z) => join o map_wrg(0, map_lcl(0, reduce_seq(f, z))) o split(w) o
+//!    split(m) o gather(stride(p)) o take(p m)` with `p` work-items in groups of `w` and
+//!    `m = n / p` whole slices (split-join twice, reorder with stride: work-item `i` folds
+//!    elements `i, i + p, ...`, coalesced, with no guard; `split(m) o gather(stride(p))` built
+//!    as the equal view `transpose o split(p)`; it applies where `n >= p`); the `r = n - p m <
+//!    p` elements past the whole slices are one per work-item, read through `take(p) o
+//!    gather(reverse) o pad(p, 0, clamp)` (no index leaves the input) and flagged by a zipped
+//!    `take(p) o pad(0, p, false) $ map(|_| true) $ iota(r)`: each work-item's fold starts
+//!    from `if e.1 { f(z, e.0) } else { z }`;
+//! 3. with `v = 4`, `x => as_vector(4) o take(4 (n / 4)) $ x` for parameters (and `zip`s of
+//!    them) of 32- and 64-bit numbers, the fold unrolled over the lanes, `f4 = |acc, e|
+//!    f(f(f(f(acc, e[0]), e[1]), e[2]), e[3])`; the `n % 4` scalars past the last vector are
+//!    one more flagged element per work-item;
 //! 4. the `w` values of a group, in local memory: `reduce(op, z) $ [T; 2h] =>
 //!    reduce(op, z) o to_local(map_lcl(0, reduce_seq(op, z))) o split(2) o gather(stride(h))`
 //!    for `h = w / 2, ..., 1` (the halving steps, unrolled: work-item `i` adds `i + h`, no
@@ -434,8 +437,9 @@ pub(super) fn full(
 }
 
 /// The two stage kernels of a full reduction of `n` elements with groups of `w` and vectors of
-/// `v`: the partial results of `G = min(MAX_GROUPS, ceil(n / (v w)))` groups, then their
-/// reduction in one group with the epilogue.
+/// `v`: the partial results of `G = min(w2, max(1, n / (v w)))` groups (`w2`, the device's
+/// largest group within [`MAX_GROUPS`]), then their reduction in one group of `w2` with the
+/// epilogue, one partial result per work-item.
 fn full_stages(
     prog: &Program,
     k: &Kernel,
