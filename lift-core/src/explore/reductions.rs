@@ -571,6 +571,10 @@ pub(super) fn rows(
         .post
         .as_ref()
         .is_some_and(|p| names.iter().any(|n| crate::rewrite::names::mentions(p, n)));
+    let rows =
+        x.ty.as_ref()
+            .and_then(|t| t.as_array())
+            .map(|(_, r)| r.clone());
     let ctx = RewriteCtx::for_kernel(prog, k, info);
     let mut out = Vec::new();
     for w in device.row_groups() {
@@ -601,20 +605,12 @@ pub(super) fn rows(
             } else {
                 // A row's values: `map_lcl(1, item) $ items(row)`, then the epilogue on one
                 // value per row when `per_row` is 1.
-                let item = if per_row == 1 && s.post.is_some() {
-                    b.o(vec![
-                        s.post.clone().unwrap_or_else(|| b.bare(Prim::Id)),
-                        item,
-                    ])
-                } else {
-                    item
+                let item = match &s.post {
+                    Some(post) if per_row == 1 => b.o(vec![post.clone(), item]),
+                    _ => item,
                 };
                 let fold = row(b.app(b.dim(Prim::MapLcl, 1, item), view));
-                let rows =
-                    x.ty.as_ref()
-                        .and_then(|t| t.as_array())
-                        .map(|(_, r)| r.clone());
-                let Some(rows) = rows else { continue };
+                let Some(rows) = &rows else { continue };
                 // The group in both dimensions of the grid (`map_lcl(d)` runs inside
                 // `map_wrg(d)`): one group in dimension 1.
                 let group = b.o(vec![
@@ -628,7 +624,7 @@ pub(super) fn rows(
                 ]);
                 b.app(
                     b.o(vec![
-                        b.prim(Prim::JoinCover, vec![b.nat(&rows)]),
+                        b.prim(Prim::JoinCover, vec![b.nat(rows)]),
                         b.dim(Prim::MapWrg, 0, group),
                         b.sized(Prim::SplitCover, c),
                     ]),
