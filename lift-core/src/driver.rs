@@ -214,10 +214,6 @@ fn generate(
         Lowering::Program(p) => {
             codegen::generate_with(p, kernel, &c.info, &c.strategy.options(device))
         }
-        Lowering::Reduction(p, shape) => {
-            codegen::generate_reduction_for(p, kernel, &c.info, *shape, device)
-                .and_then(|g| g.ok_or_else(|| CodegenError::Internal("not a reduction".into())))
-        }
         Lowering::Stages(stages) => {
             let params = prog
                 .kernel(kernel)

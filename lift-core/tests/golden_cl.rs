@@ -1,10 +1,11 @@
 //! Golden OpenCL C (a filetest, as cranelift's): the default candidate of each kernel of
 //! `golden/kernels.lift` (the one `lift!` builds in), with its launch description, against
-//! `golden/cl/<Kernel>.cl`. A change to rewriting or code generation that changes what users
+//! `golden/cl/<Kernel>.cl` (and, where that is the sequential `map`, the first candidate, which
+//! a launch runs where it applies, against `<Kernel>.first.cl`). A change to rewriting or code generation that changes what users
 //! run shows here as a diff to review; `LIFT_BLESS=1 cargo test -p lift-core --test
 //! golden_cl` writes the files.
 
-use lift_core::driver::compile_default;
+use lift_core::driver::{compile_default, compile_kernel, CompiledCandidate};
 use lift_core::parse::parse_program_str;
 use lift_core::typeck::check_program;
 use std::fmt::Write;
@@ -41,34 +42,49 @@ fn default_candidates_match_the_golden_files() {
     for k in &prog.kernels {
         let compiled = compile_default(&prog, &k.name).expect("a default candidate");
         let c = compiled.candidates.first().expect("one candidate");
-        let mut text = format!("// {}: {}\n", k.name, c.name);
-        for g in &c.generated.kernels {
-            let global: Vec<String> = g.global.iter().map(ToString::to_string).collect();
-            let local = match &g.local {
-                Some(l) => l
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                None => "any".to_string(),
-            };
-            writeln!(
-                text,
-                "// launch {} global [{}] local [{local}] local memory {} bytes",
-                g.name,
-                global.join(", "),
-                g.local_mem_bytes
-            )
-            .unwrap();
+        golden(&k.name, &describe(&k.name, c), bless, &mut differ);
+        // Where the default is the sequential map, what a launch runs at the sizes the first
+        // candidate applies to (a derived reduction's tree).
+        if c.name == "map" {
+            let all = compile_kernel(&prog, &k.name).expect("candidates");
+            let first = all.candidates.first().expect("one candidate");
+            if first.name != "map" {
+                let name = format!("{}.first", k.name);
+                golden(&name, &describe(&k.name, first), bless, &mut differ);
+            }
         }
-        for t in &c.generated.temporaries {
-            writeln!(text, "// temporary {} of {} bytes", t.name, t.bytes).unwrap();
-        }
-        text.push_str(&c.generated.source);
-        golden(&k.name, &text, bless, &mut differ);
     }
     assert!(
         differ.is_empty(),
         "generated OpenCL differs from golden/cl: {differ:?}; review, then LIFT_BLESS=1 rewrites"
     );
+}
+
+/// A candidate's name, launches, temporaries and source.
+fn describe(kernel: &str, c: &CompiledCandidate) -> String {
+    let mut text = format!("// {kernel}: {}\n", c.name);
+    for g in &c.generated.kernels {
+        let global: Vec<String> = g.global.iter().map(ToString::to_string).collect();
+        let local = match &g.local {
+            Some(l) => l
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            None => "any".to_string(),
+        };
+        writeln!(
+            text,
+            "// launch {} global [{}] local [{local}] local memory {} bytes",
+            g.name,
+            global.join(", "),
+            g.local_mem_bytes
+        )
+        .unwrap();
+    }
+    for t in &c.generated.temporaries {
+        writeln!(text, "// temporary {} of {} bytes", t.name, t.bytes).unwrap();
+    }
+    text.push_str(&c.generated.source);
+    text
 }

@@ -302,7 +302,11 @@ fn epilogues_keep_the_parallel_candidates() {
         let (dx, dy) = (ctx().upload(&x).unwrap(), ctx().upload(&y).unwrap());
         let ran = each_candidate!(ScaledDot, [n], &want, |k: &ScaledDot, c, out| k
             .launch_candidate(c, n, alpha, &dx, &dy, out));
-        assert!(ran.iter().any(|c| c == "reduction"), "{n}: {ran:?}");
+        assert_eq!(
+            ran.iter().any(|c| c == "tree(v=1)"),
+            n >= 256,
+            "{n}: {ran:?}"
+        );
         let want = f32s(&interpret(
             Mean::LIFT,
             "Mean",
@@ -311,7 +315,11 @@ fn epilogues_keep_the_parallel_candidates() {
         ));
         let ran = each_candidate!(Mean, [n], &want, |k: &Mean, c, out| k
             .launch_candidate(c, n, &dx, out));
-        assert!(ran.iter().any(|c| c == "reduction"), "{n}: {ran:?}");
+        assert_eq!(
+            ran.iter().any(|c| c == "tree(v=1)"),
+            n >= 256,
+            "{n}: {ran:?}"
+        );
     }
 }
 
@@ -538,10 +546,17 @@ macro_rules! each_candidate_2 {
 #[test]
 fn every_row_reduction_candidate_matches_the_interpreter() {
     let names = names!(GemvT);
-    assert!(names[0].starts_with("reduction(cols="), "{names:?}");
-    assert!(names.iter().any(|c| c == "reduction(cols=64,wg=1024)"));
-    assert!(names!(Gemv).iter().any(|c| c == "reduction(cols=1)"));
-    for (n, m) in [(1, 1), (33, 200), (70, 129), (130, 7)] {
+    assert!(names[0].starts_with("tree(rows="), "{names:?}");
+    assert!(names.iter().any(|c| c == "tree(rows=64,wg=1024)"));
+    assert_eq!(names!(Gemv)[0], "tree(rows=1,wg=256)");
+    // Each tree applies where its work-items have whole slices (`m` at least the work-items
+    // per row) and its groups whole rows (`n` at least the rows per group).
+    let trees = |ran: &[String], wg: i64| {
+        ran.iter()
+            .filter(|c| c.ends_with(&format!(",wg={wg})")))
+            .count()
+    };
+    for (n, m) in [(1, 1), (33, 200), (70, 129), (130, 7), (70, 1030)] {
         let (a, x) = (random_f32(n * m, 21), random_f32(m, 22));
         let want = f32s(&interpret(
             Gemv::LIFT,
@@ -550,7 +565,11 @@ fn every_row_reduction_candidate_matches_the_interpreter() {
             &[matrix(&a, n), Value::from_f32s(&x)],
         ));
         let ran = each_candidate_2!(Gemv, [n, m], &a, &x, &want);
-        assert!(ran.len() >= 4, "{n}x{m}: {ran:?}");
+        assert_eq!(
+            ran.iter().any(|c| c == "tree(rows=1,wg=256)"),
+            m >= 256,
+            "{n}x{m}: {ran:?}"
+        );
         let want = f32s(&interpret(
             GemvT::LIFT,
             "GemvT",
@@ -558,12 +577,14 @@ fn every_row_reduction_candidate_matches_the_interpreter() {
             &[matrix(&a, m), Value::from_f32s(&x)],
         ));
         let ran = each_candidate_2!(GemvT, [n, m], &a, &x, &want);
-        assert!(ran.len() >= 4, "T {n}x{m}: {ran:?}");
-        assert!(
-            (ran.iter())
-                .filter(|c| c.starts_with("reduction(") && c.ends_with(",wg=1024)"))
-                .count()
-                == 5,
+        assert_eq!(
+            trees(&ran, 256) == 5,
+            n >= 64 && m >= 256,
+            "T {n}x{m}: {ran:?}"
+        );
+        assert_eq!(
+            trees(&ran, 1024) == 5,
+            n >= 64 && m >= 1024,
             "T {n}x{m}: {ran:?}"
         );
         let want = f32s(&interpret(
@@ -575,7 +596,9 @@ fn every_row_reduction_candidate_matches_the_interpreter() {
         let da = ctx().upload(&a).unwrap();
         let ran = each_candidate!(ColSum, [n, m], &want, |k: &ColSum, c, out| k
             .launch_candidate(c, n, m, &da, out));
-        assert!(ran.len() >= 4, "cols {n}x{m}: {ran:?}");
+        // `m` rows of `n`: `c` rows per group of 256 when `m >= c` and `n >= 256 / c`.
+        let fits = [1, 8, 16, 32, 64].iter().any(|&c| m >= c && n * c >= 256);
+        assert_eq!(trees(&ran, 256) > 0, fits, "cols {n}x{m}: {ran:?}");
     }
 }
 

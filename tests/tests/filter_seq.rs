@@ -120,7 +120,7 @@ fn reduced_filter_is_rewritten_away() {
     let dk = DynKernel::compile(ctx(), SRC, "SumPos").expect("compiles");
     assert!(!dk.lowered().contains("filter_seq"), "{}", dk.lowered());
     assert!(
-        dk.candidates().iter().any(|c| c.starts_with("reduction")),
+        dk.candidates().iter().any(|c| c.starts_with("tree(")),
         "{:?}",
         dk.candidates()
     );

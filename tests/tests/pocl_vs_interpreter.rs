@@ -211,9 +211,9 @@ fn gemm_is_a_two_dimensional_map() {
         .iter()
         .map(|c| c.name.as_str())
         .collect();
-    // The reduction template, the sequential map, then the reductions derived as programs
-    // (vectors of 4, then single elements) for the tuner.
-    assert_eq!(dot_names, ["reduction", "map", "tree(v=4)", "tree(v=1)"]);
+    // The reductions derived as programs (vectors of 4, then single elements), each where
+    // its work-items have whole slices to fold, then the sequential map for the rest.
+    assert_eq!(dot_names, ["tree(v=4)", "tree(v=1)", "map"]);
     for (n, kk, m) in [
         (1, 1, 1),
         (3, 5, 7),

@@ -1,5 +1,5 @@
-// GemvT: reduction(cols=16)
-// launch GemvT global [(N + 15) / 16 * 256] local [256] local memory 1024 bytes
+// GemvT: map
+// launch GemvT global [N] local [any] local memory 0 bytes
 #ifdef LIFT_IDX64
 typedef long lift_idx;
 #else
@@ -13,7 +13,6 @@ float uf_add(float x, float y) {
   return x + y;
 }
 
-__attribute__((reqd_work_group_size(256, 1, 1)))
 kernel void GemvT(const global float* restrict a, const global float* restrict x, global float* out, lift_idx lift_size_N, lift_idx lift_size_M) {
 #ifdef LIFT_SIZE_N
   const lift_idx N = LIFT_SIZE_N;
@@ -25,23 +24,12 @@ kernel void GemvT(const global float* restrict a, const global float* restrict x
 #else
   const lift_idx M = lift_size_M;
 #endif
-  const lift_idx lift_wg = get_group_id(0) * 16 + get_local_id(0) % 16;
-  const lift_idx lift_row = lift_min(lift_wg, N - 1);
-  local float lift_tmp[256];
-  const int lift_l = get_local_id(0);
-  float lift_acc = 0.0f;
-  for (lift_idx lift_i = get_local_id(0) / 16; lift_i < M; lift_i += 16) {
-    lift_acc = lift_acc + a[N * lift_i + lift_row] * x[lift_i];
+  if (get_global_id(0) < N) {
+    lift_idx gid0 = get_global_id(0);
+    float acc_1 = 0.0f;
+    for (lift_idx i_2 = 0; i_2 < M; i_2 += 1) {
+      acc_1 = acc_1 + a[N * i_2 + gid0] * x[i_2];
+    }
+    out[gid0] = acc_1;
   }
-  lift_tmp[lift_l] = lift_acc;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 128) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 128];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 64) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 64];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 32) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 32];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 16) lift_tmp[lift_l] = lift_tmp[lift_l] + lift_tmp[lift_l + 16];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lift_l < 16 && lift_wg < N) out[lift_wg] = lift_tmp[lift_l];
 }

@@ -19,8 +19,8 @@ mod display;
 mod divmod;
 mod facts;
 mod ops;
-mod poly;
-mod range;
+pub(crate) mod poly;
+pub(crate) mod range;
 
 #[cfg(test)]
 mod tests;

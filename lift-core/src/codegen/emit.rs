@@ -635,7 +635,7 @@ pub(crate) fn compile_kernel(
     };
     super::banks::pad_banks(&mut kernel, &lanes, &opts.device);
     g.extend(std::mem::take(&mut kernel.body));
-    kernel.body = g.take_placed()?;
+    kernel.body = cl::strides::reduce(g.take_placed()?);
     let local_bytes: i64 = kernel.locals.iter().map(|a| a.len * a.elem_bytes).sum();
     let mut unit = g.unit()?;
     unit.trace_helper = tracing;

@@ -5,8 +5,6 @@
 //! (The default mapping of high-level bodies to `map_glb`/`map_seq`/`reduce_seq` is a
 //! rewriting step of the explorer, [`crate::explore::lower`].)
 //!
-//! * `reduction`: high-level reductions as two kernels, GEMV-like row reductions with a
-//!   work-group per row ([`generate_reduction`]);
 //! * [`stages`]: the stage kernels of a fissioned kernel merged into one program;
 //! * `launch`: the NDRange, from the trip counts of the parallel maps;
 //! * `view`: data-layout primitives as views, turned into one flat index per access;
@@ -28,7 +26,6 @@ mod launch;
 mod loops;
 mod memory;
 mod prims;
-mod reduction;
 mod scalar;
 pub mod stages;
 #[cfg(test)]
@@ -277,95 +274,4 @@ pub fn generate_with(
         out.temporaries,
         text,
     ))
-}
-
-/// Which reduction lowering [`generate_reduction`] uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReductionShape {
-    /// A full reduction in two kernels.
-    Full,
-    /// A map of row reductions with a work-group of `wg` work-items per `cols` rows (see
-    /// `reduction::compile_rows`).
-    Rows {
-        /// Rows per work-group, a power of two dividing the work-group size.
-        cols: i64,
-        /// Work-items per group, a power of two.
-        wg: i64,
-    },
-}
-
-/// Compiles kernel `kernel` of the type-checked high-level program `prog` as a reduction of
-/// the given shape; `None` if its body does not have it.
-pub fn generate_reduction(
-    prog: &Program,
-    kernel: &str,
-    info: &KernelInfo,
-    shape: ReductionShape,
-) -> GResult<Option<Generated>> {
-    generate_reduction_for(
-        prog,
-        kernel,
-        info,
-        shape,
-        &crate::device::DeviceModel::DEFAULT,
-    )
-}
-
-/// [`generate_reduction`] for `device` (the full reduction's groups are of its
-/// [`group`](crate::device::DeviceModel::group) work-items).
-pub fn generate_reduction_for(
-    prog: &Program,
-    kernel: &str,
-    info: &KernelInfo,
-    shape: ReductionShape,
-    device: &crate::device::DeviceModel,
-) -> GResult<Option<Generated>> {
-    let k = prog
-        .kernel(kernel)
-        .ok_or_else(|| CodegenError::UnknownKernel(kernel.to_string()))?;
-    match shape {
-        ReductionShape::Full => reduction::compile(prog, k, info, device.group()),
-        ReductionShape::Rows { cols, wg } => reduction::compile_rows(prog, k, info, cols, wg),
-    }
-}
-
-/// The reduction shapes that apply to kernel `kernel`: `Full`, or `Rows` with each of
-/// `groups` (rows and work-items per group), or none.
-pub fn reduction_shapes(
-    prog: &Program,
-    kernel: &str,
-    info: &KernelInfo,
-    groups: &[(i64, i64)],
-) -> Vec<ReductionShape> {
-    reduction_shapes_for(
-        prog,
-        kernel,
-        info,
-        groups,
-        &crate::device::DeviceModel::DEFAULT,
-    )
-}
-
-/// [`reduction_shapes`] for `device`.
-pub fn reduction_shapes_for(
-    prog: &Program,
-    kernel: &str,
-    info: &KernelInfo,
-    groups: &[(i64, i64)],
-    device: &crate::device::DeviceModel,
-) -> Vec<ReductionShape> {
-    let ok = |s| {
-        matches!(
-            generate_reduction_for(prog, kernel, info, s, device),
-            Ok(Some(_))
-        )
-    };
-    if ok(ReductionShape::Full) {
-        return vec![ReductionShape::Full];
-    }
-    groups
-        .iter()
-        .map(|&(cols, wg)| ReductionShape::Rows { cols, wg })
-        .filter(|&s| ok(s))
-        .collect()
 }

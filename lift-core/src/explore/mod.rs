@@ -37,7 +37,6 @@ pub mod strategy;
 pub mod strips;
 
 use crate::arith::Nat;
-use crate::codegen::ReductionShape;
 use crate::device::DeviceModel;
 use crate::ir::{Expr, ExprKind, Program};
 use crate::rewrite::blocking::{self, block_map_reduce, Blocking, Edge};
@@ -52,9 +51,6 @@ pub use strategy::{Strategy, Tree};
 pub enum Lowering {
     /// A low-level program for [`crate::codegen::generate`].
     Program(Program),
-    /// A high-level reduction for [`crate::codegen::generate_reduction`] (multi-kernel), with
-    /// the shape to give it.
-    Reduction(Program, crate::codegen::ReductionShape),
     /// Several kernels run in order, each stage's result in a global temporary
     /// ([`stages`]).
     Stages(Vec<stages::Stage>),
@@ -321,28 +317,10 @@ fn later_strategies(
         }
     }
     let columns = rows_are_columns(body);
-    let mut reductions: Vec<Candidate> = crate::codegen::reduction_shapes_for(
-        prog,
-        kernel,
-        info,
-        &space::row_groups_for(device),
-        device,
-    )
-    .into_iter()
-    .map(|shape| Candidate {
-        strategy: Strategy::Reduction(shape),
-        lowering: Lowering::Reduction(prog.clone(), shape),
-        info: info.clone(),
-    })
-    .collect();
-    // The reductions derived as programs are offered to the tuner after every other candidate
-    // of the tail until they match the template (docs/BENCHMARKS.md): they change neither the
-    // default nor which strategies are explored, and the build-time scope skips them.
-    let mut trees = Vec::new();
-    if scope == Scope::All {
-        trees.extend(reductions::full(prog, kernel, info, device, dropped));
-        trees.extend(reductions::rows(prog, kernel, info, device, dropped));
-    }
+    // Reductions derived as programs ([`reductions`]): each applies where its work-items
+    // have whole slices to fold, so the mappings after them serve shorter inputs.
+    let mut reductions = reductions::full(prog, kernel, info, device, dropped);
+    reductions.extend(reductions::rows(prog, kernel, info, device, dropped));
     let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map =
         (mappings.first().map(|c| &c.strategy) == Some(&Strategy::Map)).then(|| mappings.remove(0));
@@ -351,12 +329,7 @@ fn later_strategies(
     // groups of many rows read side by side instead, and so does one work-item per row: then
     // those come first (fewest rows per group first: the most work-items per row), and the
     // map before one row per group.
-    let one_row = |c: &Candidate| {
-        matches!(
-            c.strategy,
-            Strategy::Reduction(ReductionShape::Rows { cols: 1, .. })
-        )
-    };
+    let one_row = |c: &Candidate| matches!(c.strategy, Strategy::Tree(Tree::Rows { rows: 1, .. }));
     // Kernel fission, where no other strategy applies, comes before the default mapping,
     // which runs such chains on one work-item. A product whose epilogue reads another
     // matrix's elements keeps its two-kernel form besides the blocked one: the blocked
@@ -382,7 +355,6 @@ fn later_strategies(
         tail.extend(fission);
         tail.extend(map);
     }
-    tail.extend(trees);
     out.extend(tail);
     out.extend(mappings);
 }

@@ -38,7 +38,9 @@ use super::strategy::{Strategy, Tree};
 use super::{Candidate, Dropped, Lowering};
 use crate::arith::Nat;
 use crate::device::DeviceModel;
-use crate::ir::{Boundary, Expr, ExprKind, Kernel, LitValue, Param, PrimArg, Program, Reorder};
+use crate::ir::{
+    Boundary, Expr, ExprKind, Kernel, LitValue, Param, Pat, PrimArg, Program, Reorder,
+};
 use crate::prim::Prim;
 use crate::rewrite::dsl::Builder;
 use crate::rewrite::{build, epilogue, RewriteCtx};
@@ -553,13 +555,14 @@ pub(super) fn rows(
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
-    let Some((lambda, x)) = crate::rewrite::blocking::map_app(&k.body) else {
+    let Some((f, x)) = crate::rewrite::blocking::map_app(&k.body) else {
         return Vec::new();
     };
-    let ExprKind::Lambda(pats, row_body) = &lambda.kind else {
+    let ctx = RewriteCtx::for_kernel(prog, k, info);
+    let Some((pat, row_body)) = row_function(f, &x, &ctx) else {
         return Vec::new();
     };
-    let ([pat], Some(s)) = (pats.as_slice(), shape(row_body)) else {
+    let (pat, Some(s)) = (&pat, shape(&row_body)) else {
         return Vec::new();
     };
     if !crate::analysis::is_pure(&x) {
@@ -575,7 +578,6 @@ pub(super) fn rows(
         x.ty.as_ref()
             .and_then(|t| t.as_array())
             .map(|(_, r)| r.clone());
-    let ctx = RewriteCtx::for_kernel(prog, k, info);
     let mut out = Vec::new();
     for w in device.row_groups() {
         for c in ROWS.into_iter().filter(|&c| c <= w) {
@@ -636,4 +638,20 @@ pub(super) fn rows(
         }
     }
     out
+}
+
+/// The function `f` of `map(f) $ x` as a binder and a body over one row: a lambda's own, or
+/// `|row| f $ row` with a fresh `row` (a function such as `reduce(+, 0.0)`), typed.
+fn row_function(f: &Expr, x: &Expr, ctx: &RewriteCtx) -> Option<(Pat, Expr)> {
+    if let ExprKind::Lambda(pats, body) = &f.kind {
+        let [pat] = pats.as_slice() else { return None };
+        return Some((pat.clone(), (**body).clone()));
+    }
+    let (row_ty, _) = build::array(x.ty.as_ref())?;
+    let name = ctx.fresh("row", &[f, x]);
+    let mut row = build::ident(&name, f.span);
+    row.ty = Some(row_ty.clone());
+    let mut body = build::apply1(f.clone(), row, f.span);
+    body.ty = f.ty.clone();
+    Some((Pat::Name(name, f.span), body))
 }

@@ -173,27 +173,6 @@ pub fn splits() -> Vec<i64> {
     vec![2, 4, 8, 16, 32]
 }
 
-/// [`row_groups_for`] the default model.
-pub fn row_groups() -> Vec<(i64, i64)> {
-    row_groups_for(&DeviceModel::DEFAULT)
-}
-
-/// Rows and work-items per work-group of row reductions on `device` (`reduction(cols=c)`,
-/// and `reduction(cols=c,wg=w)` for groups of other than [`MAX_GROUP`] work-items): one row
-/// per group first, then 16 to 64 (rows of 64 to 256 bytes side by side, for a transposed
-/// view; the untuned default takes the first), then 8 (more groups, shorter segments: it pays
-/// for few long rows); groups of the model's [`group`](DeviceModel::group) first (256 by
-/// default), then of its largest (1024 by default: more work-items per row; a device whose
-/// groups are smaller skips them).
-pub fn row_groups_for(device: &DeviceModel) -> Vec<(i64, i64)> {
-    device
-        .row_groups()
-        .into_iter()
-        .flat_map(|wg| [1, 16, 32, 64, 8].map(|cols| (cols, wg)))
-        .filter(|&(cols, wg)| cols <= wg)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
 //! The strategies of the explorer as data: which strategy derived a candidate, with its
-//! configuration typed (a [`Blocking`], a [`ReductionShape`], the codes of a mapping, the
+//! configuration typed (a [`Blocking`], a [`Tree`], the codes of a mapping, the
 //! stages of a fission). The explorer, the driver and the code generation options read these
 //! values; names (`strategy(p=v, ...)`, [`Strategy::name`], [`Strategy::params`]) are made
 //! from them for display (`lift emit --candidates`, `LIFT_DUMP`) and for the runtime's caches,
@@ -10,7 +10,7 @@
 //! combination of rules with a configuration.
 
 use super::mapping::Code;
-use crate::codegen::{Options, ReductionShape};
+use crate::codegen::Options;
 use crate::device::DeviceModel;
 use crate::rewrite::blocking::{Blocking, Edge};
 
@@ -23,8 +23,6 @@ pub enum Strategy {
     Strips(Strip),
     /// Sliding strips of a stencil, `slides` ([`super::slides`]).
     Slides(Strip),
-    /// A reduction by the reduction generator of code generation, `reduction`.
-    Reduction(ReductionShape),
     /// A reduction derived as a low-level program, `tree` ([`super::reductions`]).
     Tree(Tree),
     /// Kernel fission, `stages` ([`super::stages`], [`super::lets`]).
@@ -141,14 +139,13 @@ impl Stages {
 }
 
 impl Strategy {
-    /// Its name without parameters: `blocked`, `strips`, `slides`, `reduction`, `tree`,
+    /// Its name without parameters: `blocked`, `strips`, `slides`, `tree`,
     /// `stages`, `map`, `mapping`.
     pub fn kind(&self) -> &'static str {
         match self {
             Strategy::Blocked(_) => "blocked",
             Strategy::Strips(_) => "strips",
             Strategy::Slides(_) => "slides",
-            Strategy::Reduction(_) => "reduction",
             Strategy::Tree(_) => "tree",
             Strategy::Stages(_) => "stages",
             Strategy::Map => "map",
@@ -176,20 +173,9 @@ impl Strategy {
             Strategy::Strips(s) | Strategy::Slides(s) => {
                 named(&[("s", s.s), ("pad", s.pad.into())])
             }
-            Strategy::Reduction(ReductionShape::Full)
-            | Strategy::Map
-            | Strategy::Tree(Tree::Stage) => Vec::new(),
+            Strategy::Map | Strategy::Tree(Tree::Stage) => Vec::new(),
             Strategy::Tree(Tree::Full { v }) => named(&[("v", *v)]),
             Strategy::Tree(Tree::Rows { rows, wg }) => named(&[("rows", *rows), ("wg", *wg)]),
-            // Named after the default model's group, whatever the device's, so that a name
-            // means one kernel on every device.
-            Strategy::Reduction(ReductionShape::Rows { cols, wg }) => {
-                if *wg == super::space::MAX_GROUP {
-                    named(&[("cols", *cols)])
-                } else {
-                    named(&[("cols", *cols), ("wg", *wg)])
-                }
-            }
             Strategy::Mapping(m) => {
                 let codes = m.codes.iter().enumerate();
                 let mut ps: Vec<(String, i64)> = codes
@@ -300,11 +286,6 @@ mod tests {
         });
         assert_eq!(m.name(), "mapping(m0=30,m1=10,lanes=256)");
         assert_eq!(m.options(&DeviceModel::DEFAULT).lanes, 256);
-        let rows = ReductionShape::Rows { cols: 8, wg: 1024 };
-        assert_eq!(
-            Strategy::Reduction(rows).name(),
-            "reduction(cols=8,wg=1024)"
-        );
         let tree = Strategy::Tree(Tree::Rows { rows: 1, wg: 256 });
         assert_eq!(tree.name(), "tree(rows=1,wg=256)");
         assert_eq!(Strategy::Tree(Tree::Full { v: 4 }).name(), "tree(v=4)");

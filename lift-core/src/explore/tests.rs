@@ -570,15 +570,12 @@ fn a_smaller_work_group_drops_the_larger_groups() {
     assert!(names(&c).contains(&"mapping(m0=20,m1=10,lanes=128)"));
     let rows = "kernel R<N, M>(x: [[f32; M]; N]) -> [f32; N] { map(|r| reduce(+, 0.0) $ r) $ x }";
     let r = compile_for(rows, &small);
-    let reductions: Vec<&str> = names(&r)
+    let trees: Vec<&str> = names(&r)
         .into_iter()
-        .filter(|n| n.starts_with("reduction"))
+        .filter(|n| n.starts_with("tree("))
         .collect();
-    assert_eq!(reductions.first(), Some(&"reduction(cols=1,wg=128)"));
-    assert!(
-        reductions.iter().all(|n| n.ends_with("wg=128)")),
-        "{reductions:?}"
-    );
+    assert_eq!(trees.first(), Some(&"tree(rows=1,wg=128)"));
+    assert!(trees.iter().all(|n| n.ends_with("wg=128)")), "{trees:?}");
     for cand in &r.candidates {
         assert!(group(cand) <= 128, "{}: {}", cand.name, group(cand));
     }
@@ -586,7 +583,7 @@ fn a_smaller_work_group_drops_the_larger_groups() {
         "kernel S<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }",
         &small,
     );
-    assert_eq!(sum.candidates[0].name, "reduction");
+    assert_eq!(sum.candidates[0].name, "tree(v=4)");
     assert_eq!(group(&sum.candidates[0]), 128);
 }
 

@@ -6,6 +6,7 @@
 pub(crate) mod ast;
 pub(crate) mod locals;
 pub(crate) mod print;
+pub(crate) mod strides;
 
 pub(crate) use ast::{BinOp, CExpr, Fence, Index, LocalAt, Mark, Param, Stmt, Touch, Unit};
 
