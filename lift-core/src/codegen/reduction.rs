@@ -492,7 +492,7 @@ pub(crate) fn compile_rows(
     // The row of this work-item (clamped: lanes past the last row repeat it, unwritten).
     let local_id = CExpr::call("get_local_id", vec![CExpr::Int(0)]);
     g.emit(Stmt::Decl {
-        ty: "lift_idx".into(),
+        ty: cl::CScalar::Idx.into(),
         name: "lift_wg".into(),
         init: Some(
             CExpr::call("get_group_id", vec![CExpr::Int(0)])
@@ -505,7 +505,7 @@ pub(crate) fn compile_rows(
         konst: true,
     });
     g.emit(Stmt::Decl {
-        ty: "lift_idx".into(),
+        ty: cl::CScalar::Idx.into(),
         name: "lift_row".into(),
         init: Some(CExpr::call(
             "lift_min",
@@ -598,13 +598,8 @@ fn vector_lanes(x: &Expr, k: &Kernel) -> Option<Lanes> {
             return None;
         };
         let sct = match s {
-            ScalarType::F32 => "float",
-            ScalarType::F64 => "double",
-            ScalarType::I32 => "int",
-            ScalarType::U32 => "uint",
-            ScalarType::I64 => "long",
-            ScalarType::U64 => "ulong",
-            _ => return None,
+            ScalarType::F16 | ScalarType::Bool => return None,
+            s => super::ctypes::scalar(*s),
         };
         Some((c_name(name), sct))
     };

@@ -146,6 +146,7 @@ fn expr(e: CExpr, f: &mut impl FnMut(LocalAt) -> Index) -> CExpr {
         CExpr::Not(x) => CExpr::Not(boxed(*x, f)),
         CExpr::Neg(x) => CExpr::Neg(boxed(*x, f)),
         CExpr::Cast(t, x) => CExpr::Cast(t, boxed(*x, f)),
+        CExpr::Convert(t, x) => CExpr::Convert(t, boxed(*x, f)),
         CExpr::Cond(c, x, y) => CExpr::Cond(boxed(*c, f), boxed(*x, f), boxed(*y, f)),
         CExpr::Vector(t, parts) => CExpr::Vector(t, exprs(parts, f)),
         CExpr::Struct(t, parts) => CExpr::Struct(t, exprs(parts, f)),

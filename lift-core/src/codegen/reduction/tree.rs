@@ -2,7 +2,7 @@
 //! memory (`lift_tmp`), shared by the two-kernel and the row reductions of [`super`].
 
 use crate::arith::Nat;
-use crate::codegen::cl::{BinOp, CExpr, Fence, Stmt};
+use crate::codegen::cl::{BinOp, CExpr, CScalar, CType, Fence, Stmt};
 use crate::codegen::emit::{Arg, Gen};
 use crate::codegen::memory::Space;
 use crate::codegen::view::View;
@@ -13,7 +13,7 @@ use crate::types::Type;
 /// The buffers of a reduction input that can be read with `vload4`: a 1-D array parameter, or
 /// a `zip` of such parameters (`tuple`), with the OpenCL scalar type of each.
 pub(super) struct Lanes {
-    pub bufs: Vec<(String, &'static str)>,
+    pub bufs: Vec<(String, CScalar)>,
     pub tuple: bool,
 }
 
@@ -59,8 +59,8 @@ impl Gen<'_> {
         let ct = self.ct.compute(t)?;
         let zv = self.value(Arg::Expr(z))?;
         let zc = self.read(&zv, t)?;
-        let decl = |ty: &str, name: &str, init: CExpr| Stmt::Decl {
-            ty: ty.into(),
+        let decl = |ty: &CType, name: &str, init: CExpr| Stmt::Decl {
+            ty: ty.clone(),
             name: name.into(),
             init: Some(init),
             konst: false,
@@ -77,7 +77,7 @@ impl Gen<'_> {
             len: wg,
         });
         self.emit(Stmt::Decl {
-            ty: "int".into(),
+            ty: CScalar::Int.into(),
             name: "lift_l".into(),
             init: Some(CExpr::call("get_local_id", vec![CExpr::Int(0)])),
             konst: true,
@@ -88,7 +88,7 @@ impl Gen<'_> {
             let (body, ()) = self.capture(|g| {
                 for (k, (buf, sct)) in lanes.bufs.iter().enumerate() {
                     g.emit(Stmt::Decl {
-                        ty: format!("{sct}4"),
+                        ty: CType::Vector(*sct, 4),
                         name: format!("lift_v{k}"),
                         init: Some(CExpr::call(
                             "vload4",
