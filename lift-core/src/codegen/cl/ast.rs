@@ -536,3 +536,67 @@ pub(crate) fn rebuild(body: Vec<Stmt>, f: &mut impl FnMut(Stmt) -> Vec<Stmt>) ->
     }
     out
 }
+
+impl Stmt {
+    /// The statement with every expression in it replaced by what `f` gives for it: its own
+    /// and those of the statements nested in it, in program order. Types, names and access
+    /// marks are kept.
+    pub(crate) fn map_exprs(self, f: &mut impl FnMut(CExpr) -> CExpr) -> Stmt {
+        fn body(b: Vec<Stmt>, f: &mut impl FnMut(CExpr) -> CExpr) -> Vec<Stmt> {
+            b.into_iter().map(|s| s.map_exprs(f)).collect()
+        }
+        match self {
+            Stmt::Decl {
+                ty,
+                name,
+                init,
+                konst,
+            } => Stmt::Decl {
+                ty,
+                name,
+                init: init.map(&mut *f),
+                konst,
+            },
+            Stmt::Assign { place, value } => Stmt::Assign {
+                place: f(place),
+                value: f(value),
+            },
+            Stmt::AddAssign { place, value } => Stmt::AddAssign {
+                place: f(place),
+                value: f(value),
+            },
+            Stmt::Expr(e) => Stmt::Expr(f(e)),
+            Stmt::Return(e) => Stmt::Return(f(e)),
+            Stmt::Block(b) => Stmt::Block(body(b, f)),
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => Stmt::If {
+                cond: f(cond),
+                then: body(then, f),
+                otherwise: otherwise.map(|o| body(o, f)),
+            },
+            Stmt::When { cond, stmt } => Stmt::When {
+                cond: f(cond),
+                stmt: Box::new(stmt.map_exprs(f)),
+            },
+            Stmt::For {
+                var,
+                from,
+                bound,
+                step,
+                unroll,
+                body: b,
+            } => Stmt::For {
+                var,
+                from: f(from),
+                bound: f(bound),
+                step: f(step),
+                unroll,
+                body: body(b, f),
+            },
+            s @ (Stmt::Array { .. } | Stmt::Break | Stmt::Barrier(_) | Stmt::Mark(_)) => s,
+        }
+    }
+}

@@ -52,79 +52,26 @@ impl Index {
 }
 
 /// `body` with every local element index in it (in expressions and access marks, nested
-/// statements included) replaced by what `f` gives for it.
+/// statements included) replaced by what `f` gives for it. (Access marks are never under a
+/// `When`, which [`rebuild`] does not enter.)
 pub(crate) fn map(body: Vec<Stmt>, f: &mut impl FnMut(LocalAt) -> Index) -> Vec<Stmt> {
-    rebuild(body, &mut |s| vec![stmt(s, f)])
+    let body = rebuild(body, &mut |s| {
+        vec![match s {
+            Stmt::Mark(Mark::Access(mut t)) => {
+                t.at = index(t.at, f);
+                Stmt::Mark(Mark::Access(t))
+            }
+            s => s,
+        }]
+    });
+    body.into_iter()
+        .map(|s| s.map_exprs(&mut |e| expr(e, f)))
+        .collect()
 }
 
 /// Local element indices lowered to flat index arithmetic under `facts`.
 pub(crate) fn lower(body: Vec<Stmt>, facts: &Facts) -> Vec<Stmt> {
     map(body, &mut |at| Index::Flat(at.flat(facts)))
-}
-
-/// A statement's own expressions mapped ([`rebuild`] maps the bodies of compound ones; the
-/// statement under a `When` is mapped here, whole).
-fn stmt(s: Stmt, f: &mut impl FnMut(LocalAt) -> Index) -> Stmt {
-    match s {
-        Stmt::Decl {
-            ty,
-            name,
-            init,
-            konst,
-        } => Stmt::Decl {
-            ty,
-            name,
-            init: init.map(|x| expr(x, f)),
-            konst,
-        },
-        Stmt::Assign { place, value } => Stmt::Assign {
-            place: expr(place, f),
-            value: expr(value, f),
-        },
-        Stmt::AddAssign { place, value } => Stmt::AddAssign {
-            place: expr(place, f),
-            value: expr(value, f),
-        },
-        Stmt::Expr(x) => Stmt::Expr(expr(x, f)),
-        Stmt::Return(x) => Stmt::Return(expr(x, f)),
-        Stmt::If {
-            cond,
-            then,
-            otherwise,
-        } => Stmt::If {
-            cond: expr(cond, f),
-            then,
-            otherwise,
-        },
-        Stmt::When { cond, stmt } => Stmt::When {
-            cond: expr(cond, f),
-            stmt: Box::new(map(vec![*stmt], f).remove(0)),
-        },
-        Stmt::For {
-            var,
-            from,
-            bound,
-            step,
-            unroll,
-            body,
-        } => Stmt::For {
-            var,
-            from: expr(from, f),
-            bound: expr(bound, f),
-            step: expr(step, f),
-            unroll,
-            body,
-        },
-        Stmt::Mark(Mark::Access(mut t)) => {
-            t.at = index(t.at, f);
-            Stmt::Mark(Mark::Access(t))
-        }
-        s @ (Stmt::Array { .. }
-        | Stmt::Block(_)
-        | Stmt::Break
-        | Stmt::Barrier(_)
-        | Stmt::Mark(_)) => s,
-    }
 }
 
 fn index(i: Index, f: &mut impl FnMut(LocalAt) -> Index) -> Index {

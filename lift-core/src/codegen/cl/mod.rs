@@ -235,6 +235,52 @@ mod tests {
         }
     }
 
+    /// Every expression of a statement tree is mapped, nested ones included.
+    #[test]
+    fn map_exprs_reaches_nested_statements() {
+        let x = || CExpr::var("x");
+        let s = Stmt::If {
+            cond: x(),
+            then: vec![Stmt::For {
+                var: "i".into(),
+                from: x(),
+                bound: x(),
+                step: CExpr::Int(1),
+                unroll: false,
+                body: vec![Stmt::When {
+                    cond: x(),
+                    stmt: Box::new(Stmt::Assign {
+                        place: x(),
+                        value: x(),
+                    }),
+                }],
+            }],
+            otherwise: Some(vec![Stmt::Decl {
+                ty: CScalar::Int.into(),
+                name: "d".into(),
+                init: Some(x()),
+                konst: true,
+            }]),
+        };
+        let mut n = 0;
+        let s = s.map_exprs(&mut |e| {
+            n += 1;
+            if e == x() {
+                CExpr::var("y")
+            } else {
+                e
+            }
+        });
+        let mut out = String::new();
+        print::stmts(&[s], 0, &mut out);
+        assert_eq!(n, 8);
+        assert_eq!(
+            out,
+            "if (y) {\n  for (lift_idx i = y; i < y; i += 1) {\n    if (y) y = y;\n  }\n}\n\
+             else {\n  const int d = y;\n}\n"
+        );
+    }
+
     #[test]
     fn names_and_literals_are_simple() {
         let x = CExpr::var("x");
