@@ -187,6 +187,7 @@ fn lane_ids(lane: i64, local: &[i64]) -> [i64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::cl::CScalar;
 
     fn access(at: Vec<(Nat, i64)>, words: i64) -> LocalAccess {
         LocalAccess {
@@ -246,7 +247,7 @@ mod tests {
             params: Vec::new(),
             sizes: Vec::new(),
             locals: vec![LocalArray {
-                ty: "float".into(),
+                ty: CScalar::Float.into(),
                 name: "t".into(),
                 len: 16 * 128,
                 elem_bytes: 4,

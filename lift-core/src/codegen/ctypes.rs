@@ -1,32 +1,32 @@
-//! OpenCL C spellings of lift-rs types: the compute type (registers: `f16` computes as
+//! OpenCL C types of lift-rs types: the compute type (registers: `f16` computes as
 //! `float`) and the storage type (global buffers: `half`, `bool` as `uchar`), plus one
 //! `typedef struct` per tuple type used.
 
+use super::cl::ast::{CScalar, CType, Struct};
 use super::{CodegenError, GResult};
 use crate::types::{ScalarType, Type};
-use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// The tuple structs and extensions a program needs.
 #[derive(Default)]
 pub(crate) struct CTypes {
-    /// Struct name to its field types (compute types), in first-use order by name.
-    structs: BTreeMap<String, Vec<String>>,
-    /// Order in which the structs were first seen (fields before the structs using them).
-    order: Vec<String>,
+    /// The field types (compute types) of each struct, in the order the structs were first
+    /// seen (fields before the structs using them).
+    structs: Vec<Rc<[CType]>>,
     /// Whether `double` occurs.
     pub fp64: bool,
 }
 
-/// The compute spelling of a scalar type.
-pub(crate) fn scalar(s: ScalarType) -> &'static str {
+/// The compute type of a scalar type.
+pub(crate) fn scalar(s: ScalarType) -> CScalar {
     match s {
-        ScalarType::F16 | ScalarType::F32 => "float",
-        ScalarType::F64 => "double",
-        ScalarType::I32 => "int",
-        ScalarType::U32 => "uint",
-        ScalarType::I64 => "long",
-        ScalarType::U64 => "ulong",
-        ScalarType::Bool => "bool",
+        ScalarType::F16 | ScalarType::F32 => CScalar::Float,
+        ScalarType::F64 => CScalar::Double,
+        ScalarType::I32 => CScalar::Int,
+        ScalarType::U32 => CScalar::Uint,
+        ScalarType::I64 => CScalar::Long,
+        ScalarType::U64 => CScalar::Ulong,
+        ScalarType::Bool => CScalar::Bool,
     }
 }
 
@@ -54,30 +54,28 @@ fn scalar_bytes(s: ScalarType) -> i64 {
 
 impl CTypes {
     /// The compute type of a non-array type (registers, user functions, local memory).
-    pub(crate) fn compute(&mut self, t: &Type) -> GResult<String> {
+    pub(crate) fn compute(&mut self, t: &Type) -> GResult<CType> {
         match t {
             Type::Scalar(s) => {
                 self.fp64 |= *s == ScalarType::F64;
-                Ok(scalar(*s).to_string())
+                Ok(CType::Scalar(scalar(*s)))
             }
             Type::Vector(s, w) => {
                 if *s == ScalarType::Bool {
                     return Err(CodegenError::Unsupported("vectors of bool".into()));
                 }
                 self.fp64 |= *s == ScalarType::F64;
-                Ok(format!("{}{w}", scalar(*s)))
+                Ok(CType::Vector(scalar(*s), *w))
             }
             Type::Tuple(ts) => {
                 let fields = ts
                     .iter()
                     .map(|t| self.compute(t))
-                    .collect::<GResult<Vec<_>>>()?;
-                let name = format!("Tuple_{}", fields.join("_"));
-                if !self.structs.contains_key(&name) {
-                    self.order.push(name.clone());
-                    self.structs.insert(name.clone(), fields);
+                    .collect::<GResult<Rc<[CType]>>>()?;
+                if !self.structs.contains(&fields) {
+                    self.structs.push(fields.clone());
                 }
-                Ok(name)
+                Ok(CType::Struct(fields))
             }
             Type::Array(..) | Type::Capped(..) => Err(CodegenError::Unsupported(format!(
                 "an array value where a scalar, vector or tuple is expected: {t}"
@@ -86,11 +84,12 @@ impl CTypes {
     }
 
     /// The storage type of the elements of a global buffer.
-    pub(crate) fn storage(&mut self, t: &Type) -> GResult<String> {
+    pub(crate) fn storage(&mut self, t: &Type) -> GResult<CType> {
         match t {
-            Type::Scalar(ScalarType::F16) => Ok("half".into()),
-            Type::Scalar(ScalarType::Bool) => Ok("uchar".into()),
-            Type::Vector(ScalarType::F16, _) => Ok("half".into()),
+            Type::Scalar(ScalarType::F16) | Type::Vector(ScalarType::F16, _) => {
+                Ok(CScalar::Half.into())
+            }
+            Type::Scalar(ScalarType::Bool) => Ok(CScalar::Uchar.into()),
             Type::Tuple(ts)
                 if ts
                     .iter()
@@ -105,12 +104,11 @@ impl CTypes {
     }
 
     /// The struct types, in dependency order.
-    pub(crate) fn structs(&self) -> Vec<super::cl::ast::Struct> {
-        self.order
+    pub(crate) fn structs(&self) -> Vec<Struct> {
+        self.structs
             .iter()
-            .map(|name| super::cl::ast::Struct {
-                name: name.clone(),
-                fields: self.structs[name].clone(),
+            .map(|fields| Struct {
+                fields: fields.clone(),
             })
             .collect()
     }

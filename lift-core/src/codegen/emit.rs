@@ -6,7 +6,7 @@
 
 use super::barriers::Mag;
 use super::cl::ast::{KernelDef, LocalArray};
-use super::cl::{self, CExpr, Param, Stmt};
+use super::cl::{self, CExpr, CScalar, Param, Stmt};
 use super::ctypes::CTypes;
 use super::launch::{self, Launch};
 use super::loops::Unroll;
@@ -562,7 +562,7 @@ pub(crate) fn compile_kernel(
     g.trace = tracing;
     if tracing {
         g.emit(Stmt::Decl {
-            ty: "int".into(),
+            ty: CScalar::Int.into(),
             name: "lift_epoch".into(),
             init: Some(CExpr::Int(0)),
             konst: false,
@@ -594,7 +594,7 @@ pub(crate) fn compile_kernel(
     params.push(Param::pointer(Space::Global, out_decl, "out"));
     args.push(KernelArg::Output);
     if capped {
-        params.push(Param::pointer(Space::Global, "int", "lift_count"));
+        params.push(Param::pointer(Space::Global, CScalar::Int, "lift_count"));
         args.push(KernelArg::Count);
     }
     for (i, t) in g.temp_params.iter().enumerate() {
@@ -612,8 +612,8 @@ pub(crate) fn compile_kernel(
     args.extend(size_args);
     if tracing {
         g.emit(super::trace::end());
-        params.push(Param::pointer(Space::Global, "int", "lift_trace"));
-        params.push(Param::value("int", "lift_trace_cap"));
+        params.push(Param::pointer(Space::Global, CScalar::Int, "lift_trace"));
+        params.push(Param::value(CScalar::Int, "lift_trace_cap"));
         args.push(KernelArg::Trace {
             buffers: std::mem::take(&mut g.traced),
         });
@@ -703,7 +703,7 @@ impl Gen<'_> {
         i: usize,
     ) -> GResult<(Param, KernelArg)> {
         let decl = match &p.ty {
-            Type::Scalar(crate::types::ScalarType::Bool) => "uchar".to_string(),
+            Type::Scalar(crate::types::ScalarType::Bool) => CScalar::Uchar.into(),
             t => self.ct.compute(t)?,
         };
         Ok((

@@ -4,7 +4,7 @@
 //! `*_unroll` loops with a constant trip count are unrolled.
 
 use super::barriers::LoopTag;
-use super::cl::{BinOp, CExpr, Stmt};
+use super::cl::{BinOp, CExpr, CScalar, Stmt};
 use super::emit::{Gen, Par, ParLoop};
 use super::GResult;
 use crate::arith::Nat;
@@ -114,7 +114,7 @@ impl<'a> Gen<'a> {
         let (stmts, r) = self.nest(|g| {
             if !matches!(shape, Shape::Strided) {
                 g.emit(Stmt::Decl {
-                    ty: "lift_idx".into(),
+                    ty: CScalar::Idx.into(),
                     name: name.clone(),
                     init: Some(CExpr::call(id, dim())),
                     konst: false,

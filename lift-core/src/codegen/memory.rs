@@ -9,7 +9,7 @@
 //! iteration.
 
 use super::cl::ast::LocalArray;
-use super::cl::{Param, Stmt};
+use super::cl::{CScalar, CType, Param, Stmt};
 use super::ctypes::{self, CTypes};
 use super::emit::{Gen, Par};
 use super::view::View;
@@ -112,9 +112,9 @@ fn constant(n: &Nat, what: &str) -> GResult<i64> {
 }
 
 /// The C declaration type of a buffer's elements.
-pub(crate) fn elem_decl(buf: &Buffer, ct: &mut CTypes) -> GResult<String> {
+pub(crate) fn elem_decl(buf: &Buffer, ct: &mut CTypes) -> GResult<CType> {
     if buf.half {
-        Ok("half".into())
+        Ok(CScalar::Half.into())
     } else if buf.space == Space::Global {
         ct.storage(&buf.elem)
     } else {

@@ -101,7 +101,7 @@ pub(crate) fn size_params(k: &crate::ir::Kernel) -> (Vec<cl::Param>, Vec<KernelA
     let mut sizes = Vec::new();
     for (name, _) in &k.sizes {
         let s = crate::cnames::c_name(name);
-        params.push(cl::Param::value("lift_idx", format!("lift_size_{s}")));
+        params.push(cl::Param::value(cl::CScalar::Idx, format!("lift_size_{s}")));
         args.push(KernelArg::Size(name.clone()));
         sizes.push(s);
     }

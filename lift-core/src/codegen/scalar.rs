@@ -2,7 +2,7 @@
 //! functions as OpenCL C functions (prefixed `uf_` to stay clear of OpenCL builtins).
 
 use super::cl::ast::{FunBody as ClBody, Function};
-use super::cl::{BinOp as ClOp, CExpr, Param, Stmt};
+use super::cl::{BinOp as ClOp, CExpr, CScalar, CType, Param, Stmt};
 use super::emit::{c_name, ty_of, Arg, Gen};
 use super::launch::Launch;
 use super::view::View;
@@ -117,7 +117,7 @@ impl<'a> Gen<'a> {
             (Some(w), Some(s)) if to != ScalarType::Bool && s != ScalarType::Bool => {
                 let src = self.ct.compute(&Type::Vector(s, w))?;
                 let dst = self.ct.compute(&Type::Vector(to, w))?;
-                CExpr::call(&format!("convert_{dst}"), vec![a.splat(src)])
+                CExpr::Convert(dst, Box::new(a.splat(src)))
             }
             (Some(_), _) => {
                 return Err(CodegenError::Unsupported(format!(
@@ -143,9 +143,9 @@ impl<'a> Gen<'a> {
             self.extend(lb);
             let t = self.ct.compute(&Type::Vector(s, w))?;
             let mask = if matches!(s, ScalarType::F64 | ScalarType::I64 | ScalarType::U64) {
-                format!("long{w}")
+                CType::Vector(CScalar::Long, w)
             } else {
-                format!("int{w}")
+                CType::Vector(CScalar::Int, w)
             };
             let c = self.fresh("c");
             self.emit(Stmt::Decl {
@@ -253,10 +253,10 @@ impl<'a> Gen<'a> {
         let vi = self.value(i)?;
         let code = self.read(&vi, &ti)?;
         let d = self.fresh("d");
-        let idx = |e: CExpr| e.cast("lift_idx");
+        let idx = |e: CExpr| e.cast(CScalar::Idx);
         let last = idx(CExpr::Nat(n.clone())).bin(ClOp::Sub, CExpr::Int(1));
         self.emit(Stmt::Decl {
-            ty: "lift_idx".into(),
+            ty: CScalar::Idx.into(),
             name: d.clone(),
             init: Some(CExpr::call(
                 "clamp",

@@ -5,6 +5,62 @@
 
 use crate::arith::Nat;
 use crate::codegen::memory::Space;
+use std::rc::Rc;
+
+/// An OpenCL C scalar type ([`super::print`] spells them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CScalar {
+    Float,
+    Double,
+    Int,
+    Uint,
+    Long,
+    Ulong,
+    Bool,
+    /// 16-bit floats, a storage type only (`vload_half`, `vstore_half`).
+    Half,
+    /// `bool` in memory and in kernel parameters.
+    Uchar,
+    /// `lift_idx`, the type of index arithmetic (`int` or `long`, see
+    /// [`crate::codegen::INDEX_PRELUDE`]).
+    Idx,
+}
+
+/// An OpenCL C type ([`super::print`] spells them; [`crate::codegen::ctypes`] gives those of
+/// lift-rs types).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CType {
+    /// A scalar.
+    Scalar(CScalar),
+    /// A vector of a number of lanes, `float4`.
+    Vector(CScalar, u32),
+    /// A tuple struct by its field types, `Tuple_float_int` (declared in [`Unit::structs`]).
+    Struct(Rc<[CType]>),
+    /// A pointer to elements in an address space (no qualifier in private memory), `const`
+    /// for reads.
+    Pointer {
+        space: Space,
+        konst: bool,
+        elem: Box<CType>,
+    },
+}
+
+impl From<CScalar> for CType {
+    fn from(s: CScalar) -> CType {
+        CType::Scalar(s)
+    }
+}
+
+impl CType {
+    /// A pointer to `elem` in `space`, to `const` data when `konst`.
+    pub(crate) fn pointer(space: Space, elem: CType, konst: bool) -> CType {
+        CType::Pointer {
+            space,
+            konst,
+            elem: Box::new(elem),
+        }
+    }
+}
 
 /// A C expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,13 +93,15 @@ pub(crate) enum CExpr {
     /// `-a`.
     Neg(Box<CExpr>),
     /// A C cast, `(ty)a`.
-    Cast(String, Box<CExpr>),
+    Cast(CType, Box<CExpr>),
+    /// OpenCL's conversion of a vector to another lane type, `convert_ty(a)`.
+    Convert(CType, Box<CExpr>),
     /// `c ? a : b`.
     Cond(Box<CExpr>, Box<CExpr>, Box<CExpr>),
     /// A vector literal, `(ty)(a, b, ...)` (one component: every lane).
-    Vector(String, Vec<CExpr>),
+    Vector(CType, Vec<CExpr>),
     /// A struct (tuple) literal, `(ty){a, b, ...}`.
-    Struct(String, Vec<CExpr>),
+    Struct(CType, Vec<CExpr>),
 }
 
 /// The binary operators: the generator's own and those of the scalar subset
@@ -171,7 +229,7 @@ impl CExpr {
     }
 
     /// `(ty)self`.
-    pub(crate) fn cast(self, ty: impl Into<String>) -> CExpr {
+    pub(crate) fn cast(self, ty: impl Into<CType>) -> CExpr {
         CExpr::Cast(ty.into(), Box::new(self))
     }
 
@@ -181,8 +239,51 @@ impl CExpr {
     }
 
     /// `(ty)(self)`: a vector of `ty` with every lane `self` (a vector of `ty` unchanged).
-    pub(crate) fn splat(self, ty: impl Into<String>) -> CExpr {
-        CExpr::Vector(ty.into(), vec![self])
+    pub(crate) fn splat(self, ty: CType) -> CExpr {
+        CExpr::Vector(ty, vec![self])
+    }
+
+    /// Its direct sub-expressions (an `Offset`'s index is index arithmetic, not one).
+    pub(crate) fn children(&self) -> Vec<&CExpr> {
+        match self {
+            CExpr::Call(_, xs) | CExpr::Vector(_, xs) | CExpr::Struct(_, xs) => xs.iter().collect(),
+            CExpr::Index(x, y) | CExpr::Bin(_, x, y) => vec![x, y],
+            CExpr::Member(x, _)
+            | CExpr::Offset(x, _)
+            | CExpr::Not(x)
+            | CExpr::Neg(x)
+            | CExpr::Cast(_, x)
+            | CExpr::Convert(_, x) => vec![x],
+            CExpr::Cond(c, x, y) => vec![c, x, y],
+            CExpr::Var(_) | CExpr::Int(_) | CExpr::Lit(_) | CExpr::Nat(_) | CExpr::Local(_) => {
+                Vec::new()
+            }
+        }
+    }
+
+    /// The expression with each direct sub-expression replaced by what `f` gives for it (an
+    /// `Offset`'s index stays).
+    pub(crate) fn map_children(self, f: &mut impl FnMut(CExpr) -> CExpr) -> CExpr {
+        let mut b = |x: Box<CExpr>| Box::new(f(*x));
+        match self {
+            CExpr::Call(name, xs) => CExpr::Call(name, xs.into_iter().map(&mut *f).collect()),
+            CExpr::Vector(t, xs) => CExpr::Vector(t, xs.into_iter().map(&mut *f).collect()),
+            CExpr::Struct(t, xs) => CExpr::Struct(t, xs.into_iter().map(&mut *f).collect()),
+            CExpr::Index(x, y) => CExpr::Index(b(x), b(y)),
+            CExpr::Bin(op, x, y) => CExpr::Bin(op, b(x), b(y)),
+            CExpr::Member(x, m) => CExpr::Member(b(x), m),
+            CExpr::Offset(x, i) => CExpr::Offset(b(x), i),
+            CExpr::Not(x) => CExpr::Not(b(x)),
+            CExpr::Neg(x) => CExpr::Neg(b(x)),
+            CExpr::Cast(t, x) => CExpr::Cast(t, b(x)),
+            CExpr::Convert(t, x) => CExpr::Convert(t, b(x)),
+            CExpr::Cond(c, x, y) => CExpr::Cond(b(c), b(x), b(y)),
+            e @ (CExpr::Var(_)
+            | CExpr::Int(_)
+            | CExpr::Lit(_)
+            | CExpr::Nat(_)
+            | CExpr::Local(_)) => e,
+        }
     }
 
     /// Whether the expression is a name or a literal, possibly with members selected: cheap
@@ -208,7 +309,7 @@ pub(crate) struct Fence {
 pub(crate) enum Stmt {
     /// `[const] ty name [= init];`
     Decl {
-        ty: String,
+        ty: CType,
         name: String,
         init: Option<CExpr>,
         konst: bool,
@@ -217,7 +318,7 @@ pub(crate) enum Stmt {
     /// a kernel).
     Array {
         space: Space,
-        ty: String,
+        ty: CType,
         name: String,
         len: i64,
     },
@@ -316,7 +417,7 @@ pub(crate) struct Param {
     /// `const` data.
     pub konst: bool,
     /// The element (or value) type.
-    pub ty: String,
+    pub ty: CType,
     /// `restrict` (pointers only).
     pub restrict: bool,
     pub name: String,
@@ -324,7 +425,7 @@ pub(crate) struct Param {
 
 impl Param {
     /// A value parameter, `ty name`.
-    pub(crate) fn value(ty: impl Into<String>, name: impl Into<String>) -> Param {
+    pub(crate) fn value(ty: impl Into<CType>, name: impl Into<String>) -> Param {
         Param {
             space: None,
             konst: false,
@@ -335,7 +436,7 @@ impl Param {
     }
 
     /// A pointer parameter, `space ty* name`.
-    pub(crate) fn pointer(space: Space, ty: impl Into<String>, name: impl Into<String>) -> Param {
+    pub(crate) fn pointer(space: Space, ty: impl Into<CType>, name: impl Into<String>) -> Param {
         Param {
             space: Some(space),
             ..Param::value(ty, name)
@@ -343,7 +444,7 @@ impl Param {
     }
 
     /// An input buffer, `const global ty* restrict name`.
-    pub(crate) fn input(ty: impl Into<String>, name: impl Into<String>) -> Param {
+    pub(crate) fn input(ty: impl Into<CType>, name: impl Into<String>) -> Param {
         Param {
             konst: true,
             restrict: true,
@@ -355,7 +456,7 @@ impl Param {
 /// A local array of the kernel with a size known at compile time, `local ty name[len];`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LocalArray {
-    pub ty: String,
+    pub ty: CType,
     pub name: String,
     /// Elements, padding included.
     pub len: i64,
@@ -395,17 +496,17 @@ pub(crate) enum FunBody {
 /// A user function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Function {
-    pub ret: String,
+    pub ret: CType,
     pub name: String,
     pub params: Vec<Param>,
     pub body: FunBody,
 }
 
-/// A tuple type, `typedef struct { f0 _0; f1 _1; ... } name;`.
+/// A tuple type, `typedef struct { f0 _0; f1 _1; ... } name;`, named after its fields
+/// ([`CType::Struct`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Struct {
-    pub name: String,
-    pub fields: Vec<String>,
+    pub fields: Rc<[CType]>,
 }
 
 /// An OpenCL C translation unit.
@@ -477,4 +578,86 @@ pub(crate) fn rebuild(body: Vec<Stmt>, f: &mut impl FnMut(Stmt) -> Vec<Stmt>) ->
         out.extend(f(s));
     }
     out
+}
+
+impl Stmt {
+    /// The expressions of the statement itself (not of the statements inside it).
+    pub(crate) fn own_exprs(&self) -> Vec<&CExpr> {
+        match self {
+            Stmt::Decl { init, .. } => init.iter().collect(),
+            Stmt::Assign { place, value } | Stmt::AddAssign { place, value } => vec![place, value],
+            Stmt::Expr(e) | Stmt::Return(e) => vec![e],
+            Stmt::If { cond, .. } | Stmt::When { cond, .. } => vec![cond],
+            Stmt::For {
+                from, bound, step, ..
+            } => vec![from, bound, step],
+            Stmt::Array { .. }
+            | Stmt::Block(_)
+            | Stmt::Break
+            | Stmt::Barrier(_)
+            | Stmt::Mark(_) => Vec::new(),
+        }
+    }
+
+    /// The statement with every expression in it replaced by what `f` gives for it: its own
+    /// and those of the statements nested in it, in program order. Types, names and access
+    /// marks are kept.
+    pub(crate) fn map_exprs(self, f: &mut impl FnMut(CExpr) -> CExpr) -> Stmt {
+        fn body(b: Vec<Stmt>, f: &mut impl FnMut(CExpr) -> CExpr) -> Vec<Stmt> {
+            b.into_iter().map(|s| s.map_exprs(f)).collect()
+        }
+        match self {
+            Stmt::Decl {
+                ty,
+                name,
+                init,
+                konst,
+            } => Stmt::Decl {
+                ty,
+                name,
+                init: init.map(&mut *f),
+                konst,
+            },
+            Stmt::Assign { place, value } => Stmt::Assign {
+                place: f(place),
+                value: f(value),
+            },
+            Stmt::AddAssign { place, value } => Stmt::AddAssign {
+                place: f(place),
+                value: f(value),
+            },
+            Stmt::Expr(e) => Stmt::Expr(f(e)),
+            Stmt::Return(e) => Stmt::Return(f(e)),
+            Stmt::Block(b) => Stmt::Block(body(b, f)),
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => Stmt::If {
+                cond: f(cond),
+                then: body(then, f),
+                otherwise: otherwise.map(|o| body(o, f)),
+            },
+            Stmt::When { cond, stmt } => Stmt::When {
+                cond: f(cond),
+                stmt: Box::new(stmt.map_exprs(f)),
+            },
+            Stmt::For {
+                var,
+                from,
+                bound,
+                step,
+                unroll,
+                body: b,
+            } => Stmt::For {
+                var,
+                from: f(from),
+                bound: f(bound),
+                step: f(step),
+                unroll,
+                body: body(b, f),
+            },
+            s @ (Stmt::Array { .. } | Stmt::Break | Stmt::Barrier(_) | Stmt::Mark(_)) => s,
+        }
+    }
 }

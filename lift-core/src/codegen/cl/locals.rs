@@ -52,79 +52,26 @@ impl Index {
 }
 
 /// `body` with every local element index in it (in expressions and access marks, nested
-/// statements included) replaced by what `f` gives for it.
+/// statements included) replaced by what `f` gives for it. (Access marks are never under a
+/// `When`, which [`rebuild`] does not enter.)
 pub(crate) fn map(body: Vec<Stmt>, f: &mut impl FnMut(LocalAt) -> Index) -> Vec<Stmt> {
-    rebuild(body, &mut |s| vec![stmt(s, f)])
+    let body = rebuild(body, &mut |s| {
+        vec![match s {
+            Stmt::Mark(Mark::Access(mut t)) => {
+                t.at = index(t.at, f);
+                Stmt::Mark(Mark::Access(t))
+            }
+            s => s,
+        }]
+    });
+    body.into_iter()
+        .map(|s| s.map_exprs(&mut |e| expr(e, f)))
+        .collect()
 }
 
 /// Local element indices lowered to flat index arithmetic under `facts`.
 pub(crate) fn lower(body: Vec<Stmt>, facts: &Facts) -> Vec<Stmt> {
     map(body, &mut |at| Index::Flat(at.flat(facts)))
-}
-
-/// A statement's own expressions mapped ([`rebuild`] maps the bodies of compound ones; the
-/// statement under a `When` is mapped here, whole).
-fn stmt(s: Stmt, f: &mut impl FnMut(LocalAt) -> Index) -> Stmt {
-    match s {
-        Stmt::Decl {
-            ty,
-            name,
-            init,
-            konst,
-        } => Stmt::Decl {
-            ty,
-            name,
-            init: init.map(|x| expr(x, f)),
-            konst,
-        },
-        Stmt::Assign { place, value } => Stmt::Assign {
-            place: expr(place, f),
-            value: expr(value, f),
-        },
-        Stmt::AddAssign { place, value } => Stmt::AddAssign {
-            place: expr(place, f),
-            value: expr(value, f),
-        },
-        Stmt::Expr(x) => Stmt::Expr(expr(x, f)),
-        Stmt::Return(x) => Stmt::Return(expr(x, f)),
-        Stmt::If {
-            cond,
-            then,
-            otherwise,
-        } => Stmt::If {
-            cond: expr(cond, f),
-            then,
-            otherwise,
-        },
-        Stmt::When { cond, stmt } => Stmt::When {
-            cond: expr(cond, f),
-            stmt: Box::new(map(vec![*stmt], f).remove(0)),
-        },
-        Stmt::For {
-            var,
-            from,
-            bound,
-            step,
-            unroll,
-            body,
-        } => Stmt::For {
-            var,
-            from: expr(from, f),
-            bound: expr(bound, f),
-            step: expr(step, f),
-            unroll,
-            body,
-        },
-        Stmt::Mark(Mark::Access(mut t)) => {
-            t.at = index(t.at, f);
-            Stmt::Mark(Mark::Access(t))
-        }
-        s @ (Stmt::Array { .. }
-        | Stmt::Block(_)
-        | Stmt::Break
-        | Stmt::Barrier(_)
-        | Stmt::Mark(_)) => s,
-    }
 }
 
 fn index(i: Index, f: &mut impl FnMut(LocalAt) -> Index) -> Index {
@@ -138,25 +85,7 @@ fn index(i: Index, f: &mut impl FnMut(LocalAt) -> Index) -> Index {
 fn expr(e: CExpr, f: &mut impl FnMut(LocalAt) -> Index) -> CExpr {
     match e {
         CExpr::Local(at) => f(at).expr(),
-        CExpr::Call(name, args) => CExpr::Call(name, exprs(args, f)),
-        CExpr::Index(x, i) => CExpr::Index(boxed(*x, f), boxed(*i, f)),
-        CExpr::Member(x, m) => CExpr::Member(boxed(*x, f), m),
-        CExpr::Bin(op, x, y) => CExpr::Bin(op, boxed(*x, f), boxed(*y, f)),
-        CExpr::Offset(p, i) => CExpr::Offset(boxed(*p, f), index(i, f)),
-        CExpr::Not(x) => CExpr::Not(boxed(*x, f)),
-        CExpr::Neg(x) => CExpr::Neg(boxed(*x, f)),
-        CExpr::Cast(t, x) => CExpr::Cast(t, boxed(*x, f)),
-        CExpr::Cond(c, x, y) => CExpr::Cond(boxed(*c, f), boxed(*x, f), boxed(*y, f)),
-        CExpr::Vector(t, parts) => CExpr::Vector(t, exprs(parts, f)),
-        CExpr::Struct(t, parts) => CExpr::Struct(t, exprs(parts, f)),
-        e @ (CExpr::Var(_) | CExpr::Int(_) | CExpr::Lit(_) | CExpr::Nat(_)) => e,
+        CExpr::Offset(p, i) => CExpr::Offset(Box::new(expr(*p, f)), index(i, f)),
+        e => e.map_children(&mut |x| expr(x, f)),
     }
-}
-
-fn exprs(es: Vec<CExpr>, f: &mut impl FnMut(LocalAt) -> Index) -> Vec<CExpr> {
-    es.into_iter().map(|x| expr(x, f)).collect()
-}
-
-fn boxed(e: CExpr, f: &mut impl FnMut(LocalAt) -> Index) -> Box<CExpr> {
-    Box::new(expr(e, f))
 }

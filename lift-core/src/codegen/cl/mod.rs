@@ -8,7 +8,9 @@ pub(crate) mod locals;
 pub(crate) mod print;
 pub(crate) mod strides;
 
-pub(crate) use ast::{BinOp, CExpr, Fence, Index, LocalAt, Mark, Param, Stmt, Touch, Unit};
+pub(crate) use ast::{
+    BinOp, CExpr, CScalar, CType, Fence, Index, LocalAt, Mark, Param, Stmt, Touch, Unit,
+};
 
 /// Whether `body` has no effect: nothing but scopes and loops around nothing, and marks of
 /// the memory-access graph (an accumulator copied onto itself leaves such loops).
@@ -47,25 +49,25 @@ mod tests {
     use super::ast::{FunBody, Function, KernelDef, Struct};
     use super::*;
     use crate::arith::Nat;
+    use crate::codegen::memory::Space;
 
     fn unit(kernel: &str, fp64: bool) -> Unit {
         Unit {
             fp64,
             structs: vec![Struct {
-                name: "Tuple_float_int".into(),
-                fields: vec!["float".into(), "int".into()],
+                fields: [CScalar::Float.into(), CScalar::Int.into()].into(),
             }],
             functions: vec![Function {
-                ret: "float".into(),
+                ret: CScalar::Float.into(),
                 name: "uf_f".into(),
-                params: vec![Param::value("float", "x")],
+                params: vec![Param::value(CScalar::Float, "x")],
                 body: FunBody::Stmts(vec![Stmt::Return(CExpr::var("x"))]),
             }],
             trace_helper: false,
             kernels: vec![KernelDef {
                 name: kernel.into(),
                 local_size: None,
-                params: vec![Param::input("float", "x")],
+                params: vec![Param::input(CScalar::Float, "x")],
                 sizes: vec!["N".into()],
                 locals: Vec::new(),
                 align_locals: false,
@@ -86,7 +88,11 @@ mod tests {
             (1, 1, 2)
         );
         let src = print::unit(&m);
-        assert_eq!(src.matches("typedef struct").count(), 1);
+        assert_eq!(
+            src.matches("typedef struct { float _0; int _1; } Tuple_float_int;")
+                .count(),
+            1
+        );
         assert_eq!(src.matches("float uf_f(float x) {").count(), 1);
         assert!(src.find("kernel void K_0").unwrap() < src.find("kernel void K_1").unwrap());
     }
@@ -118,7 +124,7 @@ mod tests {
             }],
             otherwise: Some(vec![Stmt::Assign {
                 place: CExpr::var("c").index(CExpr::Int(0)),
-                value: CExpr::Cast("int".into(), Box::new(CExpr::var("j"))),
+                value: CExpr::var("j").cast(CScalar::Int),
             }]),
         };
         let mut out = String::new();
@@ -161,13 +167,43 @@ mod tests {
             (v("a").neg().neg(), "-(-a)"),
             (v("a").bin(BinOp::Add, v("b")).neg(), "-(a + b)"),
             (CExpr::lit("-2").member("s0"), "(-2).s0"),
-            (v("x").splat("float4").member("s1"), "((float4)(x)).s1"),
+            (
+                v("x").splat(CType::Vector(CScalar::Float, 4)).member("s1"),
+                "((float4)(x)).s1",
+            ),
             (v("a").not().member("s0"), "(!(a)).s0"),
             (
-                v("a").bin(BinOp::Ne, CExpr::Int(0).cast("int4")),
+                v("a").bin(
+                    BinOp::Ne,
+                    CExpr::Int(0).cast(CType::Vector(CScalar::Int, 4)),
+                ),
                 "a != (int4)0",
             ),
-            (v("a").bin(BinOp::Add, v("b")).cast("int"), "(int)(a + b)"),
+            (
+                v("a").bin(BinOp::Add, v("b")).cast(CScalar::Idx),
+                "(lift_idx)(a + b)",
+            ),
+            (
+                CExpr::Convert(
+                    CType::Vector(CScalar::Int, 2),
+                    Box::new(v("x").splat(CType::Vector(CScalar::Float, 2))),
+                ),
+                "convert_int2((float2)(x))",
+            ),
+            (
+                v("p")
+                    .cast(CType::pointer(
+                        Space::Global,
+                        CType::Vector(CScalar::Half, 4),
+                        true,
+                    ))
+                    .index(CExpr::Int(1)),
+                "((const global half4*)p)[1]",
+            ),
+            (
+                v("p").cast(CType::pointer(Space::Private, CScalar::Uchar.into(), false)),
+                "(uchar*)p",
+            ),
             (
                 v("p").bin(BinOp::Or, v("q")).cond(v("x"), v("y")),
                 "(p || q) ? x : y",
@@ -181,17 +217,69 @@ mod tests {
                 "w * (p ? x : y)",
             ),
             (
-                CExpr::Struct("T".into(), vec![v("a").bin(BinOp::Add, v("b")), v("c")]),
-                "(T){a + b, c}",
+                CExpr::Struct(
+                    CType::Struct(
+                        [CScalar::Double.into(), CType::Vector(CScalar::Ulong, 2)].into(),
+                    ),
+                    vec![v("a").bin(BinOp::Add, v("b")), v("c")],
+                ),
+                "(Tuple_double_ulong2){a + b, c}",
             ),
             (
-                CExpr::Vector("float2".into(), vec![v("a"), v("b")]).bin(BinOp::Mul, v("c")),
+                CExpr::Vector(CType::Vector(CScalar::Float, 2), vec![v("a"), v("b")])
+                    .bin(BinOp::Mul, v("c")),
                 "(float2)(a, b) * c",
             ),
         ];
         for (e, want) in cases {
             assert_eq!(print::expr(&e), want);
         }
+    }
+
+    /// Every expression of a statement tree is mapped, nested ones included.
+    #[test]
+    fn map_exprs_reaches_nested_statements() {
+        let x = || CExpr::var("x");
+        let s = Stmt::If {
+            cond: x(),
+            then: vec![Stmt::For {
+                var: "i".into(),
+                from: x(),
+                bound: x(),
+                step: CExpr::Int(1),
+                unroll: false,
+                body: vec![Stmt::When {
+                    cond: x(),
+                    stmt: Box::new(Stmt::Assign {
+                        place: x(),
+                        value: x(),
+                    }),
+                }],
+            }],
+            otherwise: Some(vec![Stmt::Decl {
+                ty: CScalar::Int.into(),
+                name: "d".into(),
+                init: Some(x()),
+                konst: true,
+            }]),
+        };
+        let mut n = 0;
+        let s = s.map_exprs(&mut |e| {
+            n += 1;
+            if e == x() {
+                CExpr::var("y")
+            } else {
+                e
+            }
+        });
+        let mut out = String::new();
+        print::stmts(&[s], 0, &mut out);
+        assert_eq!(n, 8);
+        assert_eq!(
+            out,
+            "if (y) {\n  for (lift_idx i = y; i < y; i += 1) {\n    if (y) y = y;\n  }\n}\n\
+             else {\n  const int d = y;\n}\n"
+        );
     }
 
     #[test]

@@ -1,10 +1,58 @@
 //! Printing the syntax tree as OpenCL C: the last step of code generation.
 
-use super::ast::{BinOp, CExpr, FunBody, Function, Index, KernelDef, Param, Stmt, Unit};
+use super::ast::{
+    BinOp, CExpr, CScalar, CType, FunBody, Function, Index, KernelDef, Param, Stmt, Unit,
+};
 use crate::arith::Facts;
 use crate::codegen::memory::Space;
 use crate::codegen::{INDEX_PRELUDE, SIZE_MACRO};
-use std::fmt::Write;
+use std::fmt::{self, Display, Formatter, Write};
+
+impl Display for CScalar {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CScalar::Float => "float",
+            CScalar::Double => "double",
+            CScalar::Int => "int",
+            CScalar::Uint => "uint",
+            CScalar::Long => "long",
+            CScalar::Ulong => "ulong",
+            CScalar::Bool => "bool",
+            CScalar::Half => "half",
+            CScalar::Uchar => "uchar",
+            CScalar::Idx => "lift_idx",
+        })
+    }
+}
+
+/// A type as C spells it; a tuple struct is named after its fields, `Tuple_float_int`.
+impl Display for CType {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            CType::Scalar(s) => write!(f, "{s}"),
+            CType::Vector(s, w) => write!(f, "{s}{w}"),
+            CType::Struct(fields) => {
+                f.write_str("Tuple_")?;
+                for (i, t) in fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("_")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                Ok(())
+            }
+            CType::Pointer { space, konst, elem } => {
+                if *konst {
+                    f.write_str("const ")?;
+                }
+                match space {
+                    Space::Private => write!(f, "{elem}*"),
+                    sp => write!(f, "{} {elem}*", sp.qualifier()),
+                }
+            }
+        }
+    }
+}
 
 /// The source of a translation unit.
 pub(crate) fn unit(u: &Unit) -> String {
@@ -18,7 +66,7 @@ pub(crate) fn unit(u: &Unit) -> String {
         for (i, f) in s.fields.iter().enumerate() {
             let _ = write!(out, "{f} _{i}; ");
         }
-        let _ = writeln!(out, "}} {};", s.name);
+        let _ = writeln!(out, "}} {};", CType::Struct(s.fields.clone()));
     }
     functions(&u.functions, &mut out);
     if u.trace_helper {
@@ -83,7 +131,8 @@ fn kernel(k: &KernelDef, out: &mut String) {
     for s in &k.sizes {
         let _ = write!(
             out,
-            "#ifdef {SIZE_MACRO}{s}\n  const lift_idx {s} = {SIZE_MACRO}{s};\n#else\n  const lift_idx {s} = lift_size_{s};\n#endif\n"
+            "#ifdef {SIZE_MACRO}{s}\n  const {idx} {s} = {SIZE_MACRO}{s};\n#else\n  const {idx} {s} = lift_size_{s};\n#endif\n",
+            idx = CScalar::Idx
         );
     }
     let align = if k.align_locals {
@@ -143,7 +192,8 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
                 line(depth, "#pragma unroll", out);
             }
             let head = format!(
-                "for (lift_idx {var} = {}; {var} < {}; {var} += {}) ",
+                "for ({} {var} = {}; {var} < {}; {var} += {}) ",
+                CScalar::Idx,
                 expr(from),
                 expr(bound),
                 expr(step)
@@ -229,6 +279,7 @@ pub(crate) fn expr(e: &CExpr) -> String {
         // An operand that is not an atom is parenthesised: `-(-1)` is not `--1`.
         CExpr::Neg(a) => format!("-{}", operand(a, ATOM)),
         CExpr::Cast(t, a) => format!("({t}){}", operand(a, ATOM)),
+        CExpr::Convert(t, a) => format!("convert_{t}({})", expr(a)),
         // A condition that is not an atom is parenthesised, for the reader.
         CExpr::Cond(c, a, b) => format!(
             "{} ? {} : {}",
@@ -282,7 +333,11 @@ const COND: u8 = 0;
 /// is a sum at worst; a negative number is a unary minus.
 fn precedence(e: &CExpr) -> u8 {
     match e {
-        CExpr::Var(_) | CExpr::Call(..) | CExpr::Index(..) | CExpr::Member(..) => ATOM,
+        CExpr::Var(_)
+        | CExpr::Call(..)
+        | CExpr::Convert(..)
+        | CExpr::Index(..)
+        | CExpr::Member(..) => ATOM,
         CExpr::Int(i) if *i >= 0 => ATOM,
         CExpr::Lit(t) if !t.starts_with('-') => ATOM,
         CExpr::Int(_) | CExpr::Lit(_) => UNARY,

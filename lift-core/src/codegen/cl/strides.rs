@@ -189,7 +189,7 @@ enum Leaf<'e> {
 /// Calls `f` on every leaf of every expression in `body`.
 fn walk(body: &[Stmt], f: &mut impl FnMut(Leaf)) {
     super::ast::visit(body, &mut |s| {
-        for e in own_exprs(s) {
+        for e in s.own_exprs() {
             leaves(e, f);
         }
         if let Stmt::Mark(Mark::Access(Touch { at, .. })) = s {
@@ -201,115 +201,33 @@ fn walk(body: &[Stmt], f: &mut impl FnMut(Leaf)) {
     });
 }
 
-/// The expressions of a statement itself (not of the statements inside it).
-fn own_exprs(s: &Stmt) -> Vec<&CExpr> {
-    match s {
-        Stmt::Decl { init, .. } => init.iter().collect(),
-        Stmt::Assign { place, value } | Stmt::AddAssign { place, value } => vec![place, value],
-        Stmt::Expr(e) | Stmt::Return(e) => vec![e],
-        Stmt::If { cond, .. } | Stmt::When { cond, .. } => vec![cond],
-        Stmt::For {
-            from, bound, step, ..
-        } => vec![from, bound, step],
-        _ => Vec::new(),
-    }
-}
-
 fn leaves(e: &CExpr, f: &mut impl FnMut(Leaf)) {
     match e {
         CExpr::Var(v) => f(Leaf::Var(v)),
-        CExpr::Nat(n) => f(Leaf::Nat(n)),
-        CExpr::Local(at) => f(Leaf::Local(at)),
-        CExpr::Offset(p, i) => {
-            leaves(p, f);
-            match i {
-                Index::Flat(n) => f(Leaf::Nat(n)),
-                Index::Local(at) => f(Leaf::Local(at)),
-            }
-        }
-        CExpr::Call(_, xs) | CExpr::Vector(_, xs) | CExpr::Struct(_, xs) => {
-            xs.iter().for_each(|x| leaves(x, f));
-        }
-        CExpr::Index(x, y) | CExpr::Bin(_, x, y) => {
-            leaves(x, f);
-            leaves(y, f);
-        }
-        CExpr::Member(x, _) | CExpr::Not(x) | CExpr::Neg(x) | CExpr::Cast(_, x) => leaves(x, f),
-        CExpr::Cond(c, x, y) => {
-            leaves(c, f);
-            leaves(x, f);
-            leaves(y, f);
-        }
-        CExpr::Int(_) | CExpr::Lit(_) => {}
+        CExpr::Nat(n) | CExpr::Offset(_, Index::Flat(n)) => f(Leaf::Nat(n)),
+        CExpr::Local(at) | CExpr::Offset(_, Index::Local(at)) => f(Leaf::Local(at)),
+        _ => {}
+    }
+    for c in e.children() {
+        leaves(c, f);
     }
 }
 
 /// `body` with every index arithmetic leaf `n` replaced by `f(n)` (local indices, lowered
 /// or not, stay: a reduced loop never indexes one).
 fn map_nats(body: Vec<Stmt>, f: &impl Fn(Nat) -> Nat) -> Vec<Stmt> {
-    rebuild(body, &mut |s| vec![map_stmt(s, f)])
-}
-
-/// A statement's own expressions mapped (a `When`'s statement with them).
-fn map_stmt(s: Stmt, f: &impl Fn(Nat) -> Nat) -> Stmt {
-    let e = |x: CExpr| map_expr(x, f);
-    match s {
-        Stmt::Decl {
-            ty,
-            name,
-            init,
-            konst,
-        } => Stmt::Decl {
-            ty,
-            name,
-            init: init.map(e),
-            konst,
-        },
-        Stmt::Assign { place, value } => Stmt::Assign {
-            place: e(place),
-            value: e(value),
-        },
-        Stmt::AddAssign { place, value } => Stmt::AddAssign {
-            place: e(place),
-            value: e(value),
-        },
-        Stmt::Expr(x) => Stmt::Expr(e(x)),
-        Stmt::Return(x) => Stmt::Return(e(x)),
-        Stmt::If {
-            cond,
-            then,
-            otherwise,
-        } => Stmt::If {
-            cond: e(cond),
-            then,
-            otherwise,
-        },
-        Stmt::When { cond, stmt } => Stmt::When {
-            cond: e(cond),
-            stmt: Box::new(map_stmt(*stmt, f)),
-        },
-        s => s,
-    }
+    body.into_iter()
+        .map(|s| s.map_exprs(&mut |e| map_expr(e, f)))
+        .collect()
 }
 
 fn map_expr(x: CExpr, f: &impl Fn(Nat) -> Nat) -> CExpr {
-    let b = |x: Box<CExpr>| Box::new(map_expr(*x, f));
-    let v = |xs: Vec<CExpr>| xs.into_iter().map(|x| map_expr(x, f)).collect();
     match x {
         CExpr::Nat(n) => CExpr::Nat(f(n)),
-        CExpr::Offset(p, Index::Flat(n)) => CExpr::Offset(b(p), Index::Flat(f(n))),
-        CExpr::Offset(p, i) => CExpr::Offset(b(p), i),
-        CExpr::Call(name, xs) => CExpr::Call(name, v(xs)),
-        CExpr::Vector(t, xs) => CExpr::Vector(t, v(xs)),
-        CExpr::Struct(t, xs) => CExpr::Struct(t, v(xs)),
-        CExpr::Index(x, y) => CExpr::Index(b(x), b(y)),
-        CExpr::Bin(op, x, y) => CExpr::Bin(op, b(x), b(y)),
-        CExpr::Member(x, m) => CExpr::Member(b(x), m),
-        CExpr::Not(x) => CExpr::Not(b(x)),
-        CExpr::Neg(x) => CExpr::Neg(b(x)),
-        CExpr::Cast(t, x) => CExpr::Cast(t, b(x)),
-        CExpr::Cond(c, x, y) => CExpr::Cond(b(c), b(x), b(y)),
-        x @ (CExpr::Var(_) | CExpr::Int(_) | CExpr::Lit(_) | CExpr::Local(_)) => x,
+        CExpr::Offset(p, Index::Flat(n)) => {
+            CExpr::Offset(Box::new(map_expr(*p, f)), Index::Flat(f(n)))
+        }
+        x => x.map_children(&mut |c| map_expr(c, f)),
     }
 }
 
@@ -387,7 +305,7 @@ mod tests {
             unroll: false,
             body: vec![
                 Stmt::Decl {
-                    ty: "lift_idx".into(),
+                    ty: crate::codegen::cl::ast::CScalar::Idx.into(),
                     name: "g".into(),
                     init: Some(CExpr::call("get_global_id", vec![CExpr::Int(0)])),
                     konst: false,

@@ -3,7 +3,7 @@
 
 use super::{filter_use, fun_arg, nat, per_item_dims, reduce_unroll, value_arg};
 use crate::arith::Nat;
-use crate::codegen::cl::{CExpr, Stmt};
+use crate::codegen::cl::{CExpr, CScalar, Stmt};
 use crate::codegen::emit::{array_of, ty_of, Arg, Gen};
 use crate::codegen::loops::Unroll;
 use crate::codegen::memory::Space;
@@ -129,7 +129,7 @@ impl<'a> Gen<'a> {
         let j = self.fresh("kept");
         let at = Nat::index_var(&j, Nat::cst(0), n.clone());
         self.emit(Stmt::Decl {
-            ty: "lift_idx".into(),
+            ty: CScalar::Idx.into(),
             name: j.clone(),
             init: Some(CExpr::Int(0)),
             konst: false,
@@ -157,7 +157,7 @@ impl<'a> Gen<'a> {
         })?;
         self.emit(Stmt::Assign {
             place: CExpr::var(count).index(CExpr::Int(0)),
-            value: CExpr::Cast("int".into(), Box::new(CExpr::var(j))),
+            value: CExpr::var(j).cast(CScalar::Int),
         });
         Ok(())
     }

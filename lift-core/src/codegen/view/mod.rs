@@ -11,7 +11,7 @@
 //! locations and the code that reads and writes a location.
 
 use crate::arith::Nat;
-use crate::codegen::cl::{CExpr, Index, Stmt};
+use crate::codegen::cl::{CExpr, CType, Index, Stmt};
 use crate::codegen::ctypes::CTypes;
 use crate::codegen::memory::{Buffer, Space};
 use crate::codegen::{CodegenError, GResult};
@@ -312,15 +312,6 @@ fn vector_of(t: &Type) -> Option<(ScalarType, u32)> {
     }
 }
 
-/// The pointer type of `buf`'s memory seen as elements of `elem` (`const` for reads).
-fn pointer(buf: &Buffer, elem: String, konst: bool) -> String {
-    let konst = if konst { "const " } else { "" };
-    match buf.space {
-        Space::Private => format!("{konst}{elem}*"),
-        sp => format!("{konst}{} {elem}*", sp.qualifier()),
-    }
-}
-
 /// How a buffer element or private value is accessed in C.
 enum Access {
     /// `vload{suffix}(offset, ptr)`, `vstore{suffix}(value, offset, ptr)`.
@@ -329,9 +320,9 @@ enum Access {
         offset: CExpr,
         ptr: CExpr,
     },
-    /// An element through a pointer cast, `((space T*)buf)[idx]`: the pointer type (without
-    /// `const`), the buffer and the index.
-    Cast(String, String, Index),
+    /// An element through a pointer cast, `((space T*)buf)[idx]`: the buffer's address
+    /// space, the element type `T`, the buffer and the index.
+    Cast(Space, CType, String, Index),
     /// An lvalue, read as itself and assigned to.
     Lvalue(CExpr),
 }
@@ -368,7 +359,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
                     };
                     let vt = ct.compute(&Type::Vector(s, *w))?;
                     let i = idx / &Nat::cst(i64::from(*w));
-                    Access::Cast(pointer(buf, vt, false), name.clone(), Index::Flat(i))
+                    Access::Cast(buf.space, vt, name.clone(), Index::Flat(i))
                 }
                 (Some(w), _) if buf.half => call(format!("_half{w}"), CExpr::Int(0), at(name, idx)),
                 (Some(w), _) => call(format!("{w}"), CExpr::Int(0), at(name, idx)),
@@ -384,7 +375,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
                             CodegenError::Unsupported("as_scalar of scalar memory".into())
                         })?;
                         let st = ct.compute(&Type::Scalar(st))?;
-                        Access::Cast(pointer(buf, st, false), name.clone(), s)
+                        Access::Cast(buf.space, st, name.clone(), s)
                     }
                 }
                 (None, None) if buf.half => {
@@ -452,9 +443,9 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
                 offset,
                 ptr,
             } => CExpr::call(&format!("vload{suffix}"), vec![offset, ptr]),
-            Access::Cast(ptr, buf, i) => {
-                CExpr::Cast(format!("const {ptr}"), Box::new(CExpr::var(buf))).index(i.expr())
-            }
+            Access::Cast(space, elem, buf, i) => CExpr::var(buf)
+                .cast(CType::pointer(space, elem, true))
+                .index(i.expr()),
             Access::Lvalue(l) => l,
         }),
         Loc::Tuple(locs) => {
@@ -494,8 +485,10 @@ pub(crate) fn write(
                 &format!("vstore{suffix}"),
                 vec![value, offset, ptr],
             )),
-            Access::Cast(ptr, buf, i) => Stmt::Assign {
-                place: CExpr::Cast(ptr, Box::new(CExpr::var(buf))).index(i.expr()),
+            Access::Cast(space, elem, buf, i) => Stmt::Assign {
+                place: CExpr::var(buf)
+                    .cast(CType::pointer(space, elem, false))
+                    .index(i.expr()),
                 value,
             },
             Access::Lvalue(place) => Stmt::Assign { place, value },
