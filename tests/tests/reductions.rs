@@ -21,33 +21,39 @@ lift! {
 
 const SIZES: [usize; 6] = [1, 2, 13, 257, 65_537, (1 << 20) + 3];
 
+/// The name and source of kernel `$k`'s first candidate: what a launch runs where it applies.
+macro_rules! first {
+    ($k:ident) => {{
+        let k = $k::new(ctx()).unwrap();
+        let c = &k.candidates().unwrap()[0];
+        (c.name.clone(), c.source.clone())
+    }};
+}
+
 #[test]
 fn sources_have_two_kernels() {
-    for src in [
-        Sum::SOURCE,
-        Asum::SOURCE,
-        Dot::SOURCE,
-        MaxI::SOURCE,
-        SumSq::SOURCE,
-        SumPadded::SOURCE,
+    // The derived full reduction: two stage kernels with halving steps in local memory,
+    // reading vectors of 4 from parameters (a padded view element by element).
+    for (name, src) in [
+        first!(Sum),
+        first!(Asum),
+        first!(Dot),
+        first!(MaxI),
+        first!(SumSq),
+        first!(SumPadded),
     ] {
+        assert!(name.starts_with("tree(v="), "{name}");
         assert!(src.matches("kernel void").count() == 2, "{src}");
         assert!(src.contains("barrier(CLK_LOCAL_MEM_FENCE)"), "{src}");
+        assert_eq!(name == "tree(v=4)", src.contains("4*)"), "{name}: {src}");
     }
-    assert!(Dot::LOWERED.starts_with("two kernels"), "{}", Dot::LOWERED);
-    for src in [
-        Sum::SOURCE,
-        Asum::SOURCE,
-        Dot::SOURCE,
-        MaxI::SOURCE,
-        SumSq::SOURCE,
-    ] {
-        assert!(src.contains("vload4(lift_j, x)"), "vectorised loads: {src}");
-    }
-    assert!(
-        !SumPadded::SOURCE.contains("vload4"),
+    assert_eq!(
+        first!(SumPadded).0,
+        "tree(v=1)",
         "a padded view is read element-wise"
     );
+    // Below one work-group of elements the sequential map runs (the default source).
+    assert!(Sum::LOWERED.starts_with("reduce_seq("), "{}", Sum::LOWERED);
 }
 
 #[test]
@@ -140,21 +146,11 @@ fn f64_lambda_operator_and_padded_input() {
 
 #[test]
 fn row_reductions_use_a_work_group_per_row() {
-    assert!(
-        Gemv::LOWERED.starts_with("one work-group per 1 row(s)"),
-        "{}",
-        Gemv::LOWERED
-    );
-    assert!(
-        RowMax::LOWERED.starts_with("one work-group per 1 row(s)"),
-        "{}",
-        RowMax::LOWERED
-    );
-    assert!(
-        !RowSumShort::LOWERED.starts_with("one work-group per 1 row(s)"),
-        "{}",
-        RowSumShort::LOWERED
-    );
+    assert_eq!(first!(Gemv).0, "tree(rows=1,wg=256)");
+    // Rows of 300: the tree applies to every size, so it is the default; rows of 3 are
+    // shorter than any group's share.
+    assert_eq!(RowMax::DEFAULT_CANDIDATE, "tree(rows=1,wg=256)");
+    assert_eq!(RowSumShort::DEFAULT_CANDIDATE, "map");
     let gemv = Gemv::new(ctx()).unwrap();
     for (n, m) in [(1, 1), (3, 1000), (1000, 300), (7, 4099)] {
         let a = random_f32(n * m, 40);

@@ -415,7 +415,7 @@ pub(super) fn full(
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
-    let Some(s) = shape(&k.body) else {
+    let Some(s) = shape(&k.body).filter(|_| matches!(k.body.ty, Some(Type::Scalar(_)))) else {
         return Vec::new();
     };
     let ctx = RewriteCtx::for_kernel(prog, k, info);
@@ -562,6 +562,11 @@ pub(super) fn rows(
     let Some((pat, row_body)) = row_function(f, &x, &ctx) else {
         return Vec::new();
     };
+    // A row's result is one scalar (an epilogue that makes an array of the row, such as
+    // `map(|v| v - max) $ row`, would run on one work-item).
+    if !matches!(row_body.ty, Some(Type::Scalar(_))) {
+        return Vec::new();
+    }
     let (pat, Some(s)) = (&pat, shape(&row_body)) else {
         return Vec::new();
     };
