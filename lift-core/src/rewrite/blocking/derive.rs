@@ -1,8 +1,10 @@
-//! The tiled product built as data, one derivation step per function (the thesis'
-//! `ab_tile`, `tile_nested_map_reduce`, a block of accumulators per work-item and vectorised
-//! reads, in the order they nest): [`tile`] is the right-hand side of `tile_maps`, [`block`]
-//! with the steps below it that of `tile_fold` (`tiling.rs`). The slices are read where they
-//! are and the accumulators are left where the fold puts them: [`super::memory`]'s rules
+//! The blocked product built as data, one derivation step per function (the thesis'
+//! `ab_tile`, `tile_nested_map_reduce`, then register blocking with vectorised reads, in the
+//! order they nest): [`tile`] is the right-hand side of `tile_maps`, [`fold_slices`] (one
+//! work-item per result) that of `tile_fold` (`tiling.rs`), [`register_blocks`] with the steps
+//! below it (`init`, `update`, `steps`, `write_out`: a block of accumulators per work-item,
+//! read with vectors) that of `register_block` (`registers.rs`). The slices are read where
+//! they are and the accumulators are left where the fold puts them: [`super::memory`]'s rules
 //! stage the slices in local memory and the accumulators in private memory afterwards. Every
 //! binder comes from [`Builder`]'s fresh names; the matched parts (operands, fold, epilogue)
 //! are put in as they are.
@@ -15,15 +17,16 @@ use crate::rewrite::dsl::Builder;
 use crate::rewrite::names;
 
 /// What the epilogue reads besides each result: for [`tile`] the whole array, which it cuts
-/// into blocks; for [`block`] a work-group's block of it.
+/// into blocks; for [`fold_slices`] and [`register_blocks`] a work-group's block of it.
+#[derive(Clone)]
 pub(super) enum Reads {
     /// Nothing.
     Nothing,
-    /// Column element `[j]` of `X` where result column `j` is written (a bias): the
-    /// epilogue's name for it, and `X` (cut as the columns are).
+    /// Column element `[j]` of `X` where result column `j` is written (a bias): the name the
+    /// epilogue reads it through, and `X` (cut as the columns are).
     Columns(String, Expr),
-    /// Element `[i][j]` of `E` where result `[i][j]` is written (`beta * c[i][j]`): the
-    /// epilogue's name for it, and `E` (cut as the rows and columns are).
+    /// Element `[i][j]` of `E` where result `[i][j]` is written (`beta * c[i][j]`): the name
+    /// the epilogue reads it through, and `E` (cut as the rows and columns are).
     Elements(String, Expr),
 }
 
@@ -55,8 +58,8 @@ pub(super) type Block<'a> = dyn Fn(&Expr, Expr, Option<Expr>) -> Expr + 'a;
 ///
 /// `A` and `C` are the operands (`a`, `c`) as the edge leaves them. With [`Reads::Columns`]
 /// each column block is zipped with its block of `X`; with [`Reads::Elements`] each row block
-/// with its block of `E`, whose rows are then cut as the columns are: `BLOCK` (`block`) also
-/// receives that block.
+/// with its block of `E`, whose rows are then cut as the columns are: `BLOCK` also receives
+/// that block.
 pub(super) fn tile(
     b: &Builder,
     cfg: &Blocking,
@@ -128,32 +131,123 @@ fn cuts(b: &Builder, edge: Edge, len: &Nat, t: i64) -> (Expr, Expr) {
     }
 }
 
-/// `tile_nested_map_reduce`: a block's results as a sequential fold over the `tk`-slices of
-/// the shared dimension (`A`'s slice seen `tm x tk`, `C`'s `tk x tn`) into the work-items'
-/// accumulators, written out by [`write_out`]:
+/// The fold of a work-group's block over the `tk`-slices of the shared dimension (`A`'s slice
+/// seen `tm x tk`, `C`'s `tk x tn`), the skeleton [`fold_slices`] and [`register_blocks`]
+/// share:
 ///
 /// ```text
-/// BLOCK(ra, cb) = WRITE o reduce_seq(|acc, t| UPDATE(acc, transpose $ t.0, t.1),
-///                                    INIT(ra, cb))
-///                 $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)
+/// WRITE o reduce_seq(|acc, t| (|(al, bl)| UPDATE(acc, al, bl)) $ (transpose $ t.0, t.1), INIT)
+///   $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)
 /// ```
-pub(super) fn block(b: &Builder, cfg: &Blocking, p: &Parts, ra: &Expr, cb: Expr) -> Expr {
-    let slices = |x: &Expr| {
-        b.app(
-            b.o(vec![b.split(cfg.tk), b.bare(Prim::Transpose)]),
-            x.clone(),
-        )
-    };
-    let update = b.lam2("acc", "t", |acc, t| {
+///
+/// `write` is the chain `WRITE`, outermost first.
+fn over_slices(
+    b: &Builder,
+    tk: i64,
+    (ra, cb): (&Expr, &Expr),
+    init: Expr,
+    update: impl FnOnce(Expr, Expr, Expr) -> Expr,
+    mut write: Vec<Expr>,
+) -> Expr {
+    let slices = |x: &Expr| b.app(b.o(vec![b.split(tk), b.bare(Prim::Transpose)]), x.clone());
+    let step = b.lam2("acc", "t", |acc, t| {
         let load_a = b.app(b.bare(Prim::Transpose), b.proj(&t, 0));
         let load_c = b.proj(&t, 1);
-        let body = b.lam_pair("al", "bl", |al, bl| update(b, cfg, p, acc, al, bl));
+        let body = b.lam_pair("al", "bl", |al, bl| update(acc, al, bl));
         b.app(body, b.pair(load_a, load_c))
     });
-    let fold = b.fold(Prim::ReduceSeq, update, init(b, cfg, &p.z, ra, &cb));
-    let mut chain = write_out(b, cfg, p);
-    chain.push(fold);
-    b.app(b.o(chain), b.zip(slices(ra), slices(&cb)))
+    write.push(b.fold(Prim::ReduceSeq, step, init));
+    b.app(b.o(write), b.zip(slices(ra), slices(cb)))
+}
+
+/// `tile_nested_map_reduce`: a block's results (transposed, `tn x tm`) as a sequential fold
+/// over the `tk`-slices of the shared dimension ([`over_slices`]), one work-item per result,
+/// each continuing its own fold with the slice's row of `A` and column of `C`, then writing
+/// it out with the epilogue ([`write_results`]):
+///
+/// ```text
+/// INIT   = map_lcl(0, |c| map_lcl(1, |r| z) $ ra) $ cb
+/// UPDATE = map_lcl(0, |(accc, c)| map_lcl(1, |(e, r)| reduce_seq(|x, q| step(x, q.0, q.1), e)
+///              $ zip(r, c)) $ zip(accc, al)) $ zip(acc, transpose $ bl)
+/// ```
+pub(super) fn fold_slices(b: &Builder, tk: i64, p: &Parts, ra: &Expr, cb: &Expr) -> Expr {
+    let lcl = |d: i64, f: Expr, x: Expr| b.app(b.dim(Prim::MapLcl, d, f), x);
+    let init = lcl(
+        0,
+        b.lam("c", |_| lcl(1, b.lam("r", |_| p.z.clone()), ra.clone())),
+        cb.clone(),
+    );
+    let update = |acc: Expr, al: Expr, bl: Expr| {
+        let per_column = b.lam_pair("accc", "c", |accc, c| {
+            let per_result = b.lam_pair("e", "r", |e, r| {
+                let step = b.lam2("x", "q", |x, q| (p.step)(x, b.proj(&q, 0), b.proj(&q, 1)));
+                b.app(b.fold(Prim::ReduceSeq, step, e), b.zip(r, c))
+            });
+            lcl(1, per_result, b.zip(accc, al))
+        });
+        let columns = b.app(b.bare(Prim::Transpose), bl);
+        lcl(0, per_column, b.zip(acc, columns))
+    };
+    over_slices(b, tk, (ra, cb), init, update, vec![write_results(b, p)])
+}
+
+/// The results of [`fold_slices`] written out, one work-item each, the epilogue applied to
+/// each (reading its column's element `x` of the block of `X`, or its place's element `ex` of
+/// the block of `E`, as [`Reads`] says):
+///
+/// ```text
+/// map_lcl(0, map_lcl(1, post))
+/// |acc| map_lcl(0, |(accc, x)| map_lcl(1, post[x]) $ accc) $ zip(acc, X)
+/// |acc| map_lcl(0, |(accc, ec)| map_lcl(1, |(v, ex)| post[ex] $ v) $ zip(accc, ec))
+///     $ zip(acc, transpose $ E)
+/// ```
+fn write_results(b: &Builder, p: &Parts) -> Expr {
+    let lcl = |d: i64, f: Expr| b.dim(Prim::MapLcl, d, f);
+    let read = |name: &str, x: Expr| {
+        let mut post = p.post.clone();
+        names::subst(&mut post, name, &x);
+        post
+    };
+    match &p.reads {
+        Reads::Nothing => lcl(0, lcl(1, p.post.clone())),
+        Reads::Columns(name, xs) => b.lam("lift_acc", |acc| {
+            let per_column = b.lam_pair("lift_accc", "lift_x", |accc, x| {
+                b.app(lcl(1, read(name, x)), accc)
+            });
+            b.app(lcl(0, per_column), b.zip(acc, xs.clone()))
+        }),
+        Reads::Elements(name, es) => b.lam("lift_acc", |acc| {
+            let per_column = b.lam_pair("lift_accc", "lift_ec", |accc, ec| {
+                let one = b.lam_pair("lift_v", "lift_ex", |v, ex| b.app(read(name, ex), v));
+                b.app(lcl(1, one), b.zip(accc, ec))
+            });
+            let columns = b.app(b.bare(Prim::Transpose), es.clone());
+            b.app(lcl(0, per_column), b.zip(acc, columns))
+        }),
+    }
+}
+
+/// Register blocking with vectorised reads: the fold of [`fold_slices`] with every work-item
+/// `(l0, l1)` computing a `tm / l1 x tn / l0` block of results in as many accumulators
+/// ([`init`]), updated from the slices' vectors of `v` ([`update`], [`steps`]) and written out
+/// ([`write_out`]), in [`over_slices`]' skeleton.
+pub(super) fn register_blocks(
+    b: &Builder,
+    cfg: &Blocking,
+    p: &Parts,
+    ra: &Expr,
+    cb: &Expr,
+) -> Expr {
+    let accumulators = init(b, cfg, &p.z, ra, cb);
+    let each = |acc, al, bl| update(b, cfg, p, acc, al, bl);
+    over_slices(
+        b,
+        cfg.tk,
+        (ra, cb),
+        accumulators,
+        each,
+        write_out(b, cfg, p),
+    )
 }
 
 /// Each work-item's `tm / l1 x tn / l0` block of accumulators, every one `z`:

@@ -1,7 +1,8 @@
 //! 2-D blocking of a nested map-reduce (the macro rule behind LIFT's tiled matrix products,
-//! Steuwer et al. CASES'16, and the thesis' `ab_tile` + `tile_nested_map_reduce` +
-//! `privatise_accumulator` + `materialise` sequence, a strategy of rules: the edges, the
-//! tiling, the staged slices, the private accumulators):
+//! Steuwer et al. CASES'16, and the thesis' `ab_tile` + `tile_nested_map_reduce` + register
+//! blocking + `materialise` + `privatise_accumulator` sequence, a strategy of rules: the
+//! edges, the tiling, the register blocks, the private reads, the staged slices, the private
+//! accumulators):
 //!
 //! ```text
 //! map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A
@@ -27,12 +28,14 @@
 //! values nobody keeps). The shared dimension is padded with zeros (`pad_k`, the rule
 //! [`pad_shared`], first) only where a pair of zeros adds nothing to the fold; otherwise its
 //! length must be a multiple of `tk` (a launch-time condition from `split`). [`edges`] gives
-//! the edge rules of a configuration; [`blocked_product`] composes them with the tiling and
-//! the memory rules. The tiling is two rules ([`tiled`]): [`tile_maps`] cuts both maps into
-//! work-group blocks, each work-group computing the product of its blocks, then [`tile_fold`]
-//! turns that product into the fold over the `tk`-slices into private blocks of accumulators;
-//! the memory rules (`memory.rs`) then copy the vectors each work-item reads to private memory,
-//! stage the slices in local memory and keep the accumulators in private memory.
+//! the edge rules of a configuration; [`blocked_product`] composes them with the tiling, the
+//! register blocking and the memory rules. The tiling is two rules ([`tiled`]): [`tile_maps`]
+//! cuts both maps into work-group blocks, each work-group computing the product of its blocks,
+//! then [`tile_fold`] turns that product into the fold over the `tk`-slices, one work-item per
+//! result; [`register_block`] gives each work-item a block of results in as many
+//! accumulators, updated from vectors of the slices; the memory rules (`memory.rs`) then copy
+//! the vectors each work-item reads to private memory, stage the slices in local memory and
+//! keep the accumulators in private memory.
 //!
 //! An epilogue around the fold (`alpha * reduce(..) $ ..`, see `epilogue`) is applied
 //! where the private blocks are written out.
@@ -40,20 +43,23 @@
 //! The rules match the left-hand side (`matching.rs`) on any spelling that normalisation
 //! brings to it (any views for `A` and `C`, an operand given transposed included) and build
 //! their right-hand sides as data (`derive.rs`, one function per derivation step: `tile`,
-//! `block`, `init`, `update`, `steps`, `write_out`; `memory.rs`), every binder fresh by
-//! construction (`rewrite::dsl::Builder`); the matched parts are put in as they are.
+//! `fold_slices`, `register_blocks` with `init`, `update`, `steps`, `write_out`; `memory.rs`),
+//! every binder fresh by construction (`rewrite::dsl::Builder`); the matched parts are put in
+//! as they are.
 
 mod derive;
 mod edges;
 mod layout;
 mod matching;
 pub mod memory;
+mod registers;
 mod tiling;
 
 pub use edges::{pad_rows, pad_shared};
 use layout::rows_contiguous;
 use matching::{batched, matched, Matched};
 pub(crate) use matching::{fold_parts, map_app, Fold};
+pub use registers::register_block;
 pub use tiling::{tile_fold, tile_maps};
 #[cfg(test)]
 mod tests;
@@ -171,8 +177,8 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
     Rule::new(
         "block_map_reduce",
         "map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ C) $ A ⇒ edges; tile_maps; \
-         tile_fold; privatise_reads; stage_slices; privatise_accumulators   if f32, tm, tn, tk \
-         consistent",
+         tile_fold; register_block; privatise_reads; stage_slices; privatise_accumulators   if \
+         f32, tm, tn, tk consistent",
         move |e, ctx| {
             let m = matched(e, None).or_else(|| batched(e))?;
             blocked_product(cfg, lanes(&m, &cfg)).apply(e, ctx)
@@ -180,20 +186,27 @@ pub fn block_map_reduce(cfg: Blocking) -> Rule {
     )
 }
 
-/// The blocked product as a strategy of rules (as shine's `tvmGemm`): the [`edges`] of `cfg`,
-/// then [`tiled`], [`memory::privatise_reads`] (at the two folds of a work-item's vector
-/// reads), [`memory::stage_slices`] with `lanes` and [`memory::privatise_accumulators`],
-/// each where it first applies.
+/// The blocked product as a strategy of rules, the thesis' derivation in order (as shine's
+/// `tvmGemm`): the [`edges`] of `cfg`; [`tiled`] (`ab_tile`, `tile_nested_map_reduce`: each
+/// work-group folds its block over the `tk`-slices, one work-item per result);
+/// [`register_block`] (a block of results per work-item, read with vectors);
+/// [`memory::privatise_reads`] (at the two folds of a work-item's vector reads);
+/// [`memory::stage_slices`] with `lanes`; [`memory::privatise_accumulators`]. Each where it
+/// first applies.
 pub fn blocked_product(cfg: Blocking, lanes: memory::Lanes) -> Strategy {
-    let staged = memory::stage_slices(cfg.l0, cfg.l1, lanes);
     let reads = top_down(rule(memory::privatise_reads()));
-    seq(
-        seq(edges(&cfg), seq(tiled(cfg), seq(reads.clone(), reads))),
-        seq(
-            top_down(rule(staged)),
-            top_down(rule(memory::privatise_accumulators())),
-        ),
-    )
+    [
+        edges(&cfg),
+        tiled(cfg),
+        top_down(rule(register_block(cfg))),
+        reads.clone(),
+        reads,
+        top_down(rule(memory::stage_slices(cfg.l0, cfg.l1, lanes))),
+        top_down(rule(memory::privatise_accumulators())),
+    ]
+    .into_iter()
+    .reduce(seq)
+    .unwrap_or_else(id)
 }
 
 /// The tiling of `cfg`: [`tile_maps`], then [`tile_fold`] on the work-group's product of
@@ -201,7 +214,7 @@ pub fn blocked_product(cfg: Blocking, lanes: memory::Lanes) -> Strategy {
 pub fn tiled(cfg: Blocking) -> Strategy {
     seq(
         top_down(rule(tile_maps(cfg))),
-        top_down(rule(tile_fold(cfg))),
+        top_down(rule(tile_fold(cfg.tk))),
     )
 }
 

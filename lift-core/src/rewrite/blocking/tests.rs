@@ -5,7 +5,8 @@
 //! captured name would show as a wrong result.
 
 use super::memory::{privatise_accumulators, privatise_reads, stage_slices, Lanes};
-use super::{block_map_reduce, edges, pad_rows, pad_shared, tile_fold, tile_maps, tiled};
+use super::{block_map_reduce, edges, pad_rows, pad_shared, register_block};
+use super::{tile_fold, tile_maps, tiled};
 use super::{Blocking, Edge};
 use crate::explore::normalise::normalise_kernel;
 use crate::interp::{run_kernel, scalar_count, Scalar, Value};
@@ -181,6 +182,12 @@ fn edged_and_tiled(e: &Expr, cfg: &Blocking, ctx: &RewriteCtx) -> Option<Expr> {
     seq(edges(cfg), tiled(*cfg)).apply(e, ctx)
 }
 
+/// The product with the edges of `cfg`, tiled, then with a block of results per work-item.
+fn register_blocked(e: &Expr, cfg: &Blocking, ctx: &RewriteCtx) -> Option<Expr> {
+    let tiled = edged_and_tiled(e, cfg, ctx)?;
+    top_down(rule(register_block(*cfg))).apply(&tiled, ctx)
+}
+
 #[test]
 fn padded_rows_compute_what_the_products_compute() {
     let runs = for_each_rewrite(
@@ -228,13 +235,37 @@ fn tiled_folds_compute_what_the_block_products_compute() {
         &|e, cfg, ctx| {
             let edged = edges(cfg).apply(e, ctx)?;
             let blocks = top_down(rule(tile_maps(*cfg))).apply(&edged, ctx)?;
-            let folded = top_down(rule(tile_fold(*cfg))).apply(&blocks, ctx);
+            let folded = top_down(rule(tile_fold(cfg.tk))).apply(&blocks, ctx);
             Some((
                 blocks,
                 folded.expect("a tiled product has a product of blocks to fold"),
             ))
         },
         "tile_fold",
+        BLOCKED,
+    );
+    assert!(runs >= 150, "{runs}");
+}
+
+#[test]
+fn register_blocks_compute_what_the_tiled_folds_compute() {
+    let runs = for_each_rewrite(
+        &|e, cfg, ctx| {
+            let tiled = edged_and_tiled(e, cfg, ctx)?;
+            // Only the fold over slices of its own `tk`.
+            let other = Blocking {
+                tk: 2 * cfg.tk,
+                ..*cfg
+            };
+            let mismatched = top_down(rule(register_block(other))).apply(&tiled, ctx);
+            assert!(
+                mismatched.is_none(),
+                "register_block of {other:?} after {cfg:?}"
+            );
+            let blocked = top_down(rule(register_block(*cfg))).apply(&tiled, ctx);
+            Some((tiled, blocked.expect("a tiled fold has results to block")))
+        },
+        "register_block",
         BLOCKED,
     );
     assert!(runs >= 150, "{runs}");
@@ -249,9 +280,13 @@ fn staged_slices_hold_what_the_slices_hold() {
         };
         let runs = for_each_rewrite(
             &|e, cfg, ctx| {
-                let tiled = edged_and_tiled(e, cfg, ctx)?;
-                let staged = top_down(rule(stage_slices(cfg.l0, cfg.l1, lanes))).apply(&tiled, ctx);
-                Some((tiled, staged.expect("a tiled product has slices to stage")))
+                let blocked = register_blocked(e, cfg, ctx)?;
+                let staged =
+                    top_down(rule(stage_slices(cfg.l0, cfg.l1, lanes))).apply(&blocked, ctx);
+                Some((
+                    blocked,
+                    staged.expect("a tiled product has slices to stage"),
+                ))
             },
             "stage_slices",
             BLOCKED,
@@ -264,9 +299,9 @@ fn staged_slices_hold_what_the_slices_hold() {
 fn private_accumulators_hold_what_the_accumulators_hold() {
     let runs = for_each_rewrite(
         &|e, cfg, ctx| {
-            let tiled = edged_and_tiled(e, cfg, ctx)?;
-            let private = top_down(rule(privatise_accumulators())).apply(&tiled, ctx);
-            Some((tiled, private.expect("a tiled product has accumulators")))
+            let blocked = register_blocked(e, cfg, ctx)?;
+            let private = top_down(rule(privatise_accumulators())).apply(&blocked, ctx);
+            Some((blocked, private.expect("a tiled product has accumulators")))
         },
         "privatise_accumulators",
         BLOCKED,
@@ -278,12 +313,12 @@ fn private_accumulators_hold_what_the_accumulators_hold() {
 fn private_reads_hold_what_the_reads_hold() {
     let runs = for_each_rewrite(
         &|e, cfg, ctx| {
-            let tiled = edged_and_tiled(e, cfg, ctx)?;
+            let blocked = register_blocked(e, cfg, ctx)?;
             let reads = top_down(rule(privatise_reads()));
-            let private = seq(reads.clone(), reads).apply(&tiled, ctx);
+            let private = seq(reads.clone(), reads).apply(&blocked, ctx);
             Some((
-                tiled,
-                private.expect("a tiled product reads vectors in two folds"),
+                blocked,
+                private.expect("a register-blocked product reads vectors in two folds"),
             ))
         },
         "privatise_reads",

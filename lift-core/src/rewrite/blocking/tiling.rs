@@ -1,9 +1,10 @@
 //! The tiling of a nested map-reduce as two rules (the thesis' `ab_tile`, then
-//! `tile_nested_map_reduce` with a block of accumulators per work-item): [`tile_maps`] cuts
-//! both maps into work-group blocks and leaves each work-group the product of its blocks,
-//! [`tile_fold`] turns that product into a sequential fold over the `tk`-slices of the shared
-//! dimension. The program between them is a product the interpreter runs; each rule preserves
-//! the meaning on its own (`tests.rs`).
+//! `tile_nested_map_reduce`): [`tile_maps`] cuts both maps into work-group blocks and leaves
+//! each work-group the product of its blocks, [`tile_fold`] turns that product into a
+//! sequential fold over the `tk`-slices of the shared dimension, one work-item per result
+//! (`registers.rs` then gives each work-item a block of results). The programs between the
+//! rules are ones the interpreter runs; each rule preserves the meaning on its own
+//! (`tests.rs`).
 //!
 //! An epilogue that reads a bias per column or an element per result reads it, between the
 //! rules, through the block of it the work-group binds: the block product runs over the
@@ -57,28 +58,38 @@ pub fn tile_maps(cfg: Blocking) -> Rule {
     )
 }
 
-/// `tile_nested_map_reduce` and a private block of accumulators per work-item, for
-/// configuration `cfg` ([`derive::block`]): a work-group's product of blocks as a sequential
-/// fold over the `tk`-slices of the shared dimension into each work-item's block of
-/// accumulators, read with vectors of `v`, written out with the epilogue:
+/// `tile_nested_map_reduce(tk)` ([`derive::fold_slices`]): a work-group's product of blocks
+/// as a sequential fold over the `tk`-slices of the shared dimension, one work-item per
+/// result, each continuing its fold over the slice's row of `A` and column of `C`, written
+/// out with the epilogue:
 ///
 /// ```text
 /// transpose $ map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ cb) $ ra
-///   ⇒ WRITE o reduce_seq(|acc, t| UPDATE(acc, transpose $ t.0, t.1), INIT(ra, cb))
+///   ⇒ WRITE1 o reduce_seq(|acc, t| (|(al, bl)| map_lcl(0, |(accc, c)| map_lcl(1, |(e, r)|
+///         reduce_seq(|x, q| op(x, g((q.0, q.1))), e) $ zip(r, c)) $ zip(accc, al))
+///       $ zip(acc, transpose $ bl)) $ (transpose $ t.0, t.1),
+///       map_lcl(0, |c| map_lcl(1, |r| z) $ ra) $ cb)
 ///     $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)
+/// WRITE1 = map_lcl(0, map_lcl(1, post))
 /// ```
 ///
-/// inside a `map_wrg(0, ..)`. The slices are read where they are (see
+/// inside a `map_wrg(0, ..)` (`g((q.1, q.0))` where the source zips `(c, r)`, `op(x, (q.0,
+/// q.1))` for a sequential fold without `g`; `WRITE1` zips the results with the block of a
+/// bias or of an element matrix the epilogue reads, see [`derive::fold_slices`]). The fold
+/// over the shared dimension keeps its order. [`super::register_block`] then gives each
+/// work-item a block of results; the slices are read where they are (see
 /// [`super::memory::stage_slices`] for the rule that stages them).
-pub fn tile_fold(cfg: Blocking) -> Rule {
+pub fn tile_fold(tk: i64) -> Rule {
     Rule::new(
         "tile_fold",
-        "transpose $ map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ cb) $ ra ⇒ WRITE o \
-         reduce_seq(|acc, t| UPDATE(acc, transpose $ t.0, t.1), INIT(ra, cb)) $ \
-         zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)   in map_wrg(0), f32 \
+        "transpose $ map(|r| map(|c| reduce(op, z) o map(g) $ zip(r, c)) $ cb) $ ra ⇒ WRITE1 o \
+         reduce_seq(|acc, t| (|(al, bl)| map_lcl(0, |(accc, c)| map_lcl(1, |(e, r)| \
+         reduce_seq(|x, q| op(x, g((q.0, q.1))), e) $ zip(r, c)) $ zip(accc, al)) $ zip(acc, \
+         transpose $ bl)) $ (transpose $ t.0, t.1), map_lcl(0, |c| map_lcl(1, |r| z) $ ra) $ \
+         cb) $ zip(split(tk) o transpose $ ra, split(tk) o transpose $ cb)   in map_wrg(0), f32 \
          (see rewrite::blocking::derive)",
         move |e, ctx| {
-            if !cfg.is_consistent() || !ctx.inside(Prim::MapWrg, Some(0)) {
+            if tk < 1 || !ctx.inside(Prim::MapWrg, Some(0)) {
                 return None;
             }
             let ExprKind::Apply(t, xs) = &e.kind else {
@@ -99,7 +110,7 @@ pub fn tile_fold(cfg: Blocking) -> Rule {
                 post: post.clone(),
                 reads,
             };
-            Some(derive::block(&b, &cfg, &parts, &m.a, m.c.clone()))
+            Some(derive::fold_slices(&b, tk, &parts, &m.a, &m.c))
         },
     )
 }
