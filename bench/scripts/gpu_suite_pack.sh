@@ -18,6 +18,8 @@ mkdir -p "$out"
 rm -f "$out"/*.xz
 args=()
 for t in "${tests[@]}"; do args+=(--test "$t"); done
+# Build first, so that a compile error stops the script with cargo's message.
+cargo test --release -p lift-tests --no-run "${args[@]}"
 cargo test --release -p lift-tests --no-run --message-format=json "${args[@]}" 2>/dev/null |
   python3 -c '
 import json, sys

@@ -5,14 +5,14 @@
 use super::cl::ast::{CScalar, CType, Struct};
 use super::{CodegenError, GResult};
 use crate::types::{ScalarType, Type};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The tuple structs and extensions a program needs.
 #[derive(Default)]
 pub(crate) struct CTypes {
     /// The field types (compute types) of each struct, in the order the structs were first
     /// seen (fields before the structs using them).
-    structs: Vec<Rc<[CType]>>,
+    structs: Vec<Arc<[CType]>>,
     /// Whether `double` occurs.
     pub fp64: bool,
 }
@@ -71,7 +71,7 @@ impl CTypes {
                 let fields = ts
                     .iter()
                     .map(|t| self.compute(t))
-                    .collect::<GResult<Rc<[CType]>>>()?;
+                    .collect::<GResult<Arc<[CType]>>>()?;
                 if !self.structs.contains(&fields) {
                     self.structs.push(fields.clone());
                 }

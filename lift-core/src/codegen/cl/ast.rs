@@ -5,7 +5,7 @@
 
 use crate::arith::Nat;
 use crate::codegen::memory::Space;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// An OpenCL C scalar type ([`super::print`] spells them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub(crate) enum CType {
     /// A vector of a number of lanes, `float4`.
     Vector(CScalar, u32),
     /// A tuple struct by its field types, `Tuple_float_int` (declared in [`Unit::structs`]).
-    Struct(Rc<[CType]>),
+    Struct(Arc<[CType]>),
     /// A pointer to elements in an address space (no qualifier in private memory), `const`
     /// for reads.
     Pointer {
@@ -506,7 +506,7 @@ pub(crate) struct Function {
 /// ([`CType::Struct`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Struct {
-    pub fields: Rc<[CType]>,
+    pub fields: Arc<[CType]>,
 }
 
 /// An OpenCL C translation unit.
