@@ -234,40 +234,48 @@ fn map_expr(x: CExpr, f: &impl Fn(Nat) -> Nat) -> CExpr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codegen::cl::print;
+    use crate::codegen::cl::ast::CScalar;
+    use crate::codegen::cl::{print, BinOp};
 
-    /// `for (i = 0; i < n; i += 1) acc = acc + m[index(i)] * x[xi(i)];`, printed after the pass.
-    fn reduced(n: Nat, index: &dyn Fn(&Nat) -> Nat, xi: &dyn Fn(&Nat) -> Nat) -> String {
+    /// `for (i = 0; i < n; i += 1) { body(i) }` printed after the pass, on one line.
+    fn after_pass(n: Nat, body: &dyn Fn(&Nat) -> Vec<Stmt>) -> String {
         let i = Nat::index_var("i", Nat::cst(0), n.clone());
-        let read = |buf: &str, at: Nat| CExpr::var(buf).index(CExpr::Nat(at));
-        let body = vec![Stmt::Assign {
-            place: CExpr::var("acc"),
-            value: CExpr::var("acc").bin(
-                super::super::BinOp::Add,
-                read("m", index(&i)).bin(super::super::BinOp::Mul, read("x", xi(&i))),
-            ),
-        }];
         let lp = Stmt::For {
             var: "i".into(),
             from: CExpr::Int(0),
             bound: CExpr::Nat(n),
             step: CExpr::Int(1),
             unroll: false,
-            body,
+            body: body(&i),
         };
         let mut out = String::new();
         print::stmts(&reduce(vec![lp]), 0, &mut out);
         out.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
+    /// `acc = acc + m[index(i)] * x[xi(i)];` in a loop of `n`, after the pass.
+    fn reduced(n: Nat, index: &dyn Fn(&Nat) -> Nat, xi: &dyn Fn(&Nat) -> Nat) -> String {
+        let read = |buf: &str, at: Nat| CExpr::var(buf).index(CExpr::Nat(at));
+        after_pass(n, &|i| {
+            vec![Stmt::Assign {
+                place: CExpr::var("acc"),
+                value: CExpr::var("acc").bin(
+                    BinOp::Add,
+                    read("m", index(i)).bin(BinOp::Mul, read("x", xi(i))),
+                ),
+            }]
+        })
+    }
+
     #[test]
     fn a_column_fold_runs_over_its_index() {
         let (big_n, m, l) = (Nat::size_var("N"), Nat::size_var("M"), Nat::size_var("l"));
-        let n = &m / 8;
         // `m[8 N i + N l + 3]`, `x[8 i + l]`: the stride 8 divides `8 N`.
-        let c = reduced(n, &|i| &(&(&(i * 8) * &big_n) + &(&big_n * &l)) + 3, &|i| {
-            &(i * 8) + &l
-        });
+        let c = reduced(
+            &m / 8,
+            &|i| &(&(&(i * 8) * &big_n) + &(&big_n * &l)) + 3,
+            &|i| &(i * 8) + &l,
+        );
         assert!(
             c.contains("for (lift_idx i = l; i < l + M / 8 * 8; i += 8)"),
             "{c}"
@@ -281,7 +289,7 @@ mod tests {
         let plain = "for (lift_idx i = 0; i < N; i += 1)";
         // Unit stride, an index that is not linear in `i`, two strides neither of which
         // divides the other.
-        let unit = reduced(n.clone(), &|i| &(i * 1) + &l, &|i| i.clone());
+        let unit = reduced(n.clone(), &|i| i + &l, &|i| i.clone());
         assert!(unit.contains(plain), "{unit}");
         let clamped = reduced(n.clone(), &|i| Nat::min(&(i * 4), &n), &|i| i * 4);
         assert!(clamped.contains(plain), "{clamped}");
@@ -294,30 +302,22 @@ mod tests {
 
     #[test]
     fn bounds_name_only_what_the_loop_sees() {
-        // `x[8 i + g]` with `g` declared in the loop's body: the loop runs from 0.
-        let (n, g) = (Nat::size_var("N"), Nat::size_var("g"));
-        let i = Nat::index_var("i", Nat::cst(0), n.clone());
-        let lp = Stmt::For {
-            var: "i".into(),
-            from: CExpr::Int(0),
-            bound: CExpr::Nat(n),
-            step: CExpr::Int(1),
-            unroll: false,
-            body: vec![
+        // `y[8 i + g]` with `g` declared in the loop's body: the loop runs from 0.
+        let g = Nat::size_var("g");
+        let out = after_pass(Nat::size_var("N"), &|i| {
+            vec![
                 Stmt::Decl {
-                    ty: crate::codegen::cl::ast::CScalar::Idx.into(),
+                    ty: CScalar::Idx.into(),
                     name: "g".into(),
                     init: Some(CExpr::call("get_global_id", vec![CExpr::Int(0)])),
                     konst: false,
                 },
                 Stmt::Assign {
-                    place: CExpr::var("y").index(CExpr::Nat(&(&i * 8) + &g)),
+                    place: CExpr::var("y").index(CExpr::Nat(&(i * 8) + &g)),
                     value: CExpr::Int(1),
                 },
-            ],
-        };
-        let mut out = String::new();
-        print::stmts(&reduce(vec![lp]), 0, &mut out);
+            ]
+        });
         assert!(
             out.contains("for (lift_idx i = 0; i < 8 * N; i += 8)"),
             "{out}"
@@ -330,21 +330,12 @@ mod tests {
 
     #[test]
     fn a_loop_variable_used_as_a_value_stays() {
-        let n = Nat::size_var("N");
-        let i = Nat::index_var("i", Nat::cst(0), n.clone());
-        let lp = Stmt::For {
-            var: "i".into(),
-            from: CExpr::Int(0),
-            bound: CExpr::Nat(n),
-            step: CExpr::Int(1),
-            unroll: false,
-            body: vec![Stmt::Assign {
-                place: CExpr::var("y").index(CExpr::Nat(&i * 2)),
+        let out = after_pass(Nat::size_var("N"), &|i| {
+            vec![Stmt::Assign {
+                place: CExpr::var("y").index(CExpr::Nat(i * 2)),
                 value: CExpr::var("i"),
-            }],
-        };
-        let mut out = String::new();
-        print::stmts(&reduce(vec![lp]), 0, &mut out);
+            }]
+        });
         assert!(out.contains("i < N; i += 1"), "{out}");
     }
 }
