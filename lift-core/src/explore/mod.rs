@@ -319,8 +319,14 @@ fn later_strategies(
     let columns = rows_are_columns(body);
     // Reductions derived as programs ([`reductions`]): each applies where its work-items
     // have whole slices to fold, so the mappings after them serve shorter inputs.
-    let mut reductions = reductions::full(prog, kernel, info, device, dropped);
-    reductions.extend(reductions::rows(prog, kernel, info, device, dropped));
+    let mut reductions = reductions::full(prog, kernel, info, (scope, device), dropped);
+    reductions.extend(reductions::rows(
+        prog,
+        kernel,
+        info,
+        (scope, device),
+        dropped,
+    ));
     let mut mappings = parallel::candidates(prog, kernel, info, device);
     let map =
         (mappings.first().map(|c| &c.strategy) == Some(&Strategy::Map)).then(|| mappings.remove(0));
@@ -336,7 +342,9 @@ fn later_strategies(
     // product's padded reads of them cost registers (BLAS at 4001^3 on the H100, 3.78 ms
     // fused against 3.67 ms in two kernels); the tuner picks.
     let fission = if stages::iterates_over_the_grid(body)
-        || out.is_empty() && reductions.is_empty() && !crate::explore::lower::uses_parallel(body)
+        || out.is_empty()
+            && !reductions::is_reduction(prog, kernel, info)
+            && !crate::explore::lower::uses_parallel(body)
         || blocking::reads_elements(body)
     {
         stages::fission(prog, kernel, info, (scope, device)).unwrap_or_default()

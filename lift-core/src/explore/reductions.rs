@@ -35,7 +35,7 @@
 //!    `to_global(map_lcl(0, post o reduce_seq(op, z))) o split(2)`.
 
 use super::strategy::{Strategy, Tree};
-use super::{Candidate, Dropped, Lowering};
+use super::{Candidate, Dropped, Lowering, Scope};
 use crate::arith::Nat;
 use crate::device::DeviceModel;
 use crate::ir::{
@@ -409,13 +409,14 @@ pub(super) fn full(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    device: &DeviceModel,
+    (scope, device): (Scope, &DeviceModel),
     dropped: &mut Vec<Dropped>,
 ) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
-    let Some(s) = shape(&k.body).filter(|_| matches!(k.body.ty, Some(Type::Scalar(_)))) else {
+    let scalar = matches!(k.body.ty, Some(Type::Scalar(_)));
+    let Some(s) = shape(&k.body).filter(|s| scalar && derives(scope, s)) else {
         return Vec::new();
     };
     let ctx = RewriteCtx::for_kernel(prog, k, info);
@@ -549,30 +550,17 @@ pub(super) fn rows(
     prog: &Program,
     kernel: &str,
     info: &KernelInfo,
-    device: &DeviceModel,
+    (scope, device): (Scope, &DeviceModel),
     dropped: &mut Vec<Dropped>,
 ) -> Vec<Candidate> {
     let Some(k) = prog.kernel(kernel) else {
         return Vec::new();
     };
-    let Some((f, x)) = crate::rewrite::blocking::map_app(&k.body) else {
-        return Vec::new();
-    };
     let ctx = RewriteCtx::for_kernel(prog, k, info);
-    let Some((pat, row_body)) = row_function(f, &x, &ctx) else {
+    let Some((pat, s, x)) = row_shape(k, &ctx).filter(|(_, s, _)| derives(scope, s)) else {
         return Vec::new();
     };
-    // A row's result is one scalar (an epilogue that makes an array of the row, such as
-    // `map(|v| v - max) $ row`, would run on one work-item).
-    if !matches!(row_body.ty, Some(Type::Scalar(_))) {
-        return Vec::new();
-    }
-    let (pat, Some(s)) = (&pat, shape(&row_body)) else {
-        return Vec::new();
-    };
-    if !crate::analysis::is_pure(&x) {
-        return Vec::new();
-    }
+    let pat = &pat;
     // An epilogue that reads the row stays inside the row's lambda: one row per group.
     let names = crate::ir::pat_names(pat);
     let post_reads_row = s
@@ -645,6 +633,29 @@ pub(super) fn rows(
     out
 }
 
+/// The row binder, the [`Shape`] of the reduction of a row and the rows `x` of a kernel
+/// `map(|row| E[reduce(..) $ row..]) $ x` whose rows give one scalar each (an epilogue that
+/// makes an array of the row, such as `map(|v| v - max) $ row`, would run on one work-item).
+fn row_shape(k: &Kernel, ctx: &RewriteCtx) -> Option<(Pat, Shape, Expr)> {
+    let (f, x) = crate::rewrite::blocking::map_app(&k.body)?;
+    let (pat, row_body) = row_function(f, &x, ctx)?;
+    if !matches!(row_body.ty, Some(Type::Scalar(_))) || !crate::analysis::is_pure(&x) {
+        return None;
+    }
+    Some((pat, shape(&row_body)?, x))
+}
+
+/// Whether kernel `kernel` is a reduction that [`full`] or [`rows`] derive trees for in the
+/// whole space (whether they apply or not).
+pub(super) fn is_reduction(prog: &Program, kernel: &str, info: &KernelInfo) -> bool {
+    let Some(k) = prog.kernel(kernel) else {
+        return false;
+    };
+    let ctx = RewriteCtx::for_kernel(prog, k, info);
+    matches!(k.body.ty, Some(Type::Scalar(_))) && shape(&k.body).is_some()
+        || row_shape(k, &ctx).is_some()
+}
+
 /// The function `f` of `map(f) $ x` as a binder and a body over one row: a lambda's own, or
 /// `|row| f $ row` with a fresh `row` (a function such as `reduce(+, 0.0)`), typed.
 fn row_function(f: &Expr, x: &Expr, ctx: &RewriteCtx) -> Option<(Pat, Expr)> {
@@ -659,4 +670,12 @@ fn row_function(f: &Expr, x: &Expr, ctx: &RewriteCtx) -> Option<(Pat, Expr)> {
     let mut body = build::apply1(f.clone(), row, f.span);
     body.ty = f.ty.clone();
     Some((Pat::Name(name, f.span), body))
+}
+
+/// Whether to derive the trees of reduction `s` in `scope`: always for the whole space; at
+/// build time ([`Scope::Default`], which looks for the first candidate that applies to every
+/// size) only where the length reduced is a constant, since a tree over a symbolic length
+/// applies to some sizes only.
+fn derives(scope: Scope, s: &Shape) -> bool {
+    scope == Scope::All || s.n.as_cst().is_some()
 }
