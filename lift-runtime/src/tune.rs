@@ -254,32 +254,14 @@ pub fn tune_with(
     took.timing = started.elapsed().as_secs_f64();
     // The fastest few again, built for these sizes (a build each).
     let started = Instant::now();
-    let mut special = false;
-    if job.specialise {
-        timed.sort_by(|a, b| a.1.total_cmp(&b.1));
-        for &(i, _) in timed.iter().take(SPECIALISED) {
-            let name = format!("{} (built for these sizes)", job.names[i]);
-            let t0 = Instant::now();
-            let result = time(&mut || launch(i, true), best.map(|b| b.1));
-            if opts.verbose {
-                match &result {
-                    Ok(ms) => eprintln!("{ms:>12.4} ms  {name}"),
-                    Err(e) => eprintln!("{:>15}  {name}: {e}", "invalid"),
-                }
-            }
-            if let Ok(ms) = result {
-                if best.is_none_or(|(_, b)| ms < b) {
-                    best = Some((i, ms));
-                    special = true;
-                }
-            }
-            outcomes.push(dump::CandidateOutcome {
-                name,
-                result: result.map_err(|e| e.to_string()),
-                seconds: t0.elapsed().as_secs_f64(),
-            });
-        }
-    }
+    let special = job.specialise
+        && specialise(
+            job,
+            launch,
+            &mut timed,
+            (&mut best, &mut outcomes),
+            opts.verbose,
+        );
     took.specialised = started.elapsed().as_secs_f64();
     if opts.verbose {
         eprintln!(
@@ -340,6 +322,42 @@ const HOPELESS: f64 = 8.0;
 /// the sizes: a build each, where the general builds are shared with the check (builds for
 /// constant sizes can take much longer, on POCL most of all).
 pub const SPECIALISED: usize = 8;
+
+/// The fastest [`SPECIALISED`] of `timed` again, each built for the sizes: `best` and the
+/// outcomes updated; whether a specialised build became the best.
+fn specialise(
+    job: &TuneJob<'_>,
+    launch: &mut dyn FnMut(usize, bool) -> Result<f64>,
+    timed: &mut [(usize, f64)],
+    (best, outcomes): (&mut Option<(usize, f64)>, &mut Vec<dump::CandidateOutcome>),
+    verbose: bool,
+) -> bool {
+    let mut special = false;
+    timed.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for &(i, _) in timed.iter().take(SPECIALISED) {
+        let name = format!("{} (built for these sizes)", job.names[i]);
+        let t0 = Instant::now();
+        let result = time(&mut || launch(i, true), best.map(|b| b.1));
+        if verbose {
+            match &result {
+                Ok(ms) => eprintln!("{ms:>12.4} ms  {name}"),
+                Err(e) => eprintln!("{:>15}  {name}: {e}", "invalid"),
+            }
+        }
+        if let Ok(ms) = result {
+            if best.is_none_or(|(_, b)| ms < b) {
+                *best = Some((i, ms));
+                special = true;
+            }
+        }
+        outcomes.push(dump::CandidateOutcome {
+            name,
+            result: result.map_err(|e| e.to_string()),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    special
+}
 
 /// The median of one warm-up then timed launches: at least 3, then until they add up to
 /// [`TARGET_MS`] of device time with at least [`MIN_RUNS`], at most [`RUNS`] and within
