@@ -27,27 +27,20 @@ pub(crate) fn reduce(body: Vec<Stmt>) -> Vec<Stmt> {
 
 /// One loop reduced when it qualifies, any other statement as it is.
 fn reduce_loop(s: Stmt) -> Stmt {
-    let Stmt::For {
-        var,
-        from: CExpr::Int(0),
-        bound: CExpr::Nat(n),
-        step: CExpr::Int(1),
-        unroll: false,
-        body,
-    } = s
-    else {
-        return s;
-    };
-    match stride(&var, &n, &body) {
-        Some(plan) => plan.apply(var, body),
-        None => Stmt::For {
+    let plan = match &s {
+        Stmt::For {
             var,
             from: CExpr::Int(0),
             bound: CExpr::Nat(n),
             step: CExpr::Int(1),
             unroll: false,
             body,
-        },
+        } => stride(var, n, body),
+        _ => None,
+    };
+    match (plan, s) {
+        (Some(plan), Stmt::For { var, body, .. }) => plan.apply(var, body),
+        (_, s) => s,
     }
 }
 
