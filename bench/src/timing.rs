@@ -23,10 +23,19 @@ pub enum Ev {
 }
 
 impl Ev {
+    /// The event that ends the command (a `lift!` launch's last kernel's).
     fn cl(&self) -> &ClEvent {
         match self {
             Ev::Cl(e) => e,
             Ev::Lift(e) => e.raw(),
+        }
+    }
+
+    /// The event that starts the command (a `lift!` launch's first kernel's).
+    fn first(&self) -> &ClEvent {
+        match self {
+            Ev::Cl(e) => e,
+            Ev::Lift(e) => e.first_raw(),
         }
     }
 }
@@ -147,10 +156,13 @@ fn cl_err(call: &'static str) -> impl Fn(i32) -> BoxError {
     move |code| format!("{call} failed with OpenCL error {code}").into()
 }
 
+/// The start of the command's first kernel and the end of its last.
 fn prof(e: &Ev) -> Res<(u64, u64)> {
-    let e = e.cl();
-    e.wait()?;
-    Ok((e.profiling_command_start()?, e.profiling_command_end()?))
+    e.cl().wait()?;
+    Ok((
+        e.first().profiling_command_start()?,
+        e.cl().profiling_command_end()?,
+    ))
 }
 
 /// Runs `f` once under `gate` and returns its device time in nanoseconds.

@@ -259,8 +259,7 @@ impl Event {
     pub fn span_ns(&self) -> Result<u64> {
         self.wait()?;
         let q = Error::cl("clGetEventProfilingInfo");
-        let first = self.first.as_ref().unwrap_or(&self.last);
-        let start = first.profiling_command_start().map_err(&q)?;
+        let start = self.first_raw().profiling_command_start().map_err(&q)?;
         let end = self.last.profiling_command_end().map_err(&q)?;
         Ok(end.saturating_sub(start))
     }
@@ -271,9 +270,15 @@ impl Event {
         self
     }
 
-    /// The underlying `opencl3` event, for interoperation.
+    /// The underlying `opencl3` event, for interoperation: the launch's last kernel's.
     pub fn raw(&self) -> &ClEvent {
         &self.last
+    }
+
+    /// The event of the launch's first kernel (the same as [`Event::raw`] for a launch of
+    /// one kernel): with [`Event::raw`], the span of a launch of several.
+    pub fn first_raw(&self) -> &ClEvent {
+        self.first.as_ref().unwrap_or(&self.last)
     }
 }
 

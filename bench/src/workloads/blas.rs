@@ -32,7 +32,7 @@ pub fn gemv(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
 
     let (a, x) = (&a, &x);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    b.default_lift(Gemv::SOURCE, Gemv::new(ctx), |k, o| {
+    b.default_lift(Gemv::new(ctx), |k, o| {
         Ok(k.launch(n, n, a, x, o)?)
     });
     let row = kernel(ctx, REDUCE_CL, "", "gemv_row").map(|k| {
@@ -89,14 +89,13 @@ pub fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
 
     let (a, bm) = (&a, &b);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    b.default_lift(Gemm::SOURCE, Gemm::new(ctx), |k, o| {
+    b.default_lift(Gemm::new(ctx), |k, o| {
         Ok(k.launch(n, n, n, a, bm, o)?)
     });
     let low = "lift-rs low-level (map_glb(1)/map_glb(0))";
     b.lift(
         low,
         "lift-low",
-        GemmGlb::SOURCE,
         GemmGlb::new(ctx),
         |k, o| Ok(k.launch(n, n, n, a, bm, o)?),
     );

@@ -18,23 +18,6 @@ pub type Blas<'a> = Result<&'a ClBlast, &'a str>;
 /// Name of the default-lowered lift-rs implementation.
 pub const LIFT_DEFAULT: &str = "lift-rs default";
 
-/// The gate and timing note for a generated launcher: its own event when the program has
-/// one kernel, else the user-event gate (see [`Gate`]).
-pub fn lift_gate(source: &str) -> (Gate, &'static str) {
-    let kernels = source
-        .lines()
-        .filter(|l| {
-            let l = l.trim_start();
-            l.starts_with("kernel ") || l.starts_with("__kernel ")
-        })
-        .count();
-    if kernels <= 1 {
-        (Gate::None, "kernel event")
-    } else {
-        (Gate::UserEvent, "gated span (multi-kernel)")
-    }
-}
-
 /// The implementations of one workload: each is checked against `reference` and timed on
 /// `out`, or recorded with why it could not run; records go to `recs`.
 pub struct Bench<'a> {
@@ -101,38 +84,27 @@ impl<'a> Bench<'a> {
         self.run(Imp::new(name, class, Gate::None, timing), run);
     }
 
-    /// A `lift!` program built as `kernel` from `source`, run by `launch`, gated as
-    /// [`lift_gate`] says.
+    /// A `lift!` program built as `kernel`, run by `launch`, timed from its event: the start
+    /// of the launch's first kernel to the end of its last (whatever candidate it runs).
     pub fn lift<K, E: Display>(
         &mut self,
         name: &str,
         class: &str,
-        source: &str,
         kernel: Result<K, E>,
         launch: impl Fn(&K, &Buffer<f32>) -> Res<lift_runtime::Event>,
     ) {
-        let (gate, timing) = lift_gate(source);
-        let run = kernel.map(|k| {
-            move |o: &Buffer<f32>| {
-                let e = Ev::Lift(launch(&k, o)?);
-                Ok(if gate == Gate::None {
-                    Done::One(e)
-                } else {
-                    Done::Last(e)
-                })
-            }
-        });
-        self.run(Imp::new(name, class, gate, timing), run);
+        let run = kernel.map(|k| move |o: &Buffer<f32>| Ok(Done::One(Ev::Lift(launch(&k, o)?))));
+        let timing = "launch span (first kernel's start to last kernel's end)";
+        self.run(Imp::new(name, class, Gate::None, timing), run);
     }
 
     /// [`Bench::lift`] for the default-lowered program ([`LIFT_DEFAULT`], class `lift`).
     pub fn default_lift<K, E: Display>(
         &mut self,
-        source: &str,
         kernel: Result<K, E>,
         launch: impl Fn(&K, &Buffer<f32>) -> Res<lift_runtime::Event>,
     ) {
-        self.lift(LIFT_DEFAULT, "lift", source, kernel, launch);
+        self.lift(LIFT_DEFAULT, "lift", kernel, launch);
     }
 
     /// The CLBlast routine `call`, timed from a marker gate; `not available` without CLBlast.

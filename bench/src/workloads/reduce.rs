@@ -117,9 +117,9 @@ pub fn run(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Rec
 
         // (a) lift-rs, default lowering.
         match op {
-            Op::Sum => b.default_lift(Sum::SOURCE, Sum::new(ctx), |k, o| Ok(k.launch(n, x, o)?)),
-            Op::Asum => b.default_lift(Asum::SOURCE, Asum::new(ctx), |k, o| Ok(k.launch(n, x, o)?)),
-            Op::Dot => b.default_lift(Dot::SOURCE, Dot::new(ctx), |k, o| Ok(k.launch(n, x, y, o)?)),
+            Op::Sum => b.default_lift(Sum::new(ctx), |k, o| Ok(k.launch(n, x, o)?)),
+            Op::Asum => b.default_lift(Asum::new(ctx), |k, o| Ok(k.launch(n, x, o)?)),
+            Op::Dot => b.default_lift(Dot::new(ctx), |k, o| Ok(k.launch(n, x, y, o)?)),
         }
 
         // (b) lift-rs, low level: map_wrg/map_lcl partial sums, then further passes.

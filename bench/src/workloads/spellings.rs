@@ -245,7 +245,7 @@ fn spelling<K>(
         Ok(c) => {
             let info = &cands[c];
             let imp = format!("lift-rs {label}, untuned: {}", info.name);
-            b.lift(&imp, "lift", &info.source, Ok::<_, Error>(&k), |k, o| {
+            b.lift(&imp, "lift", Ok::<_, Error>(&k), |k, o| {
                 Ok(launch(k, o)?)
             });
             g.tag(b.recs, from, label, "untuned", candidate(info), None);
@@ -268,7 +268,7 @@ fn spelling<K>(
                 );
             }
             let imp = format!("lift-rs {label}, tuned: {}", info.name);
-            b.lift(&imp, "lift", &info.source, Ok::<_, Error>(&k), |k, o| {
+            b.lift(&imp, "lift", Ok::<_, Error>(&k), |k, o| {
                 Ok(launch(k, o)?)
             });
             g.tag(b.recs, from, label, "tuned", candidate(info), Some(&t));

@@ -109,7 +109,7 @@ pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         let work = work2d("jacobi2d", n, 5);
         let reference = Reference::full(ref2d(&xd, n, n, 1, 1, &w));
         let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-        b.default_lift(Jacobi2d::SOURCE, Jacobi2d::new(ctx), |k, o| {
+        b.default_lift(Jacobi2d::new(ctx), |k, o| {
             Ok(k.launch(n, n, x, o)?)
         });
         b.events(tiled, "opencl", "kernel events", hand(1, &w));
@@ -120,7 +120,7 @@ pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         let work = work2d("gauss5", n, 25);
         let reference = Reference::full(ref2d(&xd, n, n, 2, 2, &w));
         let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-        b.default_lift(Gauss5::SOURCE, Gauss5::new(ctx), |k, o| {
+        b.default_lift(Gauss5::new(ctx), |k, o| {
             Ok(k.launch(n, n, x, o)?)
         });
         b.events(tiled, "opencl", "kernel events", hand(2, &w));
@@ -205,7 +205,7 @@ pub fn run3d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         }
     });
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    b.default_lift(Jacobi3d::SOURCE, Jacobi3d::new(ctx), |k, o| {
+    b.default_lift(Jacobi3d::new(ctx), |k, o| {
         Ok(k.launch(n, n, n, x, o)?)
     });
     b.events("OpenCL direct (cached)", "opencl", "kernel events", hand);
