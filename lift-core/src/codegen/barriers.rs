@@ -145,7 +145,9 @@ impl Gen<'_> {
 
     /// A point where a barrier may go.
     pub(crate) fn mag_slot(&mut self) {
-        let in_group = self.par.iter().any(|p| p.par == Par::Wrg);
+        // Outside divergent loops every work-item of a kernel with work-groups reaches it (a
+        // barrier between two group loops orders each group's work-items).
+        let in_group = !self.launch.groups.is_empty();
         let id = self.mag.slots.len();
         self.mag.slots.push(Slot {
             stack: self.mag.stack.clone(),
@@ -320,8 +322,9 @@ impl Gen<'_> {
                     continue;
                 }
                 let common = common_prefix(&a1.acc.stack, &a2.acc.stack);
-                let in_group = common.iter().any(|&l| self.group_loop(l));
                 let shared = common.len();
+                let in_group =
+                    common.iter().any(|&l| self.group_loop(l)) || self.same_group(a1, a2, shared);
                 if !in_group {
                     if !self.depends(a1, a2, shared) {
                         continue;
@@ -465,6 +468,39 @@ impl Gen<'_> {
         !replicated && !self.same_items(first, second, shared) && !self.apart(first, second, shared)
     }
 
+    /// Whether `a` and `b`, in different work-group loops (or iterations of one), touch each
+    /// element from one group: each element determines the group ids alike. A barrier that
+    /// every work-item of the group reaches then orders them.
+    fn same_group(&self, a: At, b: At, shared: usize) -> bool {
+        if self.launch.groups.is_empty() || a.acc.shape != b.acc.shape {
+            return false;
+        }
+        let mut wanted: Vec<String> = Vec::new();
+        for &l in a.acc.stack[shared..].iter().chain(&b.acc.stack[shared..]) {
+            let rec = &self.mag.loops[l];
+            if self.group_loop(l) && !wanted.contains(&rec.var) {
+                wanted.push(rec.var.clone());
+            }
+        }
+        let (sa, sb) = (self.singles(a), self.singles(b));
+        !wanted.is_empty()
+            && super::owners::apart(&self.facts, side(a, &sa), side(b, &sb), &wanted, &[])
+    }
+
+    /// The variables of the parallel loops of one iteration around `a` (run by one
+    /// work-item: the variable is `0`).
+    fn singles(&self, a: At) -> Vec<String> {
+        a.acc
+            .stack
+            .iter()
+            .map(|&l| &self.mag.loops[l])
+            .filter(|l| {
+                matches!(l.tag, LoopTag::Par(..)) && self.facts.equal(&l.trip, &Nat::cst(1))
+            })
+            .map(|l| l.var.clone())
+            .collect()
+    }
+
     /// Whether each element touched through `a` and `b` determines the work-item that touches
     /// it alike ([`super::owners`]): the ids of every parallel loop around either access
     /// (the group's id too, but where both run in one iteration of a group loop that is not
@@ -491,7 +527,9 @@ impl Gen<'_> {
                 list.push(rec.var.clone());
             }
         }
-        !wanted.is_empty() && super::owners::apart(&self.facts, a.idx, b.idx, &wanted, &fixed)
+        let (sa, sb) = (self.singles(a), self.singles(b));
+        !wanted.is_empty()
+            && super::owners::apart(&self.facts, side(a, &sa), side(b, &sb), &wanted, &fixed)
     }
 
     /// Whether each work-item touches through `b` exactly the elements it touches through
@@ -528,6 +566,11 @@ impl Gen<'_> {
         }
         self.facts.equal(a.idx, &idx)
     }
+}
+
+/// An access as [`super::owners`] sees it.
+fn side<'s>(a: At<'s>, single: &'s [String]) -> super::owners::Side<'s> {
+    super::owners::Side { idx: a.idx, single }
 }
 
 /// The longest common prefix of two loop stacks.
