@@ -331,12 +331,11 @@ impl Gen<'_> {
                     }
                     let below = |a: At| a.acc.stack[common.len()..].to_vec();
                     let (b1, b2) = (below(a1), below(a2));
-                    let buffer = a1.acc.buf.clone();
+                    // (A map_lcl is inside a map_wrg: below the common loops, or around both
+                    // accesses, where they are inside one group.)
                     if b1.iter().chain(&b2).any(|&l| self.grid_loop(l)) {
+                        let buffer = a1.acc.buf.clone();
                         return Err(SyncError::GridRace { buffer }.into());
-                    }
-                    if b1.iter().chain(&b2).any(|&l| self.lcl_loop(l)) {
-                        return Err(SyncError::OutsideGroups { buffer }.into());
                     }
                     continue;
                 }
@@ -449,10 +448,6 @@ impl Gen<'_> {
 
     fn group_loop(&self, l: usize) -> bool {
         matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Wrg, _))
-    }
-
-    fn lcl_loop(&self, l: usize) -> bool {
-        matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Lcl, _))
     }
 
     /// Whether `second`, executed after `first`, may touch an element another work-item of

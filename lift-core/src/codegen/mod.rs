@@ -252,16 +252,6 @@ pub enum SyncError {
         /// The temporary.
         buffer: String,
     },
-    /// Results of `map_lcl`s read by code outside every work-group.
-    #[error(
-        "results of parallel maps (map_lcl) in `{buffer}` are read by code outside any \
-         work-group, which no barrier can order (that needs a second kernel); write the \
-         results in their final layout from inside the parallel maps instead"
-    )]
-    OutsideGroups {
-        /// The temporary.
-        buffer: String,
-    },
     /// Work-items read each other's elements inside one parallel map.
     #[error(
         "work-items of a group read each other's elements of `{buffer}` inside one parallel \

@@ -165,13 +165,7 @@ mod tests {
         let plain = |idx| Side { idx, single: &[] };
         assert!(super::apart(&f, single(&zero), single(&two), &want, &fixed));
         assert!(super::apart(&f, plain(&one), single(&zero), &want, &fixed));
-        assert!(!super::apart(
-            &f,
-            plain(&one),
-            single(&four),
-            &want,
-            &fixed
-        ));
+        assert!(!super::apart(&f, plain(&one), single(&four), &want, &fixed));
     }
 
     /// The same index of the same global id, with the loops around each access renamed
