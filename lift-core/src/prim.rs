@@ -92,6 +92,9 @@ pub enum Inputs {
     Exactly(usize),
     /// At least this many (`zip`).
     AtLeast(usize),
+    /// As many as its function takes, at least this many (`vectorize(w, f)` is `f` over
+    /// vectors: a reduction operator of two, `vectorize(4, f)(a, b, c)` of three).
+    OfFunction(usize),
 }
 
 impl std::fmt::Display for Inputs {
@@ -99,6 +102,7 @@ impl std::fmt::Display for Inputs {
         match self {
             Inputs::Exactly(n) => write!(f, "{n}"),
             Inputs::AtLeast(n) => write!(f, "at least {n}"),
+            Inputs::OfFunction(_) => write!(f, "as many as its function takes"),
         }
     }
 }
@@ -178,7 +182,7 @@ prims! {
     ToPrivate "to_private" Low [[Fun]] Exactly(1) "f's type" rules::address_space;
     AsVector "as_vector" Low [[Nat]] Exactly(1) "[a; n] -> [aw; n / w]" rules::as_vector;
     AsScalar "as_scalar" Low [[]] Exactly(1) "[aw; n] -> [a; n * w]" rules::as_scalar;
-    Vectorize "vectorize" Low [[Nat, Fun]] Exactly(1) "f: a -> b gives aw -> bw" rules::vectorize;
+    Vectorize "vectorize" Low [[Nat, Fun]] OfFunction(1) "f: (a, ..) -> b gives (aw, ..) -> bw" rules::vectorize;
     Head "head" High [[]] Exactly(1) "[a; n] -> [a; 1]" rules::view;
     Tail "tail" High [[]] Exactly(1) "[a; n] -> [a; n - 1], n >= 2" rules::view;
     Untile2 "untile2" High [[]] Exactly(1) "[[[[a; tx]; ty]; nx]; ny] -> [[a; nx * tx]; ny * ty]" rules::regroup;

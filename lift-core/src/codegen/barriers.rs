@@ -13,12 +13,19 @@
 //! on ties the one inside the fewest loops (after a loop rather than inside it), then the
 //! later one. A path whose
 //! slots are all in divergent control flow is refused: the mapping is not synchronisable.
+//!
+//! Whether a slot is in divergent control flow depends on which work-items reach it, not on
+//! the loops elsewhere: a slot between two `map_lcl`s of a work-group's body is reached by
+//! all, one inside a `map_lcl` guarded or strided by its trip count is not. Whether two
+//! accesses may touch one element from two work-items is decided from their indices
+//! ([`super::owners`]: the same index function of the same work-item id is the same
+//! work-item, an element of a work-item's own block is its alone).
 
 use super::cl::ast::{rebuild, visit};
 use super::cl::{CExpr, Fence, Index, Mark, Stmt, Touch};
 use super::emit::{Gen, Par};
 use super::memory::Space;
-use super::{CodegenError, GResult};
+use super::{GResult, SyncError};
 use crate::arith::Nat;
 use std::collections::HashMap;
 
@@ -56,6 +63,8 @@ struct Slot {
     stack: Vec<usize>,
     /// Every work-item of the group reaches it equally often.
     sync: bool,
+    /// The outermost loop around it that only some work-items of the group run.
+    divergent: Option<usize>,
 }
 
 /// The memory-access graph of the kernel being emitted.
@@ -69,6 +78,13 @@ pub(crate) struct Mag {
     /// Barriers placed in the kernels finished so far (the race checker's seeded bug counts
     /// them per kernel).
     placed: usize,
+}
+
+impl Mag {
+    /// The innermost loop open now.
+    pub(crate) fn open_loop(&self) -> Option<usize> {
+        self.stack.last().copied()
+    }
 }
 
 /// An access with the flat index of its element, as its mark gives it when barriers are
@@ -97,6 +113,7 @@ struct Cand {
     slot: Option<usize>,
     stack: Vec<usize>,
     sync: bool,
+    divergent: Option<usize>,
 }
 
 /// A pair of accesses that needs a barrier between them, with its path's candidates.
@@ -128,11 +145,14 @@ impl Gen<'_> {
 
     /// A point where a barrier may go.
     pub(crate) fn mag_slot(&mut self) {
-        let in_group = self.par.iter().any(|p| p.par == Par::Wrg);
+        // Outside divergent loops every work-item of a kernel with work-groups reaches it (a
+        // barrier between two group loops orders each group's work-items).
+        let in_group = !self.launch.groups.is_empty();
         let id = self.mag.slots.len();
         self.mag.slots.push(Slot {
             stack: self.mag.stack.clone(),
-            sync: in_group && !self.divergent,
+            sync: in_group && self.divergent.is_none(),
+            divergent: self.divergent,
         });
         self.emit(Stmt::Mark(Mark::Slot(id)));
     }
@@ -249,6 +269,7 @@ impl Gen<'_> {
                         slot: Some(s),
                         stack: self.mag.slots[s].stack.clone(),
                         sync: self.mag.slots[s].sync,
+                        divergent: self.mag.slots[s].divergent,
                     });
                 }
                 Event::Fixed => cands.push(Cand {
@@ -256,6 +277,7 @@ impl Gen<'_> {
                     slot: None,
                     stack: stack.clone(),
                     sync: true,
+                    divergent: None,
                 }),
                 Event::Access(..) => {}
             }
@@ -288,10 +310,10 @@ impl Gen<'_> {
             }
         }
         if let Some(a) = acc.iter().map(|a| a.1).find(|a| self.rewritten_by_all(*a)) {
-            return Err(CodegenError::Unsupported(format!(
-                "sequential code outside the parallel maps, which every work-item runs, rewrites the temporary `{}` on each iteration of a loop (work-items would overwrite each other's values: compute it inside a parallel map, or fuse it into its reader)",
-                a.acc.buf
-            )));
+            return Err(SyncError::RewrittenByAll {
+                buffer: a.acc.buf.clone(),
+            }
+            .into());
         }
         let mut needs = Vec::new();
         for (x, &(p1, a1)) in acc.iter().enumerate() {
@@ -300,23 +322,20 @@ impl Gen<'_> {
                     continue;
                 }
                 let common = common_prefix(&a1.acc.stack, &a2.acc.stack);
-                let in_group = common.iter().any(|&l| self.group_loop(l));
                 let shared = common.len();
+                let in_group =
+                    common.iter().any(|&l| self.group_loop(l)) || self.same_group(a1, a2, shared);
                 if !in_group {
                     if !self.depends(a1, a2, shared) {
                         continue;
                     }
                     let below = |a: At| a.acc.stack[common.len()..].to_vec();
                     let (b1, b2) = (below(a1), below(a2));
+                    // (A map_lcl is inside a map_wrg: below the common loops, or around both
+                    // accesses, where they are inside one group.)
                     if b1.iter().chain(&b2).any(|&l| self.grid_loop(l)) {
-                        return Err(CodegenError::Unsupported(
-                            "the result of a parallel map (map_glb/map_wrg) is read outside it in the same kernel, by work-items that did not write it (a race: that needs a kernel boundary)".into(),
-                        ));
-                    }
-                    if b1.iter().chain(&b2).any(|&l| self.lcl_loop(l)) {
-                        return Err(CodegenError::Unsupported(
-                            "results of parallel maps are read by code outside any work-group, which no barrier can order (that needs a second kernel); write the results in their final layout from inside the parallel maps instead".into(),
-                        ));
+                        let buffer = a1.acc.buf.clone();
+                        return Err(SyncError::GridRace { buffer }.into());
                     }
                     continue;
                 }
@@ -364,14 +383,31 @@ impl Gen<'_> {
             .filter(|&c| cands[c].sync && !(cands[c].slot.is_none() && space == Space::Global))
             .collect();
         if usable.is_empty() {
-            return Err(CodegenError::Unsupported(if path.is_empty() {
-                format!(
-                    "work-items of a group read each other's elements of `{}` inside one parallel map, where no barrier can go",
-                    a.buf
-                )
-            } else {
-                "a barrier would be needed inside divergent control flow (a map_lcl whose trip count differs from the local size)".into()
-            }));
+            let buffer = a.buf.clone();
+            let Some(l) = path.iter().find_map(|&c| cands[c].divergent) else {
+                return Err(SyncError::SameMap { buffer }.into());
+            };
+            let l = &self.mag.loops[l];
+            let (construct, why) = match l.tag {
+                LoopTag::Par(Par::Lcl, d) => {
+                    let local = self.launch.local.get(d).copied().unwrap_or(1);
+                    (
+                        format!("map_lcl({d})"),
+                        format!("{} iterations, {local} work-items", l.trip),
+                    )
+                }
+                LoopTag::Par(p, d) => (
+                    format!("{}({d})", if p == Par::Glb { "map_glb" } else { "map_wrg" }),
+                    "a barrier orders the work-items of one group only".into(),
+                ),
+                LoopTag::Seq => ("map_seq".into(), "run by one work-item".into()),
+            };
+            return Err(SyncError::Divergent {
+                construct,
+                why,
+                buffer,
+            }
+            .into());
         }
         Ok(Need {
             space,
@@ -414,10 +450,6 @@ impl Gen<'_> {
         matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Wrg, _))
     }
 
-    fn lcl_loop(&self, l: usize) -> bool {
-        matches!(self.mag.loops[l].tag, LoopTag::Par(Par::Lcl, _))
-    }
-
     /// Whether `second`, executed after `first`, may touch an element another work-item of
     /// the group touched through `first` (Definition 5.4.1): not if each work-item touches
     /// the same elements through both, nor if `first` writes with no parallel loop below the
@@ -428,7 +460,71 @@ impl Gen<'_> {
             && first.acc.stack[shared..]
                 .iter()
                 .all(|&l| self.mag.loops[l].tag == LoopTag::Seq);
-        !replicated && !self.same_items(first, second, shared)
+        !replicated && !self.same_items(first, second, shared) && !self.apart(first, second, shared)
+    }
+
+    /// Whether `a` and `b`, in different work-group loops (or iterations of one), touch each
+    /// element from one group: each element determines the group ids alike. A barrier that
+    /// every work-item of the group reaches then orders them.
+    fn same_group(&self, a: At, b: At, shared: usize) -> bool {
+        if self.launch.groups.is_empty() || a.acc.shape != b.acc.shape {
+            return false;
+        }
+        let mut wanted: Vec<String> = Vec::new();
+        for &l in a.acc.stack[shared..].iter().chain(&b.acc.stack[shared..]) {
+            let rec = &self.mag.loops[l];
+            if self.group_loop(l) && !wanted.contains(&rec.var) {
+                wanted.push(rec.var.clone());
+            }
+        }
+        let (sa, sb) = (self.singles(a), self.singles(b));
+        !wanted.is_empty()
+            && super::owners::apart(&self.facts, side(a, &sa), side(b, &sb), &wanted, &[])
+    }
+
+    /// The variables of the parallel loops of one iteration around `a` (run by one
+    /// work-item: the variable is `0`).
+    fn singles(&self, a: At) -> Vec<String> {
+        a.acc
+            .stack
+            .iter()
+            .map(|&l| &self.mag.loops[l])
+            .filter(|l| {
+                matches!(l.tag, LoopTag::Par(..)) && self.facts.equal(&l.trip, &Nat::cst(1))
+            })
+            .map(|l| l.var.clone())
+            .collect()
+    }
+
+    /// Whether each element touched through `a` and `b` determines the work-item that touches
+    /// it alike ([`super::owners`]): the ids of every parallel loop around either access
+    /// (the group's id too, but where both run in one iteration of a group loop that is not
+    /// strided: the same group).
+    fn apart(&self, a: At, b: At, shared: usize) -> bool {
+        if a.acc.shape != b.acc.shape {
+            return false;
+        }
+        let common = &a.acc.stack[..shared];
+        let in_group = common.iter().any(|&l| self.group_loop(l));
+        let mut wanted: Vec<String> = Vec::new();
+        let mut fixed: Vec<String> = Vec::new();
+        for &l in a.acc.stack.iter().chain(&b.acc.stack) {
+            let rec = &self.mag.loops[l];
+            let LoopTag::Par(p, _) = rec.tag else {
+                continue;
+            };
+            let list = if in_group && p == Par::Wrg && common.contains(&l) && !rec.carried {
+                &mut fixed
+            } else {
+                &mut wanted
+            };
+            if !list.contains(&rec.var) {
+                list.push(rec.var.clone());
+            }
+        }
+        let (sa, sb) = (self.singles(a), self.singles(b));
+        !wanted.is_empty()
+            && super::owners::apart(&self.facts, side(a, &sa), side(b, &sb), &wanted, &fixed)
     }
 
     /// Whether each work-item touches through `b` exactly the elements it touches through
@@ -436,12 +532,24 @@ impl Gen<'_> {
     /// by position (kind, dimension, trip count) and the indices are equal once the loop
     /// variables are matched up.
     fn same_items(&self, a: At, b: At, shared: usize) -> bool {
-        let (la, lb) = (&a.acc.stack[shared..], &b.acc.stack[shared..]);
+        // A sequential loop whose variable the index does not mention changes no element
+        // (the steps of an `iterate` around one of two grid maps).
+        let below = |x: At| -> Vec<usize> {
+            x.acc.stack[shared..]
+                .iter()
+                .copied()
+                .filter(|&l| {
+                    let l = &self.mag.loops[l];
+                    l.tag != LoopTag::Seq || x.idx.mentions(&l.var)
+                })
+                .collect()
+        };
+        let (la, lb) = (below(a), below(b));
         if la.len() != lb.len() || a.acc.shape != b.acc.shape {
             return false;
         }
         let mut idx = b.idx.clone();
-        for (&x, &y) in la.iter().zip(lb) {
+        for (&x, &y) in la.iter().zip(&lb) {
             let (x, y) = (&self.mag.loops[x], &self.mag.loops[y]);
             if x.tag != y.tag || !self.facts.equal(&x.trip, &y.trip) {
                 return false;
@@ -453,6 +561,11 @@ impl Gen<'_> {
         }
         self.facts.equal(a.idx, &idx)
     }
+}
+
+/// An access as [`super::owners`] sees it.
+fn side<'s>(a: At<'s>, single: &'s [String]) -> super::owners::Side<'s> {
+    super::owners::Side { idx: a.idx, single }
 }
 
 /// The longest common prefix of two loop stacks.

@@ -62,7 +62,9 @@ pub(crate) struct Gen<'a> {
     /// Inside `vectorize(w, f)`: `w`. The body of `f` is typed lane by lane (scalars) but
     /// computes on vectors of `w` lanes.
     pub vector_width: Option<u32>,
-    pub divergent: bool,
+    /// The outermost loop open now that only some work-items of a group run (or run more
+    /// often than others): a barrier inside is not reached by all.
+    pub divergent: Option<usize>,
     /// Array copies are unrolled (indices into private windows must be constants).
     pub unroll_copies: bool,
     /// A loop over local or global memory was left to the device compiler to unroll
@@ -128,7 +130,7 @@ impl<'a> Gen<'a> {
             par: Vec::new(),
             write_to: None,
             vector_width: None,
-            divergent: false,
+            divergent: None,
             unroll_copies: false,
             pragma_unrolled: false,
             mag: Mag::default(),

@@ -98,8 +98,9 @@ impl<'a> Gen<'a> {
         let carried = matches!(shape, Shape::Strided) && par == Par::Wrg;
         self.mag_slot();
         self.mag_open(LoopTag::Par(par, d), &name, n, carried);
-        if !matches!(shape, Shape::Block) {
-            self.divergent |= par != Par::Wrg;
+        if !matches!(shape, Shape::Block) && par != Par::Wrg && self.divergent.is_none() {
+            // Only some work-items run (or run as often) what is inside.
+            self.divergent = self.mag.open_loop();
         }
         if par == Par::Lcl {
             self.lcl_loops += 1;
@@ -121,10 +122,11 @@ impl<'a> Gen<'a> {
                 });
             }
             let r = body(g, idx);
-            g.par.pop();
+            // Still inside the group loop: the whole group reaches its end.
             if carried {
                 g.mag_slot();
             }
+            g.par.pop();
             r
         });
         self.divergent = was;

@@ -25,6 +25,7 @@ mod emit;
 mod launch;
 mod loops;
 mod memory;
+mod owners;
 mod prims;
 mod scalar;
 pub mod stages;
@@ -203,6 +204,9 @@ pub enum CodegenError {
     /// A construct the generator cannot compile.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// Work-items that share memory cannot be ordered by barriers in one kernel.
+    #[error("unsupported: {0}")]
+    Unsynchronisable(SyncError),
     /// A size that must be known at compile time (local or private memory, local sizes).
     #[error("{what}: the size must be a compile-time constant, found {size}")]
     NotConstant {
@@ -214,6 +218,66 @@ pub enum CodegenError {
     /// A node the type checker left untyped, or another broken invariant.
     #[error("internal code generator error: {0}")]
     Internal(String),
+}
+
+/// Why the work-items of a kernel cannot be ordered by barriers: each names the construct and
+/// what to write instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SyncError {
+    /// A barrier is needed where only some work-items of the group arrive: inside a
+    /// `map_lcl` with fewer (a guard) or more (a strided loop) iterations than the group has
+    /// work-items, or inside a `map_glb`.
+    #[error(
+        "a barrier would be needed inside divergent control flow: inside `{construct}`, which \
+         not every work-item of the group reaches alike ({why}); give that map as many \
+         iterations as the group has work-items (`split` its input into rows of the group's \
+         size and map over a row), or move the accesses to `{buffer}` out of it"
+    )]
+    Divergent {
+        /// The loop, as `map_lcl(0)`.
+        construct: String,
+        /// Its trip count against the work-items that run it.
+        why: String,
+        /// The buffer whose accesses need ordering.
+        buffer: String,
+    },
+    /// A grid map's result read, in the same kernel, by other work-items than its writers.
+    #[error(
+        "the result of a parallel map (map_glb/map_wrg) written to `{buffer}` is read outside \
+         it in the same kernel, by work-items that did not write it (a race: one kernel \
+         cannot wait for the whole grid): read it in a kernel of its own (the \
+         `kernel_fission` rewrite point, or a high-level `map` that the explorer splits)"
+    )]
+    GridRace {
+        /// The temporary.
+        buffer: String,
+    },
+    /// Work-items read each other's elements inside one parallel map.
+    #[error(
+        "work-items of a group read each other's elements of `{buffer}` inside one parallel \
+         map, where no barrier can go: compute those elements in a `map_lcl` of their own \
+         before the map that reads them"
+    )]
+    SameMap {
+        /// The buffer.
+        buffer: String,
+    },
+    /// Code every work-item runs rewrites a temporary on each iteration of a loop.
+    #[error(
+        "sequential code outside the parallel maps, which every work-item runs, rewrites the \
+         temporary `{buffer}` on each iteration of a loop (work-items would overwrite each \
+         other's values: compute it inside a parallel map, or fuse it into its reader)"
+    )]
+    RewrittenByAll {
+        /// The temporary.
+        buffer: String,
+    },
+}
+
+impl From<SyncError> for CodegenError {
+    fn from(e: SyncError) -> CodegenError {
+        CodegenError::Unsynchronisable(e)
+    }
 }
 
 /// Result alias for code generation.

@@ -254,6 +254,8 @@ impl Checker<'_> {
                 let ok = match def.inputs {
                     crate::prim::Inputs::Exactly(n) => args.len() == n,
                     crate::prim::Inputs::AtLeast(n) => args.len() >= n,
+                    // Its rule applies its function to them, which checks their number.
+                    crate::prim::Inputs::OfFunction(n) => args.len() >= n,
                 };
                 if !ok {
                     return Err(err(

@@ -105,16 +105,36 @@ pub fn reduce_seq(
     let hint = a.as_scalar().map(Type::Scalar);
     let z = initial(args, p, span)?;
     let acc = c.data(z, hint.as_ref())?;
-    if matches!(a, Type::Vector(..)) && is_unsuffixed_literal(z) {
+    if let (Some(w), true) = (vector_width(&a), is_unsuffixed_literal(z)) {
         // An unsuffixed literal where the fold needs a vector is splatted (SPEC); a scalar
-        // accumulator is tried first, so `|s, v| s + v.s0` keeps one.
+        // accumulator is tried first, so `|s, v| s + v.s0` keeps one. Over tuples of
+        // vectors (a `zip` of `as_vector`s) the vector is of the tuple's width.
         if let Ok(t) = fold(c, p, args, (acc.clone(), a.clone()), "accumulator", span) {
             return Ok(t);
         }
-        let acc = splat(acc, initial(args, p, span)?, &a);
+        let want = match acc {
+            Type::Scalar(s) => Type::Vector(s, w),
+            _ => a.clone(),
+        };
+        let acc = splat(acc, initial(args, p, span)?, &want);
         return fold(c, p, args, (acc, a), "accumulator", span);
     }
     fold(c, p, args, (acc, a), "accumulator", span)
+}
+
+/// The width of a vector, or of the vectors of a tuple of vectors all of one width.
+fn vector_width(t: &Type) -> Option<u32> {
+    match t {
+        Type::Vector(_, w) => Some(*w),
+        Type::Tuple(ts) => {
+            let ws: Vec<Option<u32>> = ts.iter().map(vector_width).collect();
+            match ws.first() {
+                Some(Some(w)) if ws.iter().all(|x| *x == Some(*w)) => Some(*w),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The lane type of a vector of width `w` (a tuple of such vectors: the tuple of lanes).

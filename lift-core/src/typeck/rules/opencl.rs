@@ -93,7 +93,8 @@ pub fn as_scalar(
     }
 }
 
-/// `vectorize(w, f)`: `f: a -> b` lifted to `aw -> bw`.
+/// `vectorize(w, f)`: `f: (a, ..) -> b` lifted to `(aw, ..) -> bw`, a function of as many
+/// inputs as `f` (a reduction operator `(acc, x)`, or applied to three vectors).
 pub fn vectorize(
     c: &mut Checker<'_>,
     p: Prim,
