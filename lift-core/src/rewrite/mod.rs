@@ -9,7 +9,8 @@
 //!
 //! Rule families, one module each: [`algorithmic`] (split-join, fusion, fission),
 //! [`reduction`], [`iterate`], [`reorder`], [`interchange`], [`simplify`], [`vectorize`],
-//! [`lowering`] (low-level maps, unrolling, address spaces) and [`stencil`] (overlapped tiling).
+//! [`lowering`] (low-level maps, unrolling, address spaces), [`stencil`] (overlapped tiling) and
+//! [`transpose`] (layout changes staged through local memory in tiles).
 //! Strategies ([`strategy`]) combine and traverse rules.
 
 pub mod algorithmic;
@@ -30,6 +31,7 @@ pub mod reorder;
 pub mod simplify;
 pub mod stencil;
 pub mod strategy;
+pub mod transpose;
 pub mod vectorize;
 pub(crate) mod walk;
 
