@@ -6,3 +6,4 @@ mod partial;
 mod points;
 mod rules;
 mod strategy;
+mod transpose;
