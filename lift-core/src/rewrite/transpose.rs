@@ -28,7 +28,8 @@
 //!
 //! With `pad`, `D` is padded with `clamp` up to multiples of `t` in both dimensions
 //! (`pad(0, pN, clamp) o map(pad(0, pM, clamp))`) and the result cut back with
-//! `take(M) o map(take(N))` (as the blocked product's `pad_rows`): any size. Without, `t`
+//! `take(M) o map(take(N))` (as the blocked product's `pad_rows`; a dimension `t` is known
+//! to divide is neither padded nor cut): any size. Without, `t`
 //! must divide both (a launch-time condition of `split`). `f` is any function of an element
 //! (the nest is element-wise by its shape); a bare `transpose $ D` is the nest with `f = id`.
 //! The element type must be a scalar (the tile lives in local memory).
@@ -265,9 +266,17 @@ fn tiled(
             ],
         )
     };
-    let padded = b.app(b.o(vec![clamp(&tr.n), map(clamp(&tr.m))]), tr.d.clone());
+    // A dimension `t` is known to divide is neither padded nor cut.
+    let (pn, pm) = (dn != Some(true), dm != Some(true));
+    let mut pads = Vec::new();
+    pads.extend(pn.then(|| clamp(&tr.n)));
+    pads.extend(pm.then(|| map(clamp(&tr.m))));
+    let padded = b.app(b.o(pads), tr.d.clone());
     let take = |n: &Nat| b.prim(Prim::Take, vec![nats(n)]);
-    let cut = b.o(vec![take(&tr.m), map(take(&tr.n))]);
+    let mut cuts = Vec::new();
+    cuts.extend(pm.then(|| take(&tr.m)));
+    cuts.extend(pn.then(|| map(take(&tr.n))));
+    let cut = b.o(cuts);
     Some(b.app(cut, b.app(chain, padded)))
 }
 
