@@ -86,7 +86,7 @@ lift! {
     kernel IterGrid<N>(x: [f32; N + 4]) -> [f32; N] {
         iterate(2, map_glb(0, to_global(id) o reduce_seq(+, 0.0)) o slide(3, 1)) $ x
     }
-    /// Only a view: a parallel copy.
+    /// Only a view: a copy through local tiles, or a parallel copy.
     kernel Transpose<N, M>(a: [[f32; M]; N]) -> [[f32; N]; M] {
         transpose $ a
     }
@@ -381,7 +381,12 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
     assert!(names[0].starts_with("stages(kernels=2"), "{names:?}");
     let names = names!(Smooth);
     assert!(names[0].starts_with("stages(kernels=3"), "{names:?}");
-    assert!(Transpose::LOWERED.starts_with("map_glb(1, map_glb(0, id))"));
+    // A transposed copy stages tiles through local memory (`tiles`), padded by default.
+    assert!(
+        Transpose::LOWERED.contains("to_local("),
+        "{}",
+        Transpose::LOWERED
+    );
     assert!(names!(IterGrid)
         .iter()
         .all(|c| c.starts_with("stages(kernels=2")));
@@ -442,7 +447,8 @@ fn hoisted_and_iterated_stages_match_the_interpreter() {
         ));
         let ran = each_candidate!(Transpose, [n, m], &want, |k: &Transpose, c, out| k
             .launch_candidate(c, n, m, &da, out));
-        assert_eq!(ran.len(), 1, "{n}x{m}: {ran:?}");
+        // The padded tilings and the plain copy (the exact tilings need multiples of 32).
+        assert_eq!(ran.len(), 3, "{n}x{m}: {ran:?}");
     }
 }
 

@@ -1,6 +1,6 @@
 //! The race checker (`lift_core::codegen::trace`) on POCL: every candidate of kernels that
 //! share local memory across a work-group (blocked products with padded tiles, stencil strips,
-//! explicit `map_wrg`/`map_lcl` programs) and of multi-kernel programs runs instrumented,
+//! transposes through local tiles, explicit `map_wrg`/`map_lcl` programs) and of multi-kernel programs runs instrumented,
 //! agrees with the interpreter, and has no two work-items touching one element between two
 //! barriers with a write among them; a kernel with a barrier removed is caught.
 
@@ -24,6 +24,9 @@ kernel Jacobi<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
 }
 kernel RowNormalise<N, M>(a: [[f32; M]; N]) -> [[f32; M]; N] {
     map(|r| { let s = reduce(+, 0.0) $ r; map(|x| x / (s + 1.0)) $ r }) $ a
+}
+kernel Scaled<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] {
+    map(map(|v| 2.0 * v - 1.0)) o transpose $ x
 }
 kernel LocalSums<N>(x: [f32; N]) -> [f32; N / 4] {
     join o map_wrg(0, |g| map_lcl(0, reduce_seq(+, 0.0f32)) o split(4)
@@ -98,6 +101,14 @@ fn every_candidate_is_race_free() {
         &[9, 300],
         &[matrix(&random_f32(2700, 6), 9)],
     );
+    // Tiles through local memory: the copy in and the copy out of a tile by different
+    // work-items, a barrier between them; exact (64 x 96) and padded (40 x 7) edges.
+    for (n, m) in [(64, 96), (40, 7)] {
+        let x = random_f32(n * m, 10);
+        let ran = race_free("Scaled", &[n, m], &[matrix(&x, n)]);
+        let tiles = ran.iter().filter(|c| c.starts_with("tiles")).count();
+        assert!(tiles >= 2, "{n}x{m}: {ran:?}");
+    }
     let v = Value::from_f32s(&random_f32(256, 7));
     race_free("LocalSums", &[256], std::slice::from_ref(&v));
     race_free("Neighbours", &[256], &[v]);
@@ -110,8 +121,10 @@ fn a_removed_barrier_is_caught() {
     let (a, b) = (random_f32(n * kk, 1), random_f32(kk * m, 2));
     let args = [matrix(&a, n), matrix(&b, kk)];
     let name = "blocked(tm=64,tn=64,tk=8,l0=8,l1=8,v=4,u=1,pad=0)";
+    let x = [matrix(&random_f32(40 * 7, 12), 40)];
     for (kernel, cand, sizes, args) in [
         ("Gemm", Some(name), vec![n, kk, m], &args[..]),
+        ("Scaled", Some("tiles(t=32,r=8,pad=1)"), vec![40, 7], &x[..]),
         (
             "Neighbours",
             None,

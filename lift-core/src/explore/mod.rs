@@ -8,7 +8,8 @@
 //!   configurations (with the fraction of valid ones among uniformly drawn configurations);
 //! * strategies, each a sequence of rules of [`crate::rewrite`]: 2-D blocking of nested
 //!   map-reduce ([`crate::rewrite::blocking`]), strip mining with interchange ([`strips`]),
-//!   sliding-window strips with `map_seq_slide` ([`slides`]),
+//!   sliding-window strips with `map_seq_slide` ([`slides`]), layout changes through local
+//!   memory in tiles ([`tiles`]),
 //!   the reduction lowerings of [`crate::codegen`], kernel fission of chains of several
 //!   computing stages ([`stages`]), and the default mapping
 //!   ([`crate::explore::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
@@ -35,6 +36,7 @@ pub mod space;
 pub mod stages;
 pub mod strategy;
 pub mod strips;
+pub mod tiles;
 
 use crate::arith::Nat;
 use crate::device::DeviceModel;
@@ -315,6 +317,10 @@ fn later_strategies(
                 return;
             }
         }
+    }
+    // A map nest over a transposed view: tiles staged through local memory.
+    if tiles::candidates(prog, kernel, info, (&ctx, scope, device), (out, dropped)) {
+        return;
     }
     let columns = rows_are_columns(body);
     // Reductions derived as programs ([`reductions`]): each applies where its work-items

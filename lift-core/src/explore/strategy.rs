@@ -13,6 +13,7 @@ use super::mapping::Code;
 use crate::codegen::Options;
 use crate::device::DeviceModel;
 use crate::rewrite::blocking::{Blocking, Edge};
+use crate::rewrite::transpose::TileCopy;
 
 /// A strategy of the explorer with its configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +24,8 @@ pub enum Strategy {
     Strips(Strip),
     /// Sliding strips of a stencil, `slides` ([`super::slides`]).
     Slides(Strip),
+    /// A layout change staged through local memory in tiles, `tiles` ([`super::tiles`]).
+    Tiles(TileCopy),
     /// A reduction derived as a low-level program, `tree` ([`super::reductions`]).
     Tree(Tree),
     /// Kernel fission, `stages` ([`super::stages`], [`super::lets`]).
@@ -139,13 +142,14 @@ impl Stages {
 }
 
 impl Strategy {
-    /// Its name without parameters: `blocked`, `strips`, `slides`, `tree`,
+    /// Its name without parameters: `blocked`, `strips`, `slides`, `tiles`, `tree`,
     /// `stages`, `map`, `mapping`.
     pub fn kind(&self) -> &'static str {
         match self {
             Strategy::Blocked(_) => "blocked",
             Strategy::Strips(_) => "strips",
             Strategy::Slides(_) => "slides",
+            Strategy::Tiles(_) => "tiles",
             Strategy::Tree(_) => "tree",
             Strategy::Stages(_) => "stages",
             Strategy::Map => "map",
@@ -173,6 +177,7 @@ impl Strategy {
             Strategy::Strips(s) | Strategy::Slides(s) => {
                 named(&[("s", s.s), ("pad", s.pad.into())])
             }
+            Strategy::Tiles(c) => named(&[("t", c.t), ("r", c.rows), ("pad", c.pad.into())]),
             Strategy::Map | Strategy::Tree(Tree::Stage) => Vec::new(),
             Strategy::Tree(Tree::Full { v }) => named(&[("v", *v)]),
             Strategy::Tree(Tree::Rows { rows, wg }) => named(&[("rows", *rows), ("wg", *wg)]),
@@ -291,5 +296,11 @@ mod tests {
         assert_eq!(Strategy::Tree(Tree::Full { v: 4 }).name(), "tree(v=4)");
         let strip = Strip { s: 8, pad: true };
         assert_eq!(Strategy::Slides(strip).name(), "slides(s=8,pad=1)");
+        let tiles = TileCopy {
+            t: 32,
+            rows: 8,
+            pad: true,
+        };
+        assert_eq!(Strategy::Tiles(tiles).name(), "tiles(t=32,r=8,pad=1)");
     }
 }

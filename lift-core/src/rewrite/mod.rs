@@ -10,7 +10,8 @@
 //! Rule families, one module each: [`algorithmic`] (split-join, fusion, fission),
 //! [`reduction`], [`iterate`], [`reorder`], [`interchange`], [`simplify`], [`vectorize`],
 //! [`lowering`] (low-level maps, unrolling, address spaces), [`stencil`] (overlapped tiling),
-//! [`blocking`] (the blocked matrix product) and [`views`] (convolutions as products, im2col).
+//! [`transpose`] (layout changes staged through local memory in tiles), [`blocking`] (the
+//! blocked matrix product) and [`views`] (convolutions as products, im2col).
 //! Strategies ([`strategy`]) combine and traverse rules.
 
 pub mod algorithmic;
@@ -31,6 +32,7 @@ pub mod reorder;
 pub mod simplify;
 pub mod stencil;
 pub mod strategy;
+pub mod transpose;
 pub mod vectorize;
 pub mod views;
 pub(crate) mod walk;

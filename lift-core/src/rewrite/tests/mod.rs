@@ -6,4 +6,5 @@ mod partial;
 mod points;
 mod rules;
 mod strategy;
+mod transpose;
 mod views;
