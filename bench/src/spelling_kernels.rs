@@ -86,4 +86,21 @@ lift! {
     pub kernel ZipTwoMaps<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {
         map(|(u, v)| u + v) o map(|(u, v)| (u, v * 2.0)) $ zip(x, y)
     }
+
+    /// Transpose (a): a copy through `map(map(id)) o transpose`.
+    pub kernel TransposeMaps<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] {
+        map(map(id)) o transpose $ x
+    }
+    /// Transpose (b): lambdas, `$ transpose $ x`.
+    pub kernel TransposeLambdas<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] {
+        map(|col| map(|v| v) $ col) $ transpose $ x
+    }
+    /// Transpose (c): the copy writes transposed, `transpose_w`.
+    pub kernel TransposeOnWrite<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] {
+        transpose_w o map(map(id)) $ x
+    }
+    /// Transpose (d): the view alone.
+    pub kernel TransposeBare<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] {
+        transpose $ x
+    }
 }

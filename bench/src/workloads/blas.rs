@@ -32,9 +32,7 @@ pub fn gemv(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
 
     let (a, x) = (&a, &x);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    b.default_lift(Gemv::new(ctx), |k, o| {
-        Ok(k.launch(n, n, a, x, o)?)
-    });
+    b.default_lift(Gemv::new(ctx), |k, o| Ok(k.launch(n, n, a, x, o)?));
     let row = kernel(ctx, REDUCE_CL, "", "gemv_row").map(|k| {
         move |o: &Buffer<f32>| {
             k.set_buffer(0, a)?;
@@ -89,16 +87,11 @@ pub fn gemm(ctx: &Context, cfg: &Config, n: usize, blas: Blas<'_>) -> Res<Vec<Re
 
     let (a, bm) = (&a, &b);
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    b.default_lift(Gemm::new(ctx), |k, o| {
+    b.default_lift(Gemm::new(ctx), |k, o| Ok(k.launch(n, n, n, a, bm, o)?));
+    let low = "lift-rs low-level (map_glb(1)/map_glb(0))";
+    b.lift(low, "lift-low", GemmGlb::new(ctx), |k, o| {
         Ok(k.launch(n, n, n, a, bm, o)?)
     });
-    let low = "lift-rs low-level (map_glb(1)/map_glb(0))";
-    b.lift(
-        low,
-        "lift-low",
-        GemmGlb::new(ctx),
-        |k, o| Ok(k.launch(n, n, n, a, bm, o)?),
-    );
     let tiled = "OpenCL tiled 64x64, 4x4 reg";
     if n.is_multiple_of(64) {
         let run = kernel(ctx, GEMM_CL, "", "gemm_tiled").map(|k| {

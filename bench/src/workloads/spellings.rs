@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The workloads of the spellings part (`--workloads` picks some).
-pub const WORKLOADS: &[&str] = &["gemm", "jacobi", "jacobi3d", "gemv", "zip"];
+pub const WORKLOADS: &[&str] = &["gemm", "jacobi", "jacobi3d", "gemv", "zip", "transpose"];
 
 /// The candidates a tuning tries in quick mode (`LIFT_TUNE_CANDIDATES`): enough to compare
 /// candidates and time the fastest built for the sizes, without the minutes POCL takes to
@@ -48,6 +48,7 @@ struct Sizes {
     stencil3: [usize; 3],
     gemv: [usize; 2],
     zip: [usize; 2],
+    transpose: [usize; 2],
 }
 
 impl Sizes {
@@ -61,6 +62,7 @@ impl Sizes {
                 stencil3: [64, 62, 63],
                 gemv: [512, 511],
                 zip: [1 << 16, (1 << 16) - 1],
+                transpose: [512, 511],
             }
         } else {
             Sizes {
@@ -69,6 +71,7 @@ impl Sizes {
                 stencil3: [512, 510, 511],
                 gemv: [8192, 8191],
                 zip: [1 << 24, (1 << 24) - 1],
+                transpose: [8192, 8191],
             }
         }
     }
@@ -84,6 +87,7 @@ pub fn size_text(workload: &str) -> Option<String> {
         "jacobi" => format!("{n}^2"),
         "jacobi3d" => format!("{n}^3"),
         "zip" => format!("n = {n}"),
+        "transpose" => format!("{n}^2"),
         _ => return None,
     })
 }
@@ -146,6 +150,14 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     if wanted("zip") {
         for n in s.zip.into_iter().filter(sized) {
             step(&format!("zip-{n}"), zip(ctx, cfg, n, s.zip[0]));
+        }
+    }
+    if wanted("transpose") {
+        for n in s.transpose.into_iter().filter(sized) {
+            step(
+                &format!("transpose-{n}"),
+                transpose(ctx, cfg, n, s.transpose[0]),
+            );
         }
     }
     Ok(recs)
@@ -245,9 +257,7 @@ fn spelling<K>(
         Ok(c) => {
             let info = &cands[c];
             let imp = format!("lift-rs {label}, untuned: {}", info.name);
-            b.lift(&imp, "lift", Ok::<_, Error>(&k), |k, o| {
-                Ok(launch(k, o)?)
-            });
+            b.lift(&imp, "lift", Ok::<_, Error>(&k), |k, o| Ok(launch(k, o)?));
             g.tag(b.recs, from, label, "untuned", candidate(info), None);
         }
         Err(e) => {
@@ -268,9 +278,7 @@ fn spelling<K>(
                 );
             }
             let imp = format!("lift-rs {label}, tuned: {}", info.name);
-            b.lift(&imp, "lift", Ok::<_, Error>(&k), |k, o| {
-                Ok(launch(k, o)?)
-            });
+            b.lift(&imp, "lift", Ok::<_, Error>(&k), |k, o| Ok(launch(k, o)?));
             g.tag(b.recs, from, label, "tuned", candidate(info), Some(&t));
         }
         Err(e) => {
@@ -679,6 +687,85 @@ fn zip(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> 
         [n],
         (x, y),
         (xv, yv)
+    );
+    Ok(recs)
+}
+
+fn transpose(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> {
+    eprintln!("spellings: transpose (n = {n})");
+    let mut recs = Vec::new();
+    let xv = random_vec(n * n, 13);
+    // Sampled entries of the transposed matrix (the whole one in f64 would take 512 MiB).
+    let samples = 65536.min(n * n);
+    let idx: Vec<usize> = (0..samples)
+        .map(|s| (crate::common::rand_at(78, s as u64).abs() * (n * n) as f32) as usize)
+        .map(|k| k.min(n * n - 1))
+        .collect();
+    let values = idx
+        .iter()
+        .map(|&k| f64::from(xv[(k % n) * n + k / n]))
+        .collect();
+    let reference = Reference {
+        values,
+        idx: Some(idx),
+    };
+    let x = ctx.upload(&xv)?;
+    let mut out = ctx.alloc::<f32>(n * n)?;
+    let work = Work {
+        name: name("transpose", n),
+        size: format!("{n}^2"),
+        flops: 0.0,
+        bytes: 8.0 * (n * n) as f64,
+        tol: 0.0,
+    };
+    let g = &Group {
+        workload: "transpose",
+        n,
+        round,
+        elements: (n * n) as f64,
+    };
+    let (x, xv) = (&x, &xv[..]);
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    let b = &mut b;
+    spell!(
+        b,
+        g,
+        "a: map(map(id)) o transpose",
+        TransposeMaps,
+        ctx,
+        [n, n],
+        (x),
+        (xv)
+    );
+    spell!(
+        b,
+        g,
+        "b: lambdas, $ transpose $ x",
+        TransposeLambdas,
+        ctx,
+        [n, n],
+        (x),
+        (xv)
+    );
+    spell!(
+        b,
+        g,
+        "c: transpose_w o map(map(id))",
+        TransposeOnWrite,
+        ctx,
+        [n, n],
+        (x),
+        (xv)
+    );
+    spell!(
+        b,
+        g,
+        "d: transpose $ x",
+        TransposeBare,
+        ctx,
+        [n, n],
+        (x),
+        (xv)
     );
     Ok(recs)
 }

@@ -109,9 +109,7 @@ pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         let work = work2d("jacobi2d", n, 5);
         let reference = Reference::full(ref2d(&xd, n, n, 1, 1, &w));
         let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-        b.default_lift(Jacobi2d::new(ctx), |k, o| {
-            Ok(k.launch(n, n, x, o)?)
-        });
+        b.default_lift(Jacobi2d::new(ctx), |k, o| Ok(k.launch(n, n, x, o)?));
         b.events(tiled, "opencl", "kernel events", hand(1, &w));
     }
     if cfg.selected("gauss5") {
@@ -120,9 +118,7 @@ pub fn run2d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         let work = work2d("gauss5", n, 25);
         let reference = Reference::full(ref2d(&xd, n, n, 2, 2, &w));
         let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-        b.default_lift(Gauss5::new(ctx), |k, o| {
-            Ok(k.launch(n, n, x, o)?)
-        });
+        b.default_lift(Gauss5::new(ctx), |k, o| Ok(k.launch(n, n, x, o)?));
         b.events(tiled, "opencl", "kernel events", hand(2, &w));
     }
     if cfg.selected("conv17") {
@@ -205,9 +201,7 @@ pub fn run3d(ctx: &Context, cfg: &Config, n: usize) -> Res<Vec<Record>> {
         }
     });
     let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
-    b.default_lift(Jacobi3d::new(ctx), |k, o| {
-        Ok(k.launch(n, n, n, x, o)?)
-    });
+    b.default_lift(Jacobi3d::new(ctx), |k, o| Ok(k.launch(n, n, n, x, o)?));
     b.events("OpenCL direct (cached)", "opencl", "kernel events", hand);
     Ok(recs)
 }
