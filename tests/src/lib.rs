@@ -111,5 +111,46 @@ pub fn nested<T: Into<Scalar> + Copy>(data: &[T], dims: &[usize]) -> Value {
     }
 }
 
+/// Runs every candidate of kernel `kernel` of `program` instrumented by the race checker at
+/// `sizes` on `args`, asserting that none races; gives each candidate that ran (a candidate
+/// whose preconditions fail at these sizes is skipped) with its result and its OpenCL C.
+pub fn traced_candidates(
+    program: &str,
+    kernel: &str,
+    sizes: &[usize],
+    args: &[Value],
+) -> Vec<(String, Value, String)> {
+    use lift_runtime::core::codegen::trace::Options;
+    use lift_runtime::DynKernel;
+    let opts = Options {
+        trace: true,
+        drop_barrier: None,
+    };
+    let names = DynKernel::compile(ctx(), program, kernel)
+        .unwrap_or_else(|e| panic!("{kernel}: {e}"))
+        .candidates()
+        .to_vec();
+    let mut ran = Vec::new();
+    for name in names {
+        let k = DynKernel::compile_traced(ctx(), program, kernel, Some(&name), opts)
+            .unwrap_or_else(|e| panic!("{kernel} {name}: {e}"));
+        let (got, races) = match k.check_races(sizes, args) {
+            Ok(r) => r,
+            Err(lift_runtime::Error::Precondition { .. }) => continue,
+            Err(e) => panic!("{kernel} {name} at {sizes:?}: {e}"),
+        };
+        let races: Vec<String> = races.iter().map(ToString::to_string).collect();
+        assert!(
+            races.is_empty(),
+            "{kernel} {name} at {sizes:?}: {}\n{}",
+            races.join("; "),
+            k.source()
+        );
+        let source = k.source().to_string();
+        ran.push((name, got, source));
+    }
+    ran
+}
+
 pub mod diff;
 pub mod names;

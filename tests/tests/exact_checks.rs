@@ -9,7 +9,7 @@
 use lift_runtime::core::codegen::trace::Options;
 use lift_runtime::core::interp::Value;
 use lift_runtime::DynKernel;
-use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
+use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32, traced_candidates};
 
 const PROGRAM: &str = "
 fn add(a: f32, b: f32) -> f32 { a + b }
@@ -95,39 +95,17 @@ fn race_free(kernel: &str, sizes: &[usize], args: &[Value], gold: &[f32], tol: f
         tol,
         &format!("{kernel} interpreter at {sizes:?}"),
     );
-    let opts = Options {
-        trace: true,
-        drop_barrier: None,
-    };
-    let names = DynKernel::compile(ctx(), PROGRAM, kernel)
-        .unwrap_or_else(|e| panic!("{kernel}: {e}"))
-        .candidates()
-        .to_vec();
-    let mut ran = 0;
-    for name in names {
-        let k = DynKernel::compile_traced(ctx(), PROGRAM, kernel, Some(&name), opts)
-            .unwrap_or_else(|e| panic!("{kernel} {name}: {e}"));
-        let (got, races) = match k.check_races(sizes, args) {
-            Ok(r) => r,
-            Err(lift_runtime::Error::Precondition { .. }) => continue,
-            Err(e) => panic!("{kernel} {name} at {sizes:?}: {e}"),
-        };
-        assert!(
-            races.is_empty(),
-            "{kernel} {name} at {sizes:?}: {}\n{}",
-            races
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; "),
-            k.source()
+    let ran = traced_candidates(PROGRAM, kernel, sizes, args);
+    for (name, got, _) in &ran {
+        assert_close(
+            &f32s(got),
+            gold,
+            tol,
+            &format!("{kernel} {name} at {sizes:?}"),
         );
-        let what = format!("{kernel} {name} at {sizes:?}");
-        assert_close(&f32s(&got), gold, tol, &what);
-        ran += 1;
     }
-    assert!(ran > 0, "{kernel} at {sizes:?}: no candidate ran");
-    ran
+    assert!(!ran.is_empty(), "{kernel} at {sizes:?}: no candidate ran");
+    ran.len()
 }
 
 /// Each barrier of the default candidate of `kernel` left out in turn is caught by the race

@@ -7,7 +7,7 @@
 use lift_runtime::core::codegen::trace::{self, Options};
 use lift_runtime::core::interp::Value;
 use lift_runtime::DynKernel;
-use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32};
+use lift_tests::{assert_close, ctx, f32s, interpret, matrix, random_f32, traced_candidates};
 
 const PROGRAM: &str = "
 kernel Gemm<N, K, M>(a: [[f32; K]; N], b: [[f32; M]; K]) -> [[f32; M]; N] {
@@ -42,36 +42,11 @@ kernel Neighbours<N>(x: [f32; N]) -> [f32; N] {
 /// the candidates that ran.
 fn race_free(kernel: &str, sizes: &[usize], args: &[Value]) -> Vec<String> {
     let want = f32s(&interpret(PROGRAM, kernel, sizes, args));
-    let opts = Options {
-        trace: true,
-        drop_barrier: None,
-    };
-    let names = DynKernel::compile(ctx(), PROGRAM, kernel)
-        .expect("compiles")
-        .candidates()
-        .to_vec();
-    let mut ran = Vec::new();
-    for name in names {
-        let k = DynKernel::compile_traced(ctx(), PROGRAM, kernel, Some(&name), opts)
-            .unwrap_or_else(|e| panic!("{kernel} {name}: {e}"));
-        let (got, races) = match k.check_races(sizes, args) {
-            Ok(r) => r,
-            Err(lift_runtime::Error::Precondition { .. }) => continue,
-            Err(e) => panic!("{kernel} {name} at {sizes:?}: {e}"),
-        };
-        assert!(
-            races.is_empty(),
-            "{kernel} {name} at {sizes:?}: {}",
-            races
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; ")
-        );
-        assert_close(&f32s(&got), &want, 1e-4, &format!("{kernel} {name}"));
-        ran.push(name);
+    let ran = traced_candidates(PROGRAM, kernel, sizes, args);
+    for (name, got, _) in &ran {
+        assert_close(&f32s(got), &want, 1e-4, &format!("{kernel} {name}"));
     }
-    ran
+    ran.into_iter().map(|(name, ..)| name).collect()
 }
 
 #[test]

@@ -8,16 +8,15 @@ use super::memory::{privatise_accumulators, privatise_reads, stage_slices, Lanes
 use super::{block_map_reduce, edges, pad_rows, pad_shared, register_block};
 use super::{tile_fold, tile_maps, tiled};
 use super::{Blocking, Edge};
-use crate::explore::normalise::normalise_kernel;
-use crate::interp::{run_kernel, scalar_count, Scalar, Value};
+use crate::interp::run_kernel;
 use crate::ir::Expr;
 use crate::ir::Program;
-use crate::parse::parse_program_str;
 use crate::rewrite::strategy::{rule, seq, top_down};
+use crate::rewrite::tests::support::{arguments, normalised};
 use crate::rewrite::RewriteCtx;
 use crate::typeck::check_program;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Products whose names are the derivation's binders (each name given a numbered suffix too,
 /// as fresh names are): plain, transposed operands, a sequential non-associative fold over
@@ -33,37 +32,6 @@ const PROGRAMS: &[&str] = &[
 /// A batch of products (as `rewrite::partial` makes them), with the derivation's names: tried
 /// by every rule, not in the golden file.
 const BATCHED: &str = "kernel K<N, K, M>(a: [[[f32; K]; N]; 2], b: [[[f32; M]; K]; 2]) -> [[[f32; M]; N]; 2] { map(|ra0| map(|cb1| map(|t| reduce(+, 0.0) o map(|x| x.0 * x.1) $ zip(cb1, t)) o transpose $ ra0.1) $ ra0.0) $ zip(a, b) }";
-
-/// The program checked and brought to the explorer's normal form (tuple patterns as
-/// projections, ...), where the rule is tried.
-fn normalised(src: &str) -> Program {
-    let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    let mut p = normalise_kernel(&p, "K").unwrap_or_else(|e| panic!("{e}\n{src}"));
-    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    p
-}
-
-/// Random arguments for the kernel's parameters at `sizes` (`N`, `K`, `M`).
-fn arguments(p: &Program, sizes: &[i64], rng: &mut StdRng) -> Vec<Value> {
-    let env = |n: &str| {
-        ["N", "K", "M"]
-            .iter()
-            .position(|s| *s == n)
-            .map(|i| sizes[i])
-    };
-    p.kernels[0]
-        .params
-        .iter()
-        .map(|param| {
-            let count = scalar_count(&param.ty, &env).expect("a size of the kernel");
-            let flat: Vec<Scalar> = (0..count)
-                .map(|_| Scalar::F32(rng.gen_range(-1.0..1.0)))
-                .collect();
-            Value::from_flat(&param.ty, &env, &flat).expect("arguments of the parameter types")
-        })
-        .collect()
-}
 
 /// The configurations tried: small blocks, every edge, with and without a zero-padded shared
 /// dimension and unrolled slices.

@@ -6,5 +6,6 @@ mod partial;
 mod points;
 mod rules;
 mod strategy;
+pub(crate) mod support;
 mod transpose;
 mod views;

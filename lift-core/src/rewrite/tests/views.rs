@@ -5,15 +5,14 @@
 //! programs name their data as the names the rules bind (`lift_m0`, `lift_i0`, ...), so a
 //! captured name would show as a wrong result or a type error.
 
-use crate::explore::normalise::normalise_kernel;
-use crate::interp::{run_kernel, scalar_count, Scalar, Value};
-use crate::ir::{ExprKind, Program};
-use crate::parse::parse_program_str;
+use super::support::{arguments, normalised};
+use crate::interp::run_kernel;
+use crate::ir::ExprKind;
 use crate::rewrite::views::{materialise_input, materialise_windows, product_of_views};
 use crate::rewrite::{RewriteCtx, Rule};
 use crate::typeck::check_program;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// A program and the sizes it runs at (in the order of its size variables).
 struct Case {
@@ -64,28 +63,6 @@ const STENCILS: &[Case] = &[
         sizes: &[&[9], &[1]],
     },
 ];
-
-fn normalised(src: &str) -> Program {
-    let mut p = parse_program_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    let mut p = normalise_kernel(&p, "K").unwrap_or_else(|e| panic!("{e}\n{src}"));
-    check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    p
-}
-
-fn arguments(p: &Program, sizes: &[i64], rng: &mut StdRng) -> Vec<Value> {
-    let k = &p.kernels[0];
-    let env = |n: &str| k.sizes.iter().position(|(s, _)| s == n).map(|i| sizes[i]);
-    (k.params.iter())
-        .map(|param| {
-            let count = scalar_count(&param.ty, &env).expect("a size of the kernel");
-            let flat: Vec<Scalar> = (0..count)
-                .map(|_| Scalar::F32(rng.gen_range(-1.0..1.0)))
-                .collect();
-            Value::from_flat(&param.ty, &env, &flat).expect("arguments of the parameter types")
-        })
-        .collect()
-}
 
 /// Applies `rule` at the root of the case's normalised body and compares the two programs at
 /// every size; gives whether it matched.
