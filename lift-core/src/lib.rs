@@ -32,6 +32,7 @@ pub mod explore;
 pub mod interp;
 pub mod ir;
 pub mod parse;
+pub mod partition;
 pub mod prim;
 pub mod print;
 pub mod rewrite;

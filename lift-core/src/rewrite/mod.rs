@@ -30,6 +30,7 @@ pub mod reduction;
 pub mod rename;
 pub mod reorder;
 pub mod simplify;
+pub mod slices;
 pub mod stencil;
 pub mod strategy;
 pub mod transpose;
@@ -38,7 +39,7 @@ pub mod views;
 pub(crate) mod walk;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::arith::Facts;
 use crate::error::CompileError;

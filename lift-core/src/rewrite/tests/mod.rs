@@ -5,6 +5,7 @@ mod normal;
 mod partial;
 mod points;
 mod rules;
+mod slices;
 mod strategy;
 pub(crate) mod support;
 mod transpose;
