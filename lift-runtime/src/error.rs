@@ -114,6 +114,17 @@ pub enum Error {
         /// What it holds.
         actual: String,
     },
+    /// A device of a set ([`crate::Devices`]) failed: which one, and how. No partial result
+    /// is returned.
+    #[error("device {index} ({device}): {source}")]
+    OnDevice {
+        /// Its position in the set.
+        index: usize,
+        /// Its name.
+        device: String,
+        /// What failed there.
+        source: Box<Error>,
+    },
     /// A launch configuration exceeds the device limits or is malformed.
     #[error("invalid launch: {reason}")]
     Launch {

@@ -25,6 +25,7 @@ pub mod cache;
 mod check;
 mod context;
 mod device;
+mod devices;
 pub mod dump;
 pub mod dynamic;
 pub mod engine;
@@ -33,16 +34,19 @@ pub mod explored;
 mod launch;
 mod program;
 pub mod select;
+mod split;
 pub mod tune;
 
 pub use buffer::{Buffer, DeviceScalar};
 pub use context::{Context, DEVICE_ENV, MAX_TEMPORARY_ENV};
 pub use device::{device_model, devices, DeviceInfo, DeviceKind};
+pub use devices::{Devices, DEVICES_ENV};
 pub use dynamic::DynKernel;
 pub use engine::{CandidateInfo, Scratch};
 pub use error::{Error, Result};
 pub use launch::{Event, KernelHandle};
 pub use program::BuiltProgram;
+pub use split::{Placement, SplitKernel};
 pub use tune::Tuned;
 
 #[doc(hidden)]

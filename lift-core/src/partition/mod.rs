@@ -13,6 +13,9 @@
 //! operator. Where a range stops above the parameters (a `transpose`, a sequential scan,
 //! a `let`), the program is not split, and [`NotSplit`] says why.
 //!
+//! A rewrite point changes how a kernel computes, not what: slabs are derived and compiled
+//! without the kernel's points.
+//!
 //! Slabs are kernels at the sizes of one launch (every size variable replaced by its value),
 //! so the rules decide their side conditions on numbers.
 
@@ -52,9 +55,6 @@ pub enum NotSplit {
     /// The result is a scalar that is not a full reduction.
     #[error("the result is a scalar computed by {0}, not by a reduction of an array")]
     Scalar(String),
-    /// The kernel holds a rewrite point (its rewriting is the user's, at its own sizes).
-    #[error("the kernel holds the rewrite point `{0}`")]
-    Point(String),
     /// The range of rows stops above the parameters.
     #[error(
         "the rows of the result are computed through {0}, which the partition cannot read rows of"
@@ -177,7 +177,7 @@ pub fn combiner(
     }
     .ok_or_else(|| scalar(&k.body))?;
     let s = k.body.span;
-    let name = "parts".to_string();
+    let name = "#parts".to_string();
     k.body = apply1(reduce, crate::rewrite::build::ident(&name, s), s);
     k.params = vec![crate::ir::Param {
         name,
@@ -251,9 +251,6 @@ fn concrete(
             actual: sizes.len(),
         });
     }
-    if let Some(point) = first_point(&k.body) {
-        return Err(NotSplit::Point(point));
-    }
     let env: HashMap<String, i64> = k
         .sizes
         .iter()
@@ -265,6 +262,8 @@ fn concrete(
         kernels: vec![k.clone()],
         includes: prog.includes.clone(),
     };
+    // A rewrite point changes how, not what: a slab computes its rows without it.
+    without_points(&mut one.kernels[0].body);
     check(&mut one)?;
     let mut p = normalise_kernel(&one, kernel).map_err(|e| NotSplit::Stage(e.to_string()))?;
     let k = &mut p.kernels[0];
@@ -354,12 +353,15 @@ fn describe(e: &Expr) -> String {
     }
 }
 
-/// The first rewrite point in `e`.
-fn first_point(e: &Expr) -> Option<String> {
-    if let ExprKind::Point(name, _, _) = &e.kind {
-        return Some(name.clone());
+/// `e` with every rewrite point replaced by the expression it marks.
+fn without_points(e: &mut Expr) {
+    while let ExprKind::Point(_, _, inner) = &mut e.kind {
+        *e = std::mem::replace(
+            inner.as_mut(),
+            Expr::new(ExprKind::Tuple(Vec::new()), e.span),
+        );
     }
-    children(e).into_iter().find_map(first_point)
+    children_mut(e).into_iter().for_each(without_points);
 }
 
 /// The data spine of a body applied function by function: `(f o g) $ x` as `f $ g $ x`, down
@@ -370,10 +372,8 @@ fn unchain(e: &mut Expr) {
             let fs = crate::rewrite::build::flatten(fs);
             if let Some((last, rest)) = fs.split_last() {
                 let s = e.span;
-                let mut data = Expr::new(
-                    ExprKind::Apply(Box::new(last.clone()), std::mem::take(xs)),
-                    s,
-                );
+                let args = std::mem::take(xs);
+                let mut data = Expr::new(ExprKind::Apply(Box::new(last.clone()), args), s);
                 for g in rest.iter().rev() {
                     data = apply1(g.clone(), data, s);
                 }

@@ -15,6 +15,7 @@
 //! - [`range_pad`]: `range(d, k) $ pad(l, r, b) $ x ⇒ pad(l', r', b) $ range(lo, hi - lo) $ x`
 //!   where the padding left is only what the range reaches of it
 //! - [`range_split`]: `range(d, k) $ split(m) $ x ⇒ split(m) $ range(d m, k m) $ x`
+//! - [`range_reverse`]: `range(d, k) $ gather(reverse) $ x ⇒ gather(reverse) $ range(n - d - k, k) $ x`
 //! - [`range_range`], [`range_take`], [`range_whole`]: ranges of ranges, of a `take`, and of
 //!   every row
 //! - [`range_unchain`]: `range(d, k) $ (f o g) $ x ⇒ range(d, k) $ f $ g $ x`
@@ -76,9 +77,18 @@ fn range_of<'a>(e: &'a Expr, prims: &[Prim]) -> Option<(Nat, Nat, &'a Expr, &'a 
 pub fn range_map() -> Rule {
     Rule::new(
         "range_map",
-        "range(d, k) $ map(f) $ x ⇒ map(f) $ range(d, k) $ x   (map2, map3 alike)",
+        "range(d, k) $ map(f) $ x ⇒ map(f) $ range(d, k) $ x   (map2, map3, map_glb, map_wrg, map_seq alike)",
         |e, _| {
-            let (d, k, p, [x]) = range_of(e, &[Prim::Map, Prim::Map2, Prim::Map3])? else {
+            let maps = [
+                Prim::Map,
+                Prim::Map2,
+                Prim::Map3,
+                Prim::MapGlb,
+                Prim::MapWrg,
+                Prim::MapSeq,
+                Prim::MapSeqUnroll,
+            ];
+            let (d, k, p, [x]) = range_of(e, &maps)? else {
                 return None;
             };
             let s = e.span;
@@ -167,8 +177,9 @@ pub fn range_pad() -> Rule {
         "range_pad",
         "range(d, k) $ pad(l, r, b) $ x ⇒ pad(l', r', b) $ range(lo, hi - lo) $ x   \
          lo = max(0, d - l), hi = min(n, d + k - l), l' = max(0, l - d), r' = max(0, d + k - l - n), \
-         hi > lo, constant sizes; b mirror: hi - lo >= l', r'; b wrap: lo = 0, hi = n \
-         (the outer dimension of pad2, pad3 alike)",
+         hi > lo, constant sizes; b mirror: hi - lo >= l', r'; b wrap: lo = 0, hi = n; \
+         b clamp, the range wholly in a padding: pad(k - 1, 0, clamp) $ range(0, 1) $ x (left), \
+         pad(0, k - 1, clamp) $ range(n - 1, 1) $ x (right) (the outer dimension of pad2, pad3 alike)",
         |e, _| {
             let (d, k, p, [x]) = range_of(e, &[Prim::Pad, Prim::Pad2, Prim::Pad3])? else {
                 return None;
@@ -186,13 +197,40 @@ pub fn range_pad() -> Rule {
                 Some(Boundary::Wrap) => lo == 0 && hi == n,
                 _ => true,
             };
-            if hi <= lo || !fits {
-                return None;
-            }
+            let clamp = matches!(boundary.as_ref().map(|b| &b.0), Some(Boundary::Clamp));
+            let (lo, hi, l2, r2) = match (hi <= lo, clamp) {
+                // Wholly in a clamped padding: copies of the edge row.
+                (true, true) if d < l => (0, 1, k - 1, 0),
+                (true, true) => (n - 1, n, 0, k - 1),
+                (true, false) => return None,
+                (false, _) if !fits => return None,
+                (false, _) => (lo, hi, l2, r2),
+            };
             ps[0] = (Nat::cst(l2), Nat::cst(r2));
             let s = e.span;
             let rows = range(&Nat::cst(lo), &Nat::cst(hi - lo), x.clone(), s);
             Some(apply1(with_pairs(q, &ps, boundary, s), rows, s))
+        },
+    )
+}
+
+/// `range_reverse`.
+pub fn range_reverse() -> Rule {
+    Rule::new(
+        "range_reverse",
+        "range(d, k) $ gather(reverse) $ x ⇒ gather(reverse) $ range(n - d - k, k) $ x   x: [a; n]",
+        |e, _| {
+            let (d, k, p, [x]) = range_of(e, &[Prim::Gather])? else {
+                return None;
+            };
+            let (_, args) = p.as_prim()?;
+            if !matches!(args, [PrimArg::Reorder(crate::ir::Reorder::Reverse, _)]) {
+                return None;
+            }
+            let (_, n) = build::array(x.ty.as_ref())?;
+            let s = e.span;
+            let rows = range(&(&(n - &d) - &k), &k, x.clone(), s);
+            Some(apply1(build::untyped(p), rows, s))
         },
     )
 }
@@ -292,6 +330,7 @@ pub fn rules() -> Vec<Rule> {
         range_pad(),
         range_split(),
         range_take(),
+        range_reverse(),
     ]
 }
 

@@ -56,13 +56,30 @@ impl DynKernel {
         Ok((v, races))
     }
 
+    /// Starts [`DynKernel::run`]: checks, uploads and enqueues every kernel, without waiting
+    /// for them ([`Started::finish`] waits and downloads). Runs started on the contexts of
+    /// several devices compute at once.
+    pub fn start(&self, sizes: &[usize], args: &[Value]) -> Result<Started<'_>> {
+        self.start_traced(sizes, args, &mut Vec::new(), None)
+    }
+
     fn run_traced(
         &self,
         sizes: &[usize],
         args: &[Value],
         races: &mut Vec<Race>,
-        mut time_ms: Option<&mut f64>,
+        time_ms: Option<&mut f64>,
     ) -> Result<Value> {
+        self.start_traced(sizes, args, races, time_ms)?.finish()
+    }
+
+    fn start_traced(
+        &self,
+        sizes: &[usize],
+        args: &[Value],
+        races: &mut Vec<Race>,
+        mut time_ms: Option<&mut f64>,
+    ) -> Result<Started<'_>> {
         let env = self.check_sizes(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
         let device = self.upload_args(args, &lookup)?;
@@ -109,10 +126,12 @@ impl DynKernel {
                 races.extend(races_in(&gk.name, &t, buffers)?);
             }
         }
-        if let Some(e) = last {
-            e.wait()?;
-        }
-        self.read_result(&bufs, &lookup)
+        Ok(Started {
+            kernel: self,
+            env,
+            bufs,
+            last,
+        })
     }
 
     /// Checks the number and shapes of the arguments `args` and uploads the arrays among them.
@@ -278,6 +297,25 @@ impl DynKernel {
         Value::from_flat(&self.info.result, &lookup, &flat).map_err(|e| Error::Launch {
             reason: format!("result: {e}"),
         })
+    }
+}
+
+/// A run of a [`DynKernel`] enqueued on its device ([`DynKernel::start`]).
+pub struct Started<'k> {
+    kernel: &'k DynKernel,
+    env: std::collections::HashMap<String, i64>,
+    bufs: Buffers,
+    last: Option<Event>,
+}
+
+impl Started<'_> {
+    /// Waits for the run's kernels and downloads the result.
+    pub fn finish(self) -> Result<Value> {
+        if let Some(e) = &self.last {
+            e.wait()?;
+        }
+        let lookup = |n: &str| self.env.get(n).copied();
+        self.kernel.read_result(&self.bufs, &lookup)
     }
 }
 

@@ -19,6 +19,8 @@ mod buffers;
 mod compile;
 mod launch;
 
+pub use launch::Started;
+
 /// A race the checker found, in the OpenCL kernel named `kernel`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Race {

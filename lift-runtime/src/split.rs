@@ -1,0 +1,227 @@
+//! [`SplitKernel`]: one kernel run over a set of devices ([`Devices`]), split as
+//! [`lift_core::partition`] derives from the program: a slab of the result's rows per
+//! device, each given the rows of its inputs it reads (halos included) and the inputs it
+//! reads whole; the slabs' rows concatenated, or a full reduction's partial results folded
+//! with its own operator. A kernel that cannot be split runs on the first device, and
+//! [`SplitKernel::placement`] says why.
+
+use crate::dynamic::{DynKernel, Started};
+use crate::{Devices, Error, Result};
+use lift_core::interp::{run_kernel, Value};
+use lift_core::ir::Program;
+use lift_core::partition::{self, Combine, Input, NotSplit};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Where a kernel runs at some sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Split: per device used (by position in the set), the rows of the result (of the reduced
+    /// array for a full reduction) it computes and what it receives of each parameter.
+    Split(Vec<(usize, Range<i64>, Vec<Input>)>),
+    /// On the first device, and why.
+    One(NotSplit),
+}
+
+impl std::fmt::Display for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Placement::Split(slabs) => {
+                write!(f, "split over {} devices:", slabs.len())?;
+                for (d, rows, inputs) in slabs {
+                    write!(f, " [{d}] rows {}..{} reading", rows.start, rows.end)?;
+                    for i in inputs {
+                        match i {
+                            Input::Rows(r) => write!(f, " {}..{}", r.start, r.end)?,
+                            Input::Whole => write!(f, " all")?,
+                        }
+                    }
+                    write!(f, ";")?;
+                }
+                Ok(())
+            }
+            Placement::One(why) => write!(f, "one device: {why}"),
+        }
+    }
+}
+
+/// The kernels of one set of sizes.
+enum Prepared {
+    Split {
+        slabs: Vec<(usize, Vec<Input>, DynKernel)>,
+        /// The fold of a full reduction's partial results.
+        combiner: Option<Program>,
+        placement: Placement,
+    },
+    One(DynKernel, Placement),
+}
+
+/// A kernel of a `lift!` program built on a set of devices. `run` takes the arguments of
+/// [`DynKernel::run`] and returns the same result as one device, computed by all of them.
+pub struct SplitKernel {
+    devices: Devices,
+    text: String,
+    kernel: String,
+    program: Program,
+    prepared: RefCell<HashMap<Vec<usize>, std::rc::Rc<Prepared>>>,
+}
+
+impl std::fmt::Debug for SplitKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SplitKernel")
+            .field("kernel", &self.kernel)
+            .field("devices", &self.devices.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SplitKernel {
+    /// Kernel `kernel` of the `lift!` program `program_text` on `devices`. Parse and type
+    /// errors are [`Error::Compile`]; slabs are derived and built per set of sizes, on the
+    /// first run at those sizes.
+    pub fn new(devices: &Devices, program_text: &str, kernel: &str) -> Result<SplitKernel> {
+        let compile = |e: lift_core::CompileError| Error::Compile {
+            message: format!("kernel `{kernel}`: {}", e.message),
+        };
+        let mut program = lift_core::parse::parse_program_str(program_text).map_err(compile)?;
+        lift_core::typeck::check_program(&mut program).map_err(compile)?;
+        if program.kernel(kernel).is_none() {
+            return Err(Error::Compile {
+                message: format!("unknown kernel `{kernel}`"),
+            });
+        }
+        Ok(SplitKernel {
+            devices: devices.clone(),
+            text: program_text.to_string(),
+            kernel: kernel.to_string(),
+            program,
+            prepared: RefCell::default(),
+        })
+    }
+
+    /// Where the kernel runs at `sizes`.
+    pub fn placement(&self, sizes: &[usize]) -> Result<Placement> {
+        Ok(match &*self.prepare(sizes)? {
+            Prepared::Split { placement, .. } | Prepared::One(_, placement) => placement.clone(),
+        })
+    }
+
+    /// Runs the kernel at `sizes` on `args` (as [`DynKernel::run`]) over the devices: every
+    /// slab is started before any is waited for. A device that fails is an
+    /// [`Error::OnDevice`] naming it.
+    pub fn run(&self, sizes: &[usize], args: &[Value]) -> Result<Value> {
+        let prepared = self.prepare(sizes)?;
+        let (slabs, combiner) = match &*prepared {
+            Prepared::One(k, _) => return k.run(sizes, args).map_err(|e| self.on(0, e)),
+            Prepared::Split {
+                slabs, combiner, ..
+            } => (slabs, combiner),
+        };
+        if args.len() != self.params() {
+            return Err(Error::ArgLength {
+                arg: "args".into(),
+                expected: self.params(),
+                actual: args.len(),
+            });
+        }
+        let started: Vec<Started<'_>> = slabs
+            .iter()
+            .map(|(d, inputs, k)| {
+                let mine: Vec<Value> = args
+                    .iter()
+                    .zip(inputs)
+                    .map(|(a, i)| partition::slice(a, i))
+                    .collect();
+                k.start(&[], &mine).map_err(|e| self.on(*d, e))
+            })
+            .collect::<Result<_>>()?;
+        let parts: Vec<Value> = started
+            .into_iter()
+            .zip(slabs)
+            .map(|(s, (d, _, _))| s.finish().map_err(|e| self.on(*d, e)))
+            .collect::<Result<_>>()?;
+        match combiner {
+            None => Ok(partition::concat(parts)),
+            Some(c) => run_kernel(c, &self.kernel, &[], &[Value::Array(parts)]).map_err(|e| {
+                Error::Launch {
+                    reason: format!("combining the partial results: {e}"),
+                }
+            }),
+        }
+    }
+
+    fn params(&self) -> usize {
+        self.program
+            .kernel(&self.kernel)
+            .map_or(0, |k| k.params.len())
+    }
+
+    fn on(&self, index: usize, e: Error) -> Error {
+        Error::OnDevice {
+            index,
+            device: self.devices.contexts()[index].device_info().name.clone(),
+            source: Box::new(e),
+        }
+    }
+
+    /// The kernels for `sizes`, derived and built on first use.
+    fn prepare(&self, sizes: &[usize]) -> Result<std::rc::Rc<Prepared>> {
+        if let Some(p) = self.prepared.borrow().get(sizes) {
+            return Ok(std::rc::Rc::clone(p));
+        }
+        let p = std::rc::Rc::new(self.derive(sizes)?);
+        self.prepared
+            .borrow_mut()
+            .insert(sizes.to_vec(), std::rc::Rc::clone(&p));
+        Ok(p)
+    }
+
+    fn derive(&self, sizes: &[usize]) -> Result<Prepared> {
+        let at: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+        let one = |why: NotSplit| -> Result<Prepared> {
+            let ctx = &self.devices.contexts()[0];
+            let k = DynKernel::compile_for(ctx, &self.text, &self.kernel, sizes)
+                .map_err(|e| self.on(0, e))?;
+            Ok(Prepared::One(k, Placement::One(why)))
+        };
+        let plan = match partition::plan(&self.program, &self.kernel, &at) {
+            Ok(plan) => plan,
+            Err(why) => return one(why),
+        };
+        let weights = vec![1.0; self.devices.len()];
+        let mut slabs = Vec::new();
+        let mut placed = Vec::new();
+        for (d, rows) in partition::slabs(plan.rows, &weights)
+            .into_iter()
+            .enumerate()
+        {
+            let slab = match partition::slab(&self.program, &self.kernel, &at, rows.clone()) {
+                Ok(slab) => slab,
+                Err(why) => return one(why),
+            };
+            // A slab reaches the runtime as every kernel does: as its printed source.
+            let text = lift_core::print::program(&slab.program);
+            let ctx = &self.devices.contexts()[d];
+            let k =
+                DynKernel::compile_for(ctx, &text, &self.kernel, &[]).map_err(|e| self.on(d, e))?;
+            placed.push((d, rows, slab.inputs.clone()));
+            slabs.push((d, slab.inputs, k));
+        }
+        let combiner = match plan.combine {
+            Combine::Rows => None,
+            Combine::Reduce(_) => Some(
+                partition::combiner(&self.program, &self.kernel, &at, slabs.len() as i64).map_err(
+                    |e| Error::Compile {
+                        message: e.to_string(),
+                    },
+                )?,
+            ),
+        };
+        Ok(Prepared::Split {
+            slabs,
+            combiner,
+            placement: Placement::Split(placed),
+        })
+    }
+}

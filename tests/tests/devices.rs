@@ -1,0 +1,150 @@
+//! One kernel over several devices ([`SplitKernel`]): three contexts on the default device
+//! stand in for three GPUs. Every split program returns what one device returns: bit for
+//! bit for maps and stencils (slabs of one row, more devices than rows, sizes that do not
+//! divide), within the reduction tolerance where slabs fold in another order; programs of the
+//! random-program generator likewise; a program that cannot be split runs on one device and
+//! says why.
+
+use lift_runtime::core::interp::Value;
+use lift_runtime::core::partition::Input;
+use lift_runtime::{Context, Devices, DynKernel, Placement, SplitKernel};
+use lift_tests::diff::{agree, case, inputs};
+use lift_tests::{ctx, matrix, random_f32};
+
+/// `n` contexts on the default device.
+fn devices(n: usize) -> Devices {
+    let contexts = (0..n)
+        .map(|_| Context::new().expect("the default device"))
+        .collect();
+    Devices::from_contexts(contexts).expect("a set")
+}
+
+/// Kernel `K` of `src` at `sizes` on `args`: on one device, and split over `n`.
+fn both(src: &str, sizes: &[usize], args: &[Value], n: usize) -> (Value, Value, Placement) {
+    let one = DynKernel::compile_for(ctx(), src, "K", sizes)
+        .and_then(|k| k.run(sizes, args))
+        .unwrap_or_else(|e| panic!("one device: {e}\n{src}"));
+    let split = SplitKernel::new(&devices(n), src, "K").expect("a split kernel");
+    let v = split
+        .run(sizes, args)
+        .unwrap_or_else(|e| panic!("{n} devices: {e}\n{src}"));
+    (one, v, split.placement(sizes).expect("a placement"))
+}
+
+const BLUR: &str = "kernel K<N>(x: [f32; N]) -> [f32; N] { map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ x }";
+const JACOBI: &str = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|w| 0.2 * (w[0][1] + w[1][0] + w[1][1] + w[1][2] + w[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x }";
+
+#[test]
+fn stencils_split_bit_for_bit() {
+    for n in [2, 3] {
+        for rows in [1, 2, 3, 7, 33] {
+            let x = random_f32(rows, rows as u64);
+            let (one, split, placement) = both(BLUR, &[rows], &[Value::from_f32s(&x)], n);
+            assert_eq!(one, split, "blur of {rows} on {n}");
+            let Placement::Split(slabs) = placement else {
+                panic!("the blur is split: {placement}");
+            };
+            assert_eq!(slabs.len(), n.min(rows));
+            let m = 5;
+            let y = random_f32(rows * m, 7);
+            let (one, split, _) = both(JACOBI, &[rows, m], &[matrix(&y, rows)], n);
+            assert_eq!(one, split, "Jacobi of {rows} x {m} on {n}");
+        }
+    }
+}
+
+#[test]
+fn halos_are_one_row_each_side() {
+    let x = Value::from_f32s(&random_f32(10, 1));
+    let (_, _, placement) = both(BLUR, &[10], &[x], 2);
+    assert_eq!(
+        placement,
+        Placement::Split(vec![
+            (0, 0..5, vec![Input::Rows(0..6)]),
+            (1, 5..10, vec![Input::Rows(4..10)])
+        ])
+    );
+}
+
+#[test]
+fn products_and_reductions_split() {
+    let gemv = "kernel K<N, M>(a: [[f32; M]; N], x: [f32; M]) -> [f32; N] { map(|row| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(row, x)) $ a }";
+    let (n, m) = (13, 7);
+    let args = [
+        matrix(&random_f32(n * m, 2), n),
+        Value::from_f32s(&random_f32(m, 3)),
+    ];
+    let (one, split, placement) = both(gemv, &[n, m], &args, 3);
+    agree(&split, &one).unwrap_or_else(|e| panic!("GEMV: {e}"));
+    assert!(
+        matches!(&placement, Placement::Split(s) if s.iter().all(|(_, _, i)| i[1] == Input::Whole)),
+        "{placement}"
+    );
+    let gemm = "kernel K<N, M, P>(a: [[f32; P]; N], b: [[f32; M]; P]) -> [[f32; M]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ (transpose $ b)) $ a }";
+    let (n, m, p) = (9, 5, 4);
+    let args = [
+        matrix(&random_f32(n * p, 4), n),
+        matrix(&random_f32(p * m, 5), p),
+    ];
+    let (one, split, _) = both(gemm, &[n, m, p], &args, 2);
+    agree(&split, &one).unwrap_or_else(|e| panic!("GEMM: {e}"));
+    let dot = "kernel K<N>(x: [f32; N], y: [f32; N]) -> f32 { reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(x, y) }";
+    for len in [1, 2, 1000, 4099] {
+        let args = [
+            Value::from_f32s(&random_f32(len, 6)),
+            Value::from_f32s(&random_f32(len, 8)),
+        ];
+        let (one, split, placement) = both(dot, &[len], &args, 3);
+        agree(&split, &one).unwrap_or_else(|e| panic!("dot of {len}: {e}"));
+        assert!(matches!(placement, Placement::Split(_)), "{placement}");
+    }
+}
+
+#[test]
+fn what_cannot_be_split_runs_on_one_device_and_says_why() {
+    let t = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }";
+    let x = matrix(&random_f32(12, 9), 4);
+    let (one, split, placement) = both(t, &[4, 3], &[x], 2);
+    assert_eq!(one, split);
+    assert!(matches!(&placement, Placement::One(_)), "{placement}");
+    assert!(placement.to_string().contains("transpose"), "{placement}");
+}
+
+/// Programs of the random-program generator: every one that compiles for one device agrees
+/// with it split over three (a program the partition cannot split runs on one; the rest
+/// must be split often enough for the test to mean something).
+#[test]
+fn random_programs_agree_with_one_device() {
+    let (mut split, mut total) = (0, 0);
+    for seed in 0..120 {
+        let c = case(seed, None);
+        let Ok(one_k) = DynKernel::compile_for(ctx(), &c.text, "K", &c.sizes) else {
+            continue;
+        };
+        let args = inputs(
+            &{
+                let mut p = lift_runtime::core::parse::parse_program_str(&c.text).expect("parses");
+                lift_runtime::core::typeck::check_program(&mut p).expect("checks");
+                p
+            },
+            &c.sizes,
+            c.seed,
+        )
+        .expect("inputs");
+        let Ok(one) = one_k.run(&c.sizes, &args) else {
+            continue;
+        };
+        let k = SplitKernel::new(&devices(3), &c.text, "K").expect("a split kernel");
+        let v = k
+            .run(&c.sizes, &args)
+            .unwrap_or_else(|e| panic!("seed {seed} ({}): {e}\n{}", c.family, c.text));
+        agree(&v, &one).unwrap_or_else(|e| panic!("seed {seed} ({}): {e}\n{}", c.family, c.text));
+        total += 1;
+        let placement = k.placement(&c.sizes).expect("a placement");
+        if matches!(placement, Placement::Split(_)) {
+            split += 1;
+        }
+    }
+    eprintln!("{split} of {total} random programs split");
+    assert!(split * 3 >= total, "only {split} of {total} programs split");
+}
