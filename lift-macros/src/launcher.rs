@@ -11,21 +11,21 @@ use proc_macro2::{Span, TokenStream};
 use quote::format_ident;
 
 /// How a kernel parameter or the result crosses between host and device.
-struct HostType {
+pub(crate) struct HostType {
     /// The host element type (`f32`, `half::f16`, `bool`, `(f32, f32)`, ...).
-    host: TokenStream,
+    pub(crate) host: TokenStream,
     /// The element type of the device buffer (`u8` for `bool`, the field type for tuples).
-    device: TokenStream,
+    pub(crate) device: TokenStream,
     /// For arrays: the number of host elements, as a size expression; `None` for scalars.
-    len: Option<TokenStream>,
+    pub(crate) len: Option<TokenStream>,
     /// The device scalar type.
-    scalar: ScalarType,
+    pub(crate) scalar: ScalarType,
     /// How host elements map to device elements.
-    conv: Conv,
+    pub(crate) conv: Conv,
 }
 
 /// The element conversion between host slices and device buffers.
-enum Conv {
+pub(crate) enum Conv {
     /// The same type on both sides.
     Plain,
     /// `bool` on the host, `uchar` on the device.
@@ -91,7 +91,7 @@ fn host_elem(s: ScalarType) -> TokenStream {
 }
 
 /// The host view of a parameter or result type.
-fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError> {
+pub(crate) fn host_type(ty: &Type, what: &str, span: Span) -> Result<HostType, CompileError> {
     let dims = ty.dims();
     let (scalar, width, conv) = match ty.base() {
         Type::Scalar(ScalarType::Bool) => (ScalarType::Bool, 1i64, Conv::Bool),
@@ -287,6 +287,7 @@ pub fn kernel_item(
     let size_methods = size_methods(&sizes, compiled);
     let run_methods = run_methods(&sizes, &ps, &out);
     let launch_methods = launch_methods(&sizes, &ps, &out);
+    let on_devices = crate::on_devices::item(k, info);
 
     Ok(q! {
         #(#[doc = #docs])*
@@ -316,6 +317,8 @@ pub fn kernel_item(
 
             #launch_methods
         }
+
+        #on_devices
     })
 }
 

@@ -20,6 +20,7 @@ macro_rules! q {
 
 mod includes;
 mod launcher;
+mod on_devices;
 mod sizes;
 
 use proc_macro::TokenStream;

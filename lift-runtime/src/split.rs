@@ -7,7 +7,7 @@
 
 use crate::dynamic::{DynKernel, Started};
 use crate::{Devices, Error, Result};
-use lift_core::interp::{run_kernel, Value};
+use lift_core::interp::{run_kernel, Scalar, Value};
 use lift_core::ir::Program;
 use lift_core::partition::{self, Combine, Input, NotSplit};
 use std::cell::RefCell;
@@ -149,6 +149,43 @@ impl SplitKernel {
                 }
             }),
         }
+    }
+
+    /// [`SplitKernel::run`] on flat host data, as the generated `run` of a kernel on a set of
+    /// devices passes it: per parameter, the scalars of an array in row-major order, or the
+    /// one scalar; gives the result's scalars in row-major order.
+    pub fn run_flat(&self, sizes: &[usize], args: Vec<Vec<Scalar>>) -> Result<Vec<Scalar>> {
+        let k = self
+            .program
+            .kernel(&self.kernel)
+            .ok_or_else(|| Error::Compile {
+                message: format!("unknown kernel `{}`", self.kernel),
+            })?;
+        if sizes.len() != k.sizes.len() {
+            return Err(Error::ArgLength {
+                arg: "sizes".into(),
+                expected: k.sizes.len(),
+                actual: sizes.len(),
+            });
+        }
+        let env = |n: &str| {
+            let i = k.sizes.iter().position(|(s, _)| s == n)?;
+            i64::try_from(sizes[i]).ok()
+        };
+        let values = k
+            .params
+            .iter()
+            .zip(&args)
+            .map(|(p, flat)| match (&p.ty, flat.as_slice()) {
+                (lift_core::types::Type::Scalar(_), [s]) => Ok(Value::Scalar(*s)),
+                (ty, flat) => Value::from_flat(ty, &env, flat).map_err(|e| Error::Precondition {
+                    what: format!("argument `{}`", p.name),
+                    expected: ty.to_string(),
+                    actual: e.to_string(),
+                }),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.run(sizes, &values)?.flatten())
     }
 
     fn params(&self) -> usize {

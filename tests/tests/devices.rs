@@ -7,9 +7,48 @@
 
 use lift_runtime::core::interp::Value;
 use lift_runtime::core::partition::Input;
-use lift_runtime::{Context, Devices, DynKernel, Placement, SplitKernel};
+use lift_runtime::{lift, Context, Devices, DynKernel, Placement, SplitKernel};
 use lift_tests::diff::{agree, case, inputs};
 use lift_tests::{ctx, matrix, random_f32};
+
+lift! {
+    /// The README's blur.
+    kernel Blur<N>(x: [f32; N]) -> [f32; N] { map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ x }
+    /// saxpy, its scalar named as the partition's rules name nothing.
+    kernel Saxpy<N>(a: f32, x: [f32; N], y: [f32; N]) -> [f32; N] { map(|(p, q)| a * p + q) $ zip(x, y) }
+    /// A full reduction of integers (exact in any order).
+    kernel Total<N, M>(x: [[i32; M]; N]) -> i32 { reduce(+, 0) o map(reduce(+, 0)) $ x }
+}
+
+/// The generated `new_on`: the same arguments and results as `new`, on three devices.
+#[test]
+fn generated_kernels_run_on_a_set() {
+    let set = devices(3);
+    for n in [1, 2, 5, 1000, 4097] {
+        let x = random_f32(n, 11);
+        let y = random_f32(n, 12);
+        let one = Blur::new(ctx())
+            .and_then(|k| k.run(n, &x))
+            .expect("one device");
+        let on = Blur::new_on(&set).expect("a set");
+        assert_eq!(on.run(n, &x).expect("three devices"), one, "blur of {n}");
+        assert!(matches!(on.placement(n), Ok(Placement::Split(s)) if s.len() == n.min(3)));
+        let one = Saxpy::new(ctx())
+            .and_then(|k| k.run(n, 2.5, &x, &y))
+            .expect("one device");
+        let three = Saxpy::new_on(&set).and_then(|k| k.run(n, 2.5, &x, &y));
+        assert_eq!(three.expect("three devices"), one, "saxpy of {n}");
+        let z: Vec<i32> = (0..n * 3).map(|i| (i as i32 % 17) - 8).collect();
+        let total = Total::new_on(&set).and_then(|k| k.run(n, 3, &z));
+        assert_eq!(
+            total.expect("three devices"),
+            z.iter().sum::<i32>(),
+            "total of {n} x 3"
+        );
+    }
+    let wrong = Blur::new_on(&set).and_then(|k| k.run(4, &[1.0; 3]));
+    assert!(wrong.is_err(), "a slice of the wrong length is an error");
+}
 
 /// `n` contexts on the default device.
 fn devices(n: usize) -> Devices {

@@ -1,0 +1,100 @@
+//! The launcher of a kernel on a set of devices (SPEC section 6): `Name::new_on(&devices)`
+//! gives a `NameOn` whose `run` takes the arguments of `Name::run` and runs the kernel split
+//! over the devices by `lift_runtime::SplitKernel`. Made for kernels whose parameters and
+//! result are scalars or arrays of scalars (no tuples, no capped result).
+
+use crate::launcher::{host_type, Conv};
+use lift_core::ir::Kernel;
+use lift_core::typeck::KernelInfo;
+use lift_core::types::Type;
+use proc_macro2::{Span, TokenStream};
+use quote::format_ident;
+
+/// `NameOn` and `Name::new_on`, or nothing where a parameter or the result is not plain.
+pub fn item(k: &Kernel, info: &KernelInfo) -> TokenStream {
+    let plain = |ty: &Type| {
+        !matches!(ty, Type::Capped(..))
+            && host_type(ty, "", Span::call_site()).is_ok_and(|h| !matches!(h.conv, Conv::Tuple(_)))
+    };
+    if !k.params.iter().all(|p| plain(&p.ty)) || !plain(&info.result) {
+        return q!();
+    }
+    let name = format_ident!("{}", k.name, span = k.span);
+    let on = format_ident!("{}On", k.name, span = k.span);
+    let vis = if k.public { q!(pub) } else { q!() };
+    let kernel = &k.name;
+    let sizes: Vec<_> = k
+        .sizes
+        .iter()
+        .map(|(s, sp)| format_ident!("{}", s, span = *sp))
+        .collect();
+    let mut params = Vec::new();
+    let mut flats = Vec::new();
+    for p in &k.params {
+        let id = format_ident!("{}", p.name, span = p.span);
+        let Ok(h) = host_type(&p.ty, "", p.span) else {
+            return q!();
+        };
+        let host = h.host;
+        match h.len {
+            Some(_) => {
+                params.push(q!(#id: &[#host]));
+                flats.push(q!(::lift_runtime::__private::slice_scalars(#id)));
+            }
+            None => {
+                params.push(q!(#id: #host));
+                flats.push(q!(::lift_runtime::__private::scalar_scalars(#id)));
+            }
+        }
+    }
+    let Ok(out) = host_type(&info.result, "", k.ret_span) else {
+        return q!();
+    };
+    let out_host = out.host;
+    let (ret, convert) = match out.len {
+        Some(_) => (
+            q!(::std::vec::Vec<#out_host>),
+            q!(::lift_runtime::__private::vec_from_scalars(__lift_v)),
+        ),
+        None => (
+            q!(#out_host),
+            q!(::lift_runtime::__private::one_from_scalars(__lift_v)),
+        ),
+    };
+    let doc = format!(
+        "[`{}`] on a set of devices ([`{}::new_on`]).",
+        k.name, k.name
+    );
+    q! {
+        #[doc = #doc]
+        #vis struct #on {
+            split: ::lift_runtime::SplitKernel,
+        }
+
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        impl #name {
+            /// This kernel on every device of `devices` (SPEC section 6): `run` takes the
+            /// same arguments and returns the same result, the rows of the result split
+            /// over the devices as the program allows (see `placement`).
+            pub fn new_on(devices: &::lift_runtime::Devices) -> ::core::result::Result<#on, ::lift_runtime::Error> {
+                Ok(#on { split: ::lift_runtime::SplitKernel::new(devices, Self::LIFT, #kernel)? })
+            }
+        }
+
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        impl #on {
+            /// Uploads each device's part of the arguments, launches on every device,
+            /// waits and gathers the result (as `run` on one device).
+            pub fn run(&self, #(#sizes: usize,)* #(#params),*) -> ::core::result::Result<#ret, ::lift_runtime::Error> {
+                let __lift_v = self.split.run_flat(&[#(#sizes),*], ::std::vec![#(#flats),*])?;
+                #convert
+            }
+
+            /// Where the kernel runs at these sizes: the rows per device, or one device
+            /// and why.
+            pub fn placement(&self, #(#sizes: usize),*) -> ::core::result::Result<::lift_runtime::Placement, ::lift_runtime::Error> {
+                self.split.placement(&[#(#sizes),*])
+            }
+        }
+    }
+}
