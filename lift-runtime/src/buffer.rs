@@ -214,6 +214,109 @@ impl<T: DeviceScalar> Buffer<T> {
         Ok(())
     }
 
+    /// Copies elements `offset .. offset + dst.len()` of the buffer into `dst`.
+    pub fn read_range(&self, offset: usize, dst: &mut [T]) -> Result<()> {
+        self.check_range("read_range", offset, dst.len())?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let at = byte_size::<T>(offset)?;
+        // SAFETY: blocking read of `dst.len()` elements from `offset`, inside the buffer.
+        unsafe {
+            self.ctx
+                .cl_queue()
+                .enqueue_read_buffer(&self.raw, CL_BLOCKING, at, dst, &[])
+        }
+        .map_err(Error::cl("clEnqueueReadBuffer"))?;
+        Ok(())
+    }
+
+    /// Overwrites elements `offset .. offset + src.len()` of the buffer with `src`.
+    pub fn write_range(&mut self, offset: usize, src: &[T]) -> Result<()> {
+        self.check_range("write_range", offset, src.len())?;
+        if src.is_empty() {
+            return Ok(());
+        }
+        let at = byte_size::<T>(offset)?;
+        // SAFETY: blocking write of `src.len()` elements from `offset`, inside the buffer.
+        unsafe {
+            self.ctx
+                .cl_queue()
+                .enqueue_write_buffer(&mut self.raw, CL_BLOCKING, at, src, &[])
+        }
+        .map_err(Error::cl("clEnqueueWriteBuffer"))?;
+        Ok(())
+    }
+
+    /// Copies `len` elements of `src` (a buffer of the same context) from `src_offset` to
+    /// this buffer at `offset`, on the device, after every command enqueued before.
+    pub fn copy_range_from(
+        &mut self,
+        offset: usize,
+        src: &Buffer<T>,
+        src_offset: usize,
+        len: usize,
+    ) -> Result<()> {
+        self.check_range("copy_range_from", offset, len)?;
+        src.check_range("copy_range_from", src_offset, len)?;
+        if src.ctx.cl_context().get() != self.ctx.cl_context().get() {
+            return Err(Error::ForeignBuffer {
+                index: 0,
+                device: src.ctx.device_info().name.clone(),
+            });
+        }
+        if len == 0 {
+            return Ok(());
+        }
+        let [at, from, bytes] = [offset, src_offset, len].map(byte_size::<T>);
+        // SAFETY: both ranges were checked to lie inside their buffers, of one context.
+        let event = unsafe {
+            self.ctx.cl_queue().enqueue_copy_buffer(
+                &src.raw,
+                &mut self.raw,
+                from?,
+                at?,
+                bytes?,
+                &[],
+            )
+        }
+        .map_err(Error::cl("clEnqueueCopyBuffer"))?;
+        // The in-order queue orders later commands after the copy; only the handle is freed.
+        drop(event);
+        Ok(())
+    }
+
+    /// Elements `offset .. offset + len` as a buffer of their own that shares the memory
+    /// (an OpenCL sub-buffer): a kernel that writes it writes this buffer. The device must
+    /// allow the offset: `CL_DEVICE_MEM_BASE_ADDR_ALIGN` must divide it in bytes, else an
+    /// [`Error::Cl`] (`CL_MISALIGNED_SUB_BUFFER_OFFSET`).
+    pub fn sub(&self, offset: usize, len: usize) -> Result<Buffer<T>> {
+        self.check_range("sub", offset, len)?;
+        // SAFETY: the region lies inside the buffer; flags as the parent's.
+        let raw = unsafe {
+            self.raw
+                .create_sub_buffer(CL_MEM_READ_WRITE, offset, len.max(1))
+        }
+        .map_err(Error::cl("clCreateSubBuffer"))?;
+        Ok(Buffer {
+            raw,
+            len,
+            ctx: self.ctx.clone(),
+        })
+    }
+
+    /// `Err(BufferLength)` unless `offset .. offset + len` lies inside the buffer.
+    fn check_range(&self, op: &'static str, offset: usize, len: usize) -> Result<()> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.len => Ok(()),
+            _ => Err(Error::BufferLength {
+                op,
+                expected: self.len,
+                actual: offset.saturating_add(len),
+            }),
+        }
+    }
+
     /// The underlying `opencl3` buffer (one element long when [`len`](Buffer::len) is 0).
     pub fn raw(&self) -> &ClBuffer<T> {
         &self.raw

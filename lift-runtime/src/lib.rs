@@ -31,6 +31,7 @@ pub mod dynamic;
 pub mod engine;
 mod error;
 pub mod explored;
+mod iterate;
 mod launch;
 mod program;
 pub mod select;

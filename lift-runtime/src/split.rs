@@ -47,7 +47,7 @@ impl std::fmt::Display for Placement {
 }
 
 /// The kernels of one set of sizes.
-enum Prepared {
+pub(crate) enum Prepared {
     Split {
         slabs: Vec<(usize, Vec<Input>, DynKernel)>,
         /// The fold of a full reduction's partial results.
@@ -148,6 +148,67 @@ impl SplitKernel {
                     reason: format!("combining the partial results: {e}"),
                 }
             }),
+        }
+    }
+
+    /// `steps` launches of a kernel whose result has the type of its parameter `param`, each
+    /// result the next launch's `param` (an iterated stencil), the data kept on the devices
+    /// between launches: after each launch every device receives only the rows of its
+    /// neighbours' results that its next slab reads (its halo), through the host; its own
+    /// rows are written by the kernel in place (an OpenCL sub-buffer, where the device allows
+    /// the offset; a copy on the device otherwise). Gives the last result. A kernel that is
+    /// not split runs its launches on the first device.
+    pub fn iterate(
+        &self,
+        sizes: &[usize],
+        args: &[Value],
+        param: usize,
+        steps: usize,
+    ) -> Result<Value> {
+        let k = self
+            .program
+            .kernel(&self.kernel)
+            .ok_or_else(|| Error::Compile {
+                message: format!("unknown kernel `{}`", self.kernel),
+            })?;
+        let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
+            arg: "param".into(),
+            expected: k.params.len(),
+            actual: param,
+        })?;
+        if p.ty != k.ret {
+            return Err(Error::Precondition {
+                what: format!(
+                    "iterating kernel `{}` over parameter `{}`",
+                    self.kernel, p.name
+                ),
+                expected: format!("a result of the parameter's type {}", p.ty),
+                actual: k.ret.to_string(),
+            });
+        }
+        if steps == 0 {
+            return args.get(param).cloned().ok_or_else(|| Error::ArgLength {
+                arg: "args".into(),
+                expected: k.params.len(),
+                actual: args.len(),
+            });
+        }
+        let prepared = self.prepare(sizes)?;
+        match &*prepared {
+            Prepared::Split {
+                slabs,
+                combiner: None,
+                ..
+            } => {
+                crate::iterate::on_slabs(slabs, args, param, steps).map_err(|(d, e)| self.on(d, e))
+            }
+            _ => {
+                let mut args = args.to_vec();
+                for _ in 0..steps {
+                    args[param] = self.run(sizes, &args)?;
+                }
+                Ok(args.swap_remove(param))
+            }
         }
     }
 

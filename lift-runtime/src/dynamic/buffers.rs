@@ -156,3 +156,55 @@ pub(super) enum DeviceArg {
     Buffer(AnyBuffer),
     Scalar(Scalar),
 }
+
+/// Elements `offset .. offset + len` of `b` as a buffer sharing its memory ([`Buffer::sub`]).
+pub(super) fn sub(b: &AnyBuffer, offset: usize, len: usize) -> Result<AnyBuffer> {
+    Ok(match b {
+        AnyBuffer::F16(b) => AnyBuffer::F16(b.sub(offset, len)?),
+        AnyBuffer::F32(b) => AnyBuffer::F32(b.sub(offset, len)?),
+        AnyBuffer::F64(b) => AnyBuffer::F64(b.sub(offset, len)?),
+        AnyBuffer::I32(b) => AnyBuffer::I32(b.sub(offset, len)?),
+        AnyBuffer::U32(b) => AnyBuffer::U32(b.sub(offset, len)?),
+        AnyBuffer::I64(b) => AnyBuffer::I64(b.sub(offset, len)?),
+        AnyBuffer::U64(b) => AnyBuffer::U64(b.sub(offset, len)?),
+        AnyBuffer::U8(b) => AnyBuffer::U8(b.sub(offset, len)?),
+    })
+}
+
+/// Copies `len` elements of `src` from `from` into `dst` at `to`: on the device where both
+/// belong to one context, else through the host. The buffers hold one scalar type.
+pub(super) fn copy(
+    src: &AnyBuffer,
+    from: usize,
+    dst: &mut AnyBuffer,
+    to: usize,
+    len: usize,
+) -> Result<()> {
+    fn one<T: crate::DeviceScalar>(
+        s: &Buffer<T>,
+        from: usize,
+        d: &mut Buffer<T>,
+        to: usize,
+        len: usize,
+    ) -> Result<()> {
+        if s.context().cl_context().get() == d.context().cl_context().get() {
+            return d.copy_range_from(to, s, from, len);
+        }
+        let mut host = vec![T::default(); len];
+        s.read_range(from, &mut host)?;
+        d.write_range(to, &host)
+    }
+    match (src, dst) {
+        (AnyBuffer::F16(s), AnyBuffer::F16(d)) => one(s, from, d, to, len),
+        (AnyBuffer::F32(s), AnyBuffer::F32(d)) => one(s, from, d, to, len),
+        (AnyBuffer::F64(s), AnyBuffer::F64(d)) => one(s, from, d, to, len),
+        (AnyBuffer::I32(s), AnyBuffer::I32(d)) => one(s, from, d, to, len),
+        (AnyBuffer::U32(s), AnyBuffer::U32(d)) => one(s, from, d, to, len),
+        (AnyBuffer::I64(s), AnyBuffer::I64(d)) => one(s, from, d, to, len),
+        (AnyBuffer::U64(s), AnyBuffer::U64(d)) => one(s, from, d, to, len),
+        (AnyBuffer::U8(s), AnyBuffer::U8(d)) => one(s, from, d, to, len),
+        _ => Err(Error::launch(
+            "a copy between buffers of different scalar types",
+        )),
+    }
+}

@@ -11,6 +11,7 @@ use crate::{Buffer, Context, Error, Event, KernelHandle, Result};
 use lift_core::codegen::{trace, GeneratedKernel, KernelArg};
 use lift_core::interp::{check_arg, Value};
 use lift_core::types::Type;
+use std::collections::HashMap;
 
 /// Records the race checker's trace holds per kernel launch.
 const TRACE_CAP: usize = 1 << 18;
@@ -78,9 +79,22 @@ impl DynKernel {
         sizes: &[usize],
         args: &[Value],
         races: &mut Vec<Race>,
-        mut time_ms: Option<&mut f64>,
+        time_ms: Option<&mut f64>,
     ) -> Result<Started<'_>> {
         let env = self.check_sizes(sizes)?;
+        let bufs = self.buffers(args, &env)?;
+        let last = self.enqueue_all(sizes, &env, &bufs, races, time_ms)?;
+        Ok(Started {
+            kernel: self,
+            env,
+            bufs,
+            last,
+        })
+    }
+
+    /// The arguments `args` uploaded (checked first), the result and the temporaries
+    /// allocated, at the sizes `env`.
+    pub(super) fn buffers(&self, args: &[Value], env: &HashMap<String, i64>) -> Result<Buffers> {
         let lookup = |n: &str| env.get(n).copied();
         let device = self.upload_args(args, &lookup)?;
         self.check_index_args(args, &lookup)?;
@@ -101,12 +115,25 @@ impl DynKernel {
             .iter()
             .map(|t| self.ctx.alloc::<u8>(to_usize(eval(&t.bytes, &lookup)?)?))
             .collect::<Result<Vec<_>>>()?;
-        let bufs = Buffers {
+        Ok(Buffers {
             device,
             out,
             count,
             temps,
-        };
+        })
+    }
+
+    /// Sets the arguments of every generated kernel from `bufs` and enqueues it; gives the
+    /// event of the last one.
+    pub(super) fn enqueue_all(
+        &self,
+        sizes: &[usize],
+        env: &HashMap<String, i64>,
+        bufs: &Buffers,
+        races: &mut Vec<Race>,
+        mut time_ms: Option<&mut f64>,
+    ) -> Result<Option<Event>> {
+        let lookup = |n: &str| env.get(n).copied();
         let wide = self.wide_at(&lookup)?;
         let handles = match &self.special {
             Some((at, h)) if at == sizes => h,
@@ -115,7 +142,7 @@ impl DynKernel {
         };
         let mut last = None;
         for (gk, k) in self.gen.kernels.iter().zip(handles) {
-            let traced = self.set_args(k, gk, &bufs, &lookup, wide)?;
+            let traced = self.set_args(k, gk, bufs, &lookup, wide)?;
             let ev = self.enqueue(k, gk, &lookup)?;
             if let Some(t) = time_ms.as_deref_mut() {
                 ev.wait()?;
@@ -126,12 +153,7 @@ impl DynKernel {
                 races.extend(races_in(&gk.name, &t, buffers)?);
             }
         }
-        Ok(Started {
-            kernel: self,
-            env,
-            bufs,
-            last,
-        })
+        Ok(last)
     }
 
     /// Checks the number and shapes of the arguments `args` and uploads the arrays among them.
@@ -287,7 +309,11 @@ impl DynKernel {
     }
 
     /// Downloads the result from `bufs`, cut to its length if it is capped.
-    fn read_result(&self, bufs: &Buffers, lookup: &dyn Fn(&str) -> Option<i64>) -> Result<Value> {
+    pub(super) fn read_result(
+        &self,
+        bufs: &Buffers,
+        lookup: &dyn Fn(&str) -> Option<i64>,
+    ) -> Result<Value> {
         let mut flat = download(&bufs.out)?;
         if let (Some(c), Type::Capped(elem, _)) = (&bufs.count, &self.info.result) {
             let kept = c.download()?.first().copied().unwrap_or(0);
@@ -303,7 +329,7 @@ impl DynKernel {
 /// A run of a [`DynKernel`] enqueued on its device ([`DynKernel::start`]).
 pub struct Started<'k> {
     kernel: &'k DynKernel,
-    env: std::collections::HashMap<String, i64>,
+    env: HashMap<String, i64>,
     bufs: Buffers,
     last: Option<Event>,
 }
@@ -321,9 +347,9 @@ impl Started<'_> {
 
 /// The buffers of one run on the device: the arguments, the result, the length of a capped
 /// result and the global temporaries.
-struct Buffers {
-    device: Vec<DeviceArg>,
-    out: AnyBuffer,
+pub(super) struct Buffers {
+    pub(super) device: Vec<DeviceArg>,
+    pub(super) out: AnyBuffer,
     count: Option<Buffer<i32>>,
     temps: Vec<Buffer<u8>>,
 }

@@ -18,8 +18,10 @@ use std::collections::HashMap;
 mod buffers;
 mod compile;
 mod launch;
+mod resident;
 
 pub use launch::Started;
+pub use resident::Resident;
 
 /// A race the checker found, in the OpenCL kernel named `kernel`.
 #[derive(Clone, Debug, PartialEq, Eq)]
