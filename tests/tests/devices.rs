@@ -227,3 +227,28 @@ fn iterated_stencils_keep_their_data_on_the_devices() {
     );
     assert_eq!(split.iterate(&[7], &[x.clone()], 0, 0).expect("no step"), x);
 }
+
+/// Ranged reads and writes, copies on the device and sub-buffers that share memory.
+#[test]
+fn buffer_ranges_and_sub_buffers() {
+    let data: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let mut b = ctx().upload(&data).expect("a buffer");
+    let mut part = [0.0f32; 4];
+    b.read_range(10, &mut part).expect("a read");
+    assert_eq!(part, [10.0, 11.0, 12.0, 13.0]);
+    b.write_range(60, &[-1.0; 4]).expect("a write");
+    assert!(b.write_range(62, &[0.0; 4]).is_err(), "past the end");
+    let c = ctx().upload(&[7.0f32; 8]).expect("another buffer");
+    b.copy_range_from(0, &c, 2, 3).expect("a copy");
+    let got = b.download().expect("a download");
+    assert_eq!(&got[..4], &[7.0, 7.0, 7.0, 3.0]);
+    assert_eq!(&got[60..], &[-1.0; 4]);
+    // 1024 floats: 4 KiB, an offset every device allows.
+    let big = ctx().upload(&vec![0.0f32; 2048]).expect("a buffer");
+    let mut s = big.sub(1024, 16).expect("a sub-buffer");
+    s.write_range(0, &[5.0; 16]).expect("a write through the sub-buffer");
+    assert_eq!(&big.download().expect("a download")[1024..1040], &[5.0; 16]);
+    let other = Context::new().expect("another context");
+    let d = other.upload(&[1.0f32; 8]).expect("a buffer of another context");
+    assert!(b.copy_range_from(0, &d, 0, 2).is_err(), "a copy between contexts");
+}
