@@ -9,7 +9,7 @@
 set -euo pipefail
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
-  tests=(conv cover differential_regressions explore filter_seq gemm_tiled host_types index64
+  tests=(conv cover devices differential_regressions explore filter_seq gemm_tiled host_types index64
     exact_checks lift_compat lift_language mappings names pocl_lowlevel pocl_types pocl_vs_interpreter races
     random_programs reductions rewrite_points scratch stencils take threads transposes tune)
 fi

@@ -19,6 +19,16 @@ struct Slab<'k> {
     in_place: bool,
 }
 
+/// The time of each launch of an iteration ([`crate::SplitKernel::iterate_timed`]).
+#[derive(Clone, Debug, Default)]
+pub struct Steps {
+    /// Per launch, milliseconds on the host clock from its enqueue to its results being
+    /// where the next launch reads them (halo exchange included).
+    pub step_ms: Vec<f64>,
+    /// Per launch, the longest time of a device's kernels (profiling events), milliseconds.
+    pub kernel_ms: Vec<f64>,
+}
+
 /// A failure, with the device (position in the set) where it happened.
 type Failed = (usize, Error);
 
@@ -29,6 +39,7 @@ pub(crate) fn on_slabs(
     args: &[Value],
     param: usize,
     steps: usize,
+    timed: &mut Steps,
 ) -> std::result::Result<Value, Failed> {
     let Value::Array(all) = &args[param] else {
         return Err((0, Error::launch("the iterated parameter is no array")));
@@ -90,19 +101,24 @@ pub(crate) fn on_slabs(
                 (b, a)
             }
         };
+        let began = std::time::Instant::now();
         let events = plan
             .iter()
             .zip(cur.iter())
             .map(|(s, r)| s.kernel.launch_resident(r).map_err(|e| (s.device, e)))
             .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut longest = 0.0f64;
         for (s, ev) in plan.iter().zip(events) {
             if let Some(ev) = ev {
-                ev.wait().map_err(|e| (s.device, e))?;
+                let ns = ev.span_ns().map_err(|e| (s.device, e))?;
+                longest = longest.max(ns as f64 / 1e6);
             }
         }
         if step + 1 < steps {
             exchange(&plan, cur, next, param, per_row)?;
         }
+        timed.step_ms.push(began.elapsed().as_secs_f64() * 1e3);
+        timed.kernel_ms.push(longest);
     }
     let last = &states[(steps + 1) % 2];
     let parts = plan

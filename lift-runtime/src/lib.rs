@@ -45,6 +45,7 @@ pub use devices::{Devices, DEVICES_ENV};
 pub use dynamic::DynKernel;
 pub use engine::{CandidateInfo, Scratch};
 pub use error::{Error, Result};
+pub use iterate::Steps;
 pub use launch::{Event, KernelHandle};
 pub use program::BuiltProgram;
 pub use split::{Placement, SplitKernel};

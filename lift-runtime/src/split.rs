@@ -6,6 +6,7 @@
 //! [`SplitKernel::placement`] says why.
 
 use crate::dynamic::{DynKernel, Started};
+use crate::iterate::Steps;
 use crate::{Devices, Error, Result};
 use lift_core::interp::{run_kernel, Scalar, Value};
 use lift_core::ir::Program;
@@ -165,6 +166,19 @@ impl SplitKernel {
         param: usize,
         steps: usize,
     ) -> Result<Value> {
+        Ok(self.iterate_timed(sizes, args, param, steps)?.0)
+    }
+
+    /// [`SplitKernel::iterate`], with the time of every launch (none where the kernel runs
+    /// on one device without its data resident).
+    pub fn iterate_timed(
+        &self,
+        sizes: &[usize],
+        args: &[Value],
+        param: usize,
+        steps: usize,
+    ) -> Result<(Value, Steps)> {
+        let mut timed = Steps::default();
         let k = self
             .program
             .kernel(&self.kernel)
@@ -187,11 +201,12 @@ impl SplitKernel {
             });
         }
         if steps == 0 {
-            return args.get(param).cloned().ok_or_else(|| Error::ArgLength {
+            let v = args.get(param).cloned().ok_or_else(|| Error::ArgLength {
                 arg: "args".into(),
                 expected: k.params.len(),
                 actual: args.len(),
-            });
+            })?;
+            return Ok((v, timed));
         }
         let prepared = self.prepare(sizes)?;
         match &*prepared {
@@ -199,15 +214,15 @@ impl SplitKernel {
                 slabs,
                 combiner: None,
                 ..
-            } => {
-                crate::iterate::on_slabs(slabs, args, param, steps).map_err(|(d, e)| self.on(d, e))
-            }
+            } => crate::iterate::on_slabs(slabs, args, param, steps, &mut timed)
+                .map(|v| (v, timed))
+                .map_err(|(d, e)| self.on(d, e)),
             _ => {
                 let mut args = args.to_vec();
                 for _ in 0..steps {
                     args[param] = self.run(sizes, &args)?;
                 }
-                Ok(args.swap_remove(param))
+                Ok((args.swap_remove(param), timed))
             }
         }
     }

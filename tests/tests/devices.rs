@@ -246,9 +246,15 @@ fn buffer_ranges_and_sub_buffers() {
     // 1024 floats: 4 KiB, an offset every device allows.
     let big = ctx().upload(&vec![0.0f32; 2048]).expect("a buffer");
     let mut s = big.sub(1024, 16).expect("a sub-buffer");
-    s.write_range(0, &[5.0; 16]).expect("a write through the sub-buffer");
+    s.write_range(0, &[5.0; 16])
+        .expect("a write through the sub-buffer");
     assert_eq!(&big.download().expect("a download")[1024..1040], &[5.0; 16]);
     let other = Context::new().expect("another context");
-    let d = other.upload(&[1.0f32; 8]).expect("a buffer of another context");
-    assert!(b.copy_range_from(0, &d, 0, 2).is_err(), "a copy between contexts");
+    let d = other
+        .upload(&[1.0f32; 8])
+        .expect("a buffer of another context");
+    assert!(
+        b.copy_range_from(0, &d, 0, 2).is_err(),
+        "a copy between contexts"
+    );
 }
