@@ -64,8 +64,8 @@ pub struct SoakConfig {
     pub builds: usize,
     /// Launches, each with its own buffers.
     pub launches: usize,
-    /// Every this many builds, one in a fresh context (its own OpenCL context, queue and
-    /// program build), dropped after; 0: never.
+    /// The first of every this many builds is in a fresh context (its own OpenCL context,
+    /// queue and program build), dropped after; 0: never.
     pub fresh_context_every: usize,
     /// The largest array length of a launch.
     pub max_len: usize,
@@ -282,7 +282,10 @@ fn build_once(ctx: &Context, i: usize, rng: &mut StdRng, r: &mut SoakReport) {
     r.elements += n as u64;
     match result {
         Ok(true) => {}
-        Ok(false) => fail(r, format!("build {i} (program {which}, n = {n}): wrong result")),
+        Ok(false) => fail(
+            r,
+            format!("build {i} (program {which}, n = {n}): wrong result"),
+        ),
         Err(m) => fail(r, format!("build {i} (program {which}, n = {n}): {m}")),
     }
 }
@@ -296,7 +299,14 @@ struct Launchers {
 
 /// Launch `i`: one of the kernels (by `i`) on fresh buffers of a random length: allocate,
 /// upload, launch, download, compare, drop.
-fn launch_once(ctx: &Context, k: &Launchers, i: usize, rng: &mut StdRng, max_len: usize, r: &mut SoakReport) {
+fn launch_once(
+    ctx: &Context,
+    k: &Launchers,
+    i: usize,
+    rng: &mut StdRng,
+    max_len: usize,
+    r: &mut SoakReport,
+) {
     let n = rng.gen_range(1..=max_len);
     let e = |e: lift_runtime::Error| e.to_string();
     let result: Result<bool, String> = (|| {
@@ -305,21 +315,33 @@ fn launch_once(ctx: &Context, k: &Launchers, i: usize, rng: &mut StdRng, max_len
                 let x = floats(rng, n);
                 let input = ctx.upload(&x).map_err(e)?;
                 let out = ctx.alloc::<f32>(n).map_err(e)?;
-                k.axpb.launch(n, &input, &out).map_err(e)?.wait().map_err(e)?;
+                k.axpb
+                    .launch(n, &input, &out)
+                    .map_err(e)?
+                    .wait()
+                    .map_err(e)?;
                 out.download().map_err(e)? == axpb(&x)
             }
             1 => {
                 let x = ints(rng, n);
                 let input = ctx.upload(&x).map_err(e)?;
                 let out = ctx.alloc::<i32>(1).map_err(e)?;
-                k.sum.launch(n, &input, &out).map_err(e)?.wait().map_err(e)?;
+                k.sum
+                    .launch(n, &input, &out)
+                    .map_err(e)?
+                    .wait()
+                    .map_err(e)?;
                 out.download().map_err(e)? == [x.iter().sum::<i32>()]
             }
             _ => {
                 let (x, y) = (ints(rng, n), ints(rng, n));
                 let (bx, by) = (ctx.upload(&x).map_err(e)?, ctx.upload(&y).map_err(e)?);
                 let out = ctx.alloc::<i32>(n).map_err(e)?;
-                k.zip.launch(n, &bx, &by, &out).map_err(e)?.wait().map_err(e)?;
+                k.zip
+                    .launch(n, &bx, &by, &out)
+                    .map_err(e)?
+                    .wait()
+                    .map_err(e)?;
                 out.download().map_err(e)? == zip3(&x, &y)
             }
         })
@@ -327,7 +349,10 @@ fn launch_once(ctx: &Context, k: &Launchers, i: usize, rng: &mut StdRng, max_len
     r.elements += n as u64;
     match result {
         Ok(true) => {}
-        Ok(false) => fail(r, format!("launch {i} (kernel {}, n = {n}): wrong result", i % 3)),
+        Ok(false) => fail(
+            r,
+            format!("launch {i} (kernel {}, n = {n}): wrong result", i % 3),
+        ),
         Err(m) => fail(r, format!("launch {i} (kernel {}, n = {n}): {m}", i % 3)),
     }
 }
@@ -366,7 +391,9 @@ pub fn soak(ctx: &Context, cfg: &SoakConfig, progress: &mut dyn FnMut(&str)) -> 
             // Builds and launches interleaved, in proportion.
             while b < b_end || l < l_end {
                 if b < b_end && (l >= l_end || b * cfg.launches.max(1) <= l * cfg.builds.max(1)) {
-                    if cfg.fresh_context_every > 0 && b % cfg.fresh_context_every == cfg.fresh_context_every - 1 {
+                    // The first of every `fresh_context_every` builds (build 0 too, so that the
+                    // warm-up includes one).
+                    if cfg.fresh_context_every > 0 && b % cfg.fresh_context_every == 0 {
                         match Context::new() {
                             Ok(fresh) => build_once(&fresh, b, &mut rng, &mut r),
                             Err(e) => fail(&mut r, format!("fresh context: {e}")),
@@ -524,10 +551,7 @@ pub fn load(ctx: &Context, cfg: &LoadConfig, progress: &(dyn Fn(&str) + Sync)) -
                             counts[4].fetch_add(1, Ordering::Relaxed);
                             let mut f = failures.lock().unwrap_or_else(|p| p.into_inner());
                             if f.len() < 10 {
-                                f.push(format!(
-                                    "seed {seed} ({}): {kind}: {detail}",
-                                    c.family
-                                ));
+                                f.push(format!("seed {seed} ({}): {kind}: {detail}", c.family));
                             }
                         }
                     }

@@ -1,5 +1,5 @@
 //! The short soak and load run of CI (issue 38, item 5; the long one is the `soak` binary,
-//! docs/RELIABILITY.md): 200 kernel builds and drops (two in a fresh context) and 20,000
+//! docs/RELIABILITY.md): 200 kernel builds and drops (builds 0 and 100 in a fresh context) and 20,000
 //! launches with their buffers, every result exact, RSS growth after the warm-up under 5 %
 //! and no OpenCL handle left alive; then 4 threads running random programs on one context for
 //! about 10 s, every result against the interpreter. One test, so that nothing else in this

@@ -78,10 +78,17 @@ fn main() {
         );
         let r = soak(&ctx, &s, &mut |line| println!("{line}"));
         println!("{r}");
-        problems.extend(r.problems(max_growth).into_iter().map(|p| format!("soak: {p}")));
+        problems.extend(
+            r.problems(max_growth)
+                .into_iter()
+                .map(|p| format!("soak: {p}")),
+        );
     }
     if only.as_deref() != Some("soak") {
-        println!("load: {} threads for {} s on one context", l.threads, l.secs);
+        println!(
+            "load: {} threads for {} s on one context",
+            l.threads, l.secs
+        );
         let r = load(&ctx, &l, &|line| println!("{line}"));
         println!("{r}");
         problems.extend(r.problems().into_iter().map(|p| format!("load: {p}")));
