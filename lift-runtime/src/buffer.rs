@@ -47,6 +47,8 @@ pub struct Buffer<T: DeviceScalar> {
     raw: ClBuffer<T>,
     len: usize,
     ctx: Context,
+    /// Counted in [`crate::live_objects`].
+    _live: crate::live::Live,
 }
 
 impl Context {
@@ -71,6 +73,7 @@ impl Context {
             raw,
             len: data.len(),
             ctx: self.clone(),
+            _live: crate::live::Live::new(crate::live::Kind::Buffer),
         })
     }
 
@@ -89,6 +92,7 @@ impl Context {
             raw,
             len,
             ctx: self.clone(),
+            _live: crate::live::Live::new(crate::live::Kind::Buffer),
         })
     }
 

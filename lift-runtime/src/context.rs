@@ -34,6 +34,8 @@ struct Inner {
     device: Device,
     info: DeviceInfo,
     cache: ProgramCache,
+    /// Counted in [`crate::live_objects`].
+    _live: crate::live::Live,
 }
 
 impl std::fmt::Debug for Context {
@@ -85,6 +87,7 @@ impl Context {
                 device,
                 info,
                 cache: ProgramCache::default(),
+                _live: crate::live::Live::new(crate::live::Kind::Context),
             }),
             temporary_limit,
         })

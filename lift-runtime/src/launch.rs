@@ -55,6 +55,8 @@ pub struct KernelHandle {
     /// The OpenCL context the kernel was built in (as an address: only compared), so that a
     /// buffer or queue of another context is refused before OpenCL sees it.
     context: usize,
+    /// Counted in [`crate::live_objects`].
+    _live: crate::live::Live,
 }
 
 impl std::fmt::Debug for KernelHandle {
@@ -77,6 +79,7 @@ impl KernelHandle {
             bound,
             group: OnceCell::new(),
             context,
+            _live: crate::live::Live::new(crate::live::Kind::Kernel),
         })
     }
 
@@ -187,6 +190,7 @@ impl KernelHandle {
         Ok(Event {
             last: event,
             first: None,
+            _live: crate::live::Live::new(crate::live::Kind::Event),
         })
     }
 
@@ -238,6 +242,8 @@ impl KernelHandle {
 pub struct Event {
     last: ClEvent,
     first: Option<ClEvent>,
+    /// Counted in [`crate::live_objects`].
+    _live: crate::live::Live,
 }
 
 impl Event {

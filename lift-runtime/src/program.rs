@@ -30,6 +30,8 @@ pub(crate) struct ProgramCache {
 #[derive(Debug)]
 pub struct BuiltProgram {
     program: Program,
+    /// Counted in [`crate::live_objects`].
+    _live: crate::live::Live,
 }
 
 impl BuiltProgram {
@@ -108,7 +110,10 @@ impl Context {
                 Error::cl("clBuildProgram")(e)
             });
         }
-        let built = Arc::new(BuiltProgram { program });
+        let built = Arc::new(BuiltProgram {
+            program,
+            _live: crate::live::Live::new(crate::live::Kind::Program),
+        });
         *slot = Some(Arc::clone(&built));
         Ok(built)
     }

@@ -55,7 +55,7 @@ pub(crate) enum Prepared {
         combiner: Option<Program>,
         placement: Placement,
     },
-    One(DynKernel, Placement),
+    One(Box<DynKernel>, Placement),
 }
 
 /// A kernel of a `lift!` program built on a set of devices. `run` takes the arguments of
@@ -296,7 +296,7 @@ impl SplitKernel {
             let ctx = &self.devices.contexts()[0];
             let k = DynKernel::compile_for(ctx, &self.text, &self.kernel, sizes)
                 .map_err(|e| self.on(0, e))?;
-            Ok(Prepared::One(k, Placement::One(why)))
+            Ok(Prepared::One(Box::new(k), Placement::One(why)))
         };
         let plan = match partition::plan(&self.program, &self.kernel, &at) {
             Ok(plan) => plan,

@@ -154,3 +154,4 @@ pub fn traced_candidates(
 
 pub mod diff;
 pub mod names;
+pub mod soak;
