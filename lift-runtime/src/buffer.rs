@@ -306,6 +306,7 @@ impl<T: DeviceScalar> Buffer<T> {
             raw,
             len,
             ctx: self.ctx.clone(),
+            _live: crate::live::Live::new(crate::live::Kind::Buffer),
         })
     }
 

@@ -203,14 +203,15 @@ fn iterated_stencils_keep_their_data_on_the_devices() {
         for n in [2, 3] {
             let split = SplitKernel::new(&devices(n), JACOBI, "K").expect("a split kernel");
             let got = split
-                .iterate(&[rows, m], &[x.clone()], 0, 100)
+                .iterate(&[rows, m], std::slice::from_ref(&x), 0, 100)
                 .expect("100 steps");
             assert_eq!(got, want, "Jacobi {rows} x {m} on {n} devices");
             assert_eq!(
                 split
-                    .iterate(&[rows, m], &[x.clone()], 0, 1)
+                    .iterate(&[rows, m], std::slice::from_ref(&x), 0, 1)
                     .expect("a step"),
-                one.run(&[rows, m], &[x.clone()]).expect("a step")
+                one.run(&[rows, m], std::slice::from_ref(&x))
+                    .expect("a step")
             );
         }
     }
@@ -222,10 +223,17 @@ fn iterated_stencils_keep_their_data_on_the_devices() {
     }
     let split = SplitKernel::new(&devices(3), BLUR, "K").expect("a split kernel");
     assert_eq!(
-        split.iterate(&[7], &[x.clone()], 0, 25).expect("25 steps"),
+        split
+            .iterate(&[7], std::slice::from_ref(&x), 0, 25)
+            .expect("25 steps"),
         want
     );
-    assert_eq!(split.iterate(&[7], &[x.clone()], 0, 0).expect("no step"), x);
+    assert_eq!(
+        split
+            .iterate(&[7], std::slice::from_ref(&x), 0, 0)
+            .expect("no step"),
+        x
+    );
 }
 
 /// Ranged reads and writes, copies on the device and sub-buffers that share memory.

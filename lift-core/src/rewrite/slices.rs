@@ -114,9 +114,12 @@ pub fn range_zip() -> Rule {
     )
 }
 
+/// A padding's boundary and its span.
+type Bound = (Boundary, Span);
+
 /// The `(first, second)` pairs of a `slide`/`pad` family primitive's sizes, one per
 /// dimension, outermost first (the shorthand forms expanded), and its boundary.
-fn pairs(p: Prim, args: &[PrimArg]) -> (Vec<(Nat, Nat)>, Option<(Boundary, Span)>) {
+fn pairs(p: Prim, args: &[PrimArg]) -> (Vec<(Nat, Nat)>, Option<Bound>) {
     let depth = match p {
         Prim::Slide | Prim::Pad => 1,
         Prim::Slide2 | Prim::Pad2 => 2,
@@ -136,7 +139,7 @@ fn pairs(p: Prim, args: &[PrimArg]) -> (Vec<(Nat, Nat)>, Option<(Boundary, Span)
 }
 
 /// Primitive `p` with its sizes written out per dimension (`pairs`) and its boundary.
-fn with_pairs(p: Prim, pairs: &[(Nat, Nat)], boundary: Option<(Boundary, Span)>, s: Span) -> Expr {
+fn with_pairs(p: Prim, pairs: &[(Nat, Nat)], boundary: Option<Bound>, s: Span) -> Expr {
     let mut args: Vec<PrimArg> = pairs
         .iter()
         .flat_map(|(a, b)| [build::nat(a, s), build::nat(b, s)])
