@@ -28,3 +28,4 @@ chapter!(tuning, "tuning.md");
 chapter!(cli, "cli.md");
 chapter!(stencils, "stencils.md");
 chapter!(performance, "performance.md");
+chapter!(devices, "devices.md");
