@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use half::f16;
 use opencl3::command_queue::enqueue_fill_buffer;
 use opencl3::memory::{Buffer as ClBuffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE};
-use opencl3::types::CL_BLOCKING;
+use opencl3::types::{CL_BLOCKING, CL_NON_BLOCKING};
 use std::ffi::c_void;
 use std::ptr;
 
@@ -250,6 +250,58 @@ impl<T: DeviceScalar> Buffer<T> {
         }
         .map_err(Error::cl("clEnqueueWriteBuffer"))?;
         Ok(())
+    }
+
+    /// Enqueues a read of elements `offset .. offset + dst.len()` into `dst` behind every
+    /// command enqueued before, without waiting; gives its event (none for nothing to read).
+    ///
+    /// # Safety
+    ///
+    /// `dst` must stay alive, and be neither read nor written, until the event has completed.
+    pub(crate) unsafe fn read_range_enqueued(
+        &self,
+        offset: usize,
+        dst: &mut [T],
+    ) -> Result<Option<opencl3::event::Event>> {
+        self.check_range("read_range", offset, dst.len())?;
+        if dst.is_empty() {
+            return Ok(None);
+        }
+        let at = byte_size::<T>(offset)?;
+        // SAFETY: the range lies inside the buffer; the caller keeps `dst` until the event.
+        unsafe {
+            self.ctx
+                .cl_queue()
+                .enqueue_read_buffer(&self.raw, CL_NON_BLOCKING, at, dst, &[])
+        }
+        .map(Some)
+        .map_err(Error::cl("clEnqueueReadBuffer"))
+    }
+
+    /// Enqueues a write of `src` over elements `offset .. offset + src.len()` behind every
+    /// command enqueued before, without waiting; gives its event (none for nothing to write).
+    ///
+    /// # Safety
+    ///
+    /// `src` must stay alive and unchanged until the event has completed.
+    pub(crate) unsafe fn write_range_enqueued(
+        &mut self,
+        offset: usize,
+        src: &[T],
+    ) -> Result<Option<opencl3::event::Event>> {
+        self.check_range("write_range", offset, src.len())?;
+        if src.is_empty() {
+            return Ok(None);
+        }
+        let at = byte_size::<T>(offset)?;
+        // SAFETY: the range lies inside the buffer; the caller keeps `src` until the event.
+        unsafe {
+            self.ctx
+                .cl_queue()
+                .enqueue_write_buffer(&mut self.raw, CL_NON_BLOCKING, at, src, &[])
+        }
+        .map(Some)
+        .map_err(Error::cl("clEnqueueWriteBuffer"))
     }
 
     /// Copies `len` elements of `src` (a buffer of the same context) from `src_offset` to

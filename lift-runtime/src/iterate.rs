@@ -1,10 +1,13 @@
 //! The launches of an iterated kernel split over several devices, its data resident on them
 //! ([`crate::SplitKernel::iterate`]): two sets of buffers per device used in turn, each
 //! launch writing its rows into the buffer the next launch reads, then the halo rows
-//! exchanged between neighbours.
+//! exchanged between neighbours. The exchange waits once per launch: each device's halo reads
+//! are enqueued behind its kernel, the host waits for the kernels and the reads, and the
+//! writes into the next inputs are enqueued ahead of the next kernels without waiting (the
+//! queues are in order).
 
-use crate::dynamic::{DynKernel, Resident};
-use crate::Error;
+use crate::dynamic::{DynKernel, Resident, Staging};
+use crate::{Context, Error};
 use lift_core::interp::Value;
 use lift_core::partition::{self, Input};
 use std::ops::Range;
@@ -90,6 +93,15 @@ pub(crate) fn on_slabs(
                 .map_err(|e| (slab.device, e))?;
         }
     }
+    let (host, own) = transfers(&plan, per_row);
+    let mut staged = Staged {
+        sets: [0, 1].map(|_| {
+            host.iter()
+                .map(|t| states[0][t.from].staging(t.len))
+                .collect()
+        }),
+        contexts: plan.iter().map(|s| s.kernel.context()).collect(),
+    };
     for step in 0..steps {
         let (cur, next) = match step % 2 {
             0 => {
@@ -107,6 +119,19 @@ pub(crate) fn on_slabs(
             .zip(cur.iter())
             .map(|(s, r)| s.kernel.launch_resident(r).map_err(|e| (s.device, e)))
             .collect::<std::result::Result<Vec<_>, _>>()?;
+        let last = step + 1 == steps;
+        let set = &mut staged.sets[step % 2];
+        let mut reads = Vec::new();
+        for (t, st) in host.iter().zip(set.iter_mut()).filter(|_| !last) {
+            // SAFETY: `st` lives in `staged`, which waits for every queue before it is
+            // dropped; this set is next touched two launches on, after every device's
+            // kernel of the next launch (enqueued behind these copies) has been waited for.
+            let ev = unsafe { cur[t.from].read_out(t.src, st) };
+            reads.push((
+                plan[t.from].device,
+                ev.map_err(|e| (plan[t.from].device, e))?,
+            ));
+        }
         let mut longest = 0.0f64;
         for (s, ev) in plan.iter().zip(events) {
             if let Some(ev) = ev {
@@ -114,8 +139,24 @@ pub(crate) fn on_slabs(
                 longest = longest.max(ns as f64 / 1e6);
             }
         }
-        if step + 1 < steps {
-            exchange(&plan, cur, next, param, per_row)?;
+        for (device, ev) in reads {
+            if let Some(ev) = ev {
+                ev.wait()
+                    .map_err(|e| (device, Error::cl("clWaitForEvents")(e)))?;
+            }
+        }
+        if !last {
+            for (t, st) in host.iter().zip(set.iter()) {
+                // SAFETY: as above; the next launch on `t.to`'s in-order queue follows the
+                // write, and is waited for before this set is filled again.
+                unsafe { next[t.to].write_input(param, t.dst, st) }
+                    .map_err(|e| (plan[t.to].device, e))?;
+            }
+            for t in &own {
+                cur[t.from]
+                    .copy_out(t.src, &mut next[t.to], param, t.dst, t.len)
+                    .map_err(|e| (plan[t.to].device, e))?;
+            }
         }
         timed.step_ms.push(began.elapsed().as_secs_f64() * 1e3);
         timed.kernel_ms.push(longest);
@@ -129,29 +170,56 @@ pub(crate) fn on_slabs(
     Ok(partition::concat(parts))
 }
 
-/// Every device's next input receives the rows it reads from the results just computed:
-/// its halo from its neighbours, its own rows where they were not written in place.
-fn exchange(
-    plan: &[Slab<'_>],
-    cur: &[Resident],
-    next: &mut [Resident],
-    param: usize,
-    per_row: usize,
-) -> std::result::Result<(), Failed> {
-    for (d, to) in plan.iter().enumerate() {
-        for (e, from) in plan.iter().enumerate() {
-            let rows = to.reads.start.max(from.rows.start)..to.reads.end.min(from.rows.end);
-            if rows.is_empty() || (d == e && to.in_place) {
+/// Elements of device `from`'s result (at `src`) that device `to`'s next launch reads (at
+/// `dst` of its iterated parameter).
+struct Transfer {
+    from: usize,
+    to: usize,
+    src: usize,
+    dst: usize,
+    len: usize,
+}
+
+/// What every device's next input receives of the results after each launch: its halo from
+/// its neighbours (through the host), and its own rows where they were not written in place
+/// (on the device).
+fn transfers(plan: &[Slab<'_>], per_row: usize) -> (Vec<Transfer>, Vec<Transfer>) {
+    let (mut host, mut own) = (Vec::new(), Vec::new());
+    for (to, reader) in plan.iter().enumerate() {
+        for (from, writer) in plan.iter().enumerate() {
+            let rows =
+                reader.reads.start.max(writer.rows.start)..reader.reads.end.min(writer.rows.end);
+            if rows.is_empty() || (from == to && reader.in_place) {
                 continue;
             }
-            let (src, dst) = (
-                (rows.start - from.rows.start) * per_row,
-                (rows.start - to.reads.start) * per_row,
-            );
-            cur[e]
-                .copy_out(src, &mut next[d], param, dst, rows.len() * per_row)
-                .map_err(|err| (to.device, err))?;
+            let t = Transfer {
+                from,
+                to,
+                src: (rows.start - writer.rows.start) * per_row,
+                dst: (rows.start - reader.reads.start) * per_row,
+                len: rows.len() * per_row,
+            };
+            match from == to {
+                true => own.push(t),
+                false => host.push(t),
+            }
         }
     }
-    Ok(())
+    (host, own)
+}
+
+/// The host memory of the transfers, two sets used by turns; dropped only after every
+/// device's queue has finished, so no enqueued copy outlives the memory it reads or writes.
+struct Staged<'k> {
+    sets: [Vec<Staging>; 2],
+    contexts: Vec<&'k Context>,
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        for c in &self.contexts {
+            // Nothing to do about an error here: the queue is gone or the device lost.
+            let _ = c.finish();
+        }
+    }
 }

@@ -228,6 +228,22 @@ fn iterated_stencils_keep_their_data_on_the_devices() {
             .expect("25 steps"),
         want
     );
+    // A halo of two rows over slabs of one row: each device reads the rows of two others.
+    let wide = "kernel K<N>(x: [f32; N]) -> [f32; N] { map(|w| w[0] - w[1] + w[2] * 0.5 - w[3] + w[4]) o slide(5, 1) o pad(2, 2, mirror) $ x }";
+    let y = Value::from_f32s(&random_f32(5, 23));
+    let one = DynKernel::compile_for(ctx(), wide, "K", &[5]).expect("one device");
+    let mut want = y.clone();
+    for _ in 0..9 {
+        want = one.run(&[5], &[want]).expect("a step");
+    }
+    let four = SplitKernel::new(&devices(4), wide, "K").expect("a split kernel");
+    let got = four.iterate(&[5], std::slice::from_ref(&y), 0, 9);
+    assert_eq!(got.expect("9 steps"), want);
+    let placement = four.placement(&[5]).expect("a placement");
+    assert!(
+        matches!(&placement, Placement::Split(s) if s.len() == 4),
+        "{placement}"
+    );
     assert_eq!(
         split
             .iterate(&[7], std::slice::from_ref(&x), 0, 0)

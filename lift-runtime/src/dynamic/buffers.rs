@@ -208,3 +208,79 @@ pub(super) fn copy(
         )),
     }
 }
+
+/// Host memory for elements of one of [`AnyBuffer`]'s types: where halo rows wait between
+/// the devices of an iteration.
+pub(crate) enum Staging {
+    F16(Vec<f16>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I32(Vec<i32>),
+    U32(Vec<u32>),
+    I64(Vec<i64>),
+    U64(Vec<u64>),
+    U8(Vec<u8>),
+}
+
+/// `len` elements of `like`'s type.
+pub(super) fn staging(like: &AnyBuffer, len: usize) -> Staging {
+    match like {
+        AnyBuffer::F16(_) => Staging::F16(vec![f16::default(); len]),
+        AnyBuffer::F32(_) => Staging::F32(vec![0.0; len]),
+        AnyBuffer::F64(_) => Staging::F64(vec![0.0; len]),
+        AnyBuffer::I32(_) => Staging::I32(vec![0; len]),
+        AnyBuffer::U32(_) => Staging::U32(vec![0; len]),
+        AnyBuffer::I64(_) => Staging::I64(vec![0; len]),
+        AnyBuffer::U64(_) => Staging::U64(vec![0; len]),
+        AnyBuffer::U8(_) => Staging::U8(vec![0; len]),
+    }
+}
+
+/// Applies `$body` to a buffer and a staging area of one element type, else `$other`.
+macro_rules! with_pair {
+    ($b:expr, $s:expr, ($buf:ident, $st:ident) => $body:expr, $other:expr) => {
+        match ($b, $s) {
+            (AnyBuffer::F16($buf), Staging::F16($st)) => $body,
+            (AnyBuffer::F32($buf), Staging::F32($st)) => $body,
+            (AnyBuffer::F64($buf), Staging::F64($st)) => $body,
+            (AnyBuffer::I32($buf), Staging::I32($st)) => $body,
+            (AnyBuffer::U32($buf), Staging::U32($st)) => $body,
+            (AnyBuffer::I64($buf), Staging::I64($st)) => $body,
+            (AnyBuffer::U64($buf), Staging::U64($st)) => $body,
+            (AnyBuffer::U8($buf), Staging::U8($st)) => $body,
+            _ => $other,
+        }
+    };
+}
+
+fn mismatch() -> Error {
+    Error::launch("a staging area of another element type")
+}
+
+/// Enqueues a read of `src` from `from` filling `st`, not waited for.
+///
+/// # Safety
+///
+/// `st` must stay alive and untouched until the event has completed.
+pub(super) unsafe fn read_staged(
+    src: &AnyBuffer,
+    from: usize,
+    st: &mut Staging,
+) -> Result<Option<opencl3::event::Event>> {
+    // SAFETY: forwarded to the caller.
+    with_pair!(src, st, (b, v) => unsafe { b.read_range_enqueued(from, v) }, Err(mismatch()))
+}
+
+/// Enqueues a write of `st` into `dst` at `to`, not waited for.
+///
+/// # Safety
+///
+/// `st` must stay alive and unchanged until the event has completed.
+pub(super) unsafe fn write_staged(
+    st: &Staging,
+    dst: &mut AnyBuffer,
+    to: usize,
+) -> Result<Option<opencl3::event::Event>> {
+    // SAFETY: forwarded to the caller.
+    with_pair!(dst, st, (b, v) => unsafe { b.write_range_enqueued(to, v) }, Err(mismatch()))
+}

@@ -20,6 +20,7 @@ mod compile;
 mod launch;
 mod resident;
 
+pub(crate) use buffers::Staging;
 pub use launch::Started;
 pub use resident::Resident;
 
@@ -87,6 +88,11 @@ pub(crate) fn eval(n: &Nat, env: &dyn Fn(&str) -> Option<i64>) -> Result<i64> {
 }
 
 impl DynKernel {
+    /// The context the kernel is built on.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
     /// The name of the compiled candidate.
     pub fn candidate(&self) -> &str {
         &self.candidates[self.chosen]

@@ -1,7 +1,9 @@
 //! A [`DynKernel`]'s arguments and result kept on its device between launches: the state of
 //! one device of an iterated kernel split over several ([`crate::SplitKernel::iterate`]).
 
-use super::buffers::{copy, sub, AnyBuffer, DeviceArg};
+use super::buffers::{
+    copy, read_staged, staging, sub, write_staged, AnyBuffer, DeviceArg, Staging,
+};
 use super::launch::Buffers;
 use super::DynKernel;
 use crate::{Error, Event, Result};
@@ -61,6 +63,41 @@ impl Resident {
     ) -> Result<()> {
         self.bufs.out = sub(other.input(param)?, offset, len)?;
         Ok(())
+    }
+
+    /// Host memory for `len` elements of this result's type.
+    pub(crate) fn staging(&self, len: usize) -> Staging {
+        staging(&self.bufs.out, len)
+    }
+
+    /// Enqueues a read of this result from `from` filling `st`, not waited for.
+    ///
+    /// # Safety
+    ///
+    /// `st` must stay alive and untouched until the event has completed.
+    pub(crate) unsafe fn read_out(
+        &self,
+        from: usize,
+        st: &mut Staging,
+    ) -> Result<Option<opencl3::event::Event>> {
+        // SAFETY: forwarded to the caller.
+        unsafe { read_staged(&self.bufs.out, from, st) }
+    }
+
+    /// Enqueues a write of `st` into parameter `param` at `to`, not waited for.
+    ///
+    /// # Safety
+    ///
+    /// `st` must stay alive and unchanged until the event has completed.
+    pub(crate) unsafe fn write_input(
+        &mut self,
+        param: usize,
+        to: usize,
+        st: &Staging,
+    ) -> Result<Option<opencl3::event::Event>> {
+        let dst = self.input(param)?;
+        // SAFETY: forwarded to the caller.
+        unsafe { write_staged(st, dst, to) }
     }
 
     /// Copies `len` elements of this result from `from` into `other`'s parameter `param` at
