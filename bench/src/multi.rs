@@ -1,8 +1,9 @@
-//! `lift-multi [--size N] [--gemm N] [--steps S] [--devices 1,2,4] [--out DIR]`: strong
-//! scaling of kernels split over several devices ([`lift_runtime::SplitKernel`], SPEC
+//! `lift-multi [--size N] [--gemm N] [--sum N] [--steps S] [--devices 1,2,4] [--out DIR]`:
+//! strong scaling of kernels split over several devices ([`lift_runtime::SplitKernel`], SPEC
 //! section 6), their data resident between launches: an iterated Jacobi 2-D stencil (halos
-//! exchanged every step) and an iterated matrix product `A <- A B` (the right operand on every
-//! device). Per workload and number of devices: the median time of a launch on the host clock
+//! exchanged every step, `iterate_timed`), a matrix product (rows of `A` split, `B` on every
+//! device) and a sum (partial sums folded on the host), launched again and again on the same
+//! data (`repeat_timed`). Per workload and number of devices: the median time of a launch on the host clock
 //! (halo exchange included), the median of the longest device's kernel time (profiling
 //! events), throughput, speedup over one device and efficiency, measured in one process.
 //! Devices: the first K of `LIFT_DEVICES` (every GPU by default); `LIFT_DEVICES=0,0` puts two
@@ -27,6 +28,9 @@ struct Args {
     /// Order of the square matrix product.
     #[arg(long, default_value_t = 8192)]
     gemm: usize,
+    /// Length of the summed array.
+    #[arg(long, default_value_t = 1 << 28)]
+    sum: usize,
     /// Launches per measurement (the first two are not counted).
     #[arg(long, default_value_t = 22)]
     steps: usize,
@@ -40,6 +44,7 @@ struct Args {
 
 const JACOBI: &str = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|w| 0.2 * (w[0][1] + w[1][0] + w[1][1] + w[1][2] + w[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x }";
 const GEMM: &str = "kernel K<N, P>(a: [[f32; P]; N], b: [[f32; P]; P]) -> [[f32; P]; N] { map(|r| map(|c| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(r, c)) $ (transpose $ b)) $ a }";
+const SUM: &str = "kernel K<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }";
 
 /// One measurement.
 struct Row {
@@ -80,10 +85,22 @@ fn median(v: &[f64]) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn measure(set: &Devices, src: &str, sizes: &[usize], args: &[Value], steps: usize) -> Res<Steps> {
+/// The launches of kernel `K` of `src` on `set`: iterated over its first parameter, or
+/// repeated on the same data.
+fn measure(
+    set: &Devices,
+    src: &str,
+    sizes: &[usize],
+    args: &[Value],
+    steps: usize,
+    iterated: bool,
+) -> Res<Steps> {
     let k = SplitKernel::new(set, src, "K")?;
     eprintln!("  {}", k.placement(sizes)?);
-    let (_, timed) = k.iterate_timed(sizes, args, 0, steps)?;
+    let (_, timed) = match iterated {
+        true => k.iterate_timed(sizes, args, 0, steps)?,
+        false => k.repeat_timed(sizes, args, steps)?,
+    };
     Ok(timed)
 }
 
@@ -100,25 +117,23 @@ fn main() -> Res<()> {
     let mut rows = Vec::new();
     let (n, g) = (a.size, a.gemm);
     let grid = [matrix(n, n, 1, 1.0)];
-    let product = [
-        matrix(g, g, 2, 1.0),
-        matrix(g, g, 3, 1.0 / (g as f32).sqrt()),
-    ];
+    let product = [matrix(g, g, 2, 1.0), matrix(g, g, 3, 1.0)];
+    let summed = match matrix(1, a.sum, 4, 1.0) {
+        Value::Array(mut rows) => [rows.swap_remove(0)],
+        other => [other],
+    };
     for &k in &counts {
         let set = Devices::from_contexts(all.contexts()[..k].to_vec())?;
         eprintln!("{k} device(s): Jacobi {n}^2");
-        let t = measure(&set, JACOBI, &[n, n], &grid, a.steps)?;
-        rows.push(row(
-            "jacobi2d",
-            n,
-            k,
-            &t,
-            2.0 * 4.0 * (n * n) as f64,
-            "GB/s",
-        ));
+        let t = measure(&set, JACOBI, &[n, n], &grid, a.steps, true)?;
+        let bytes = 2.0 * 4.0 * (n * n) as f64;
+        rows.push(row("jacobi2d", n, k, &t, bytes, "GB/s"));
         eprintln!("{k} device(s): product {g}^3");
-        let t = measure(&set, GEMM, &[g, g], &product, a.steps.min(8))?;
+        let t = measure(&set, GEMM, &[g, g], &product, a.steps.min(12), false)?;
         rows.push(row("gemm", g, k, &t, 2.0 * (g as f64).powi(3), "GFLOP/s"));
+        eprintln!("{k} device(s): sum of {}", a.sum);
+        let t = measure(&set, SUM, &[a.sum], &summed, a.steps, false)?;
+        rows.push(row("sum", a.sum, k, &t, 4.0 * a.sum as f64, "GB/s"));
     }
     report(&name, &rows, &a.out)
 }
@@ -227,6 +242,7 @@ fn plot(
     for (w, color) in [
         ("jacobi2d", RGBColor(214, 39, 40)),
         ("gemm", RGBColor(31, 119, 180)),
+        ("sum", RGBColor(44, 160, 44)),
     ] {
         let pts: Vec<(f64, f64)> = rows
             .iter()

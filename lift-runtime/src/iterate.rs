@@ -32,6 +32,54 @@ pub struct Steps {
     pub kernel_ms: Vec<f64>,
 }
 
+/// One device's part of a repeated launch ([`repeat`]).
+pub(crate) struct Entry<'k> {
+    pub(crate) device: usize,
+    pub(crate) kernel: &'k DynKernel,
+    /// The sizes of its kernel (none for a slab's).
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) args: Vec<Value>,
+}
+
+/// `times` launches of every entry's kernel on its arguments, uploaded once; gives each
+/// entry's last result.
+pub(crate) fn repeat(
+    entries: &[Entry<'_>],
+    times: usize,
+    timed: &mut Steps,
+) -> std::result::Result<Vec<Value>, Failed> {
+    let residents = entries
+        .iter()
+        .map(|e| {
+            e.kernel
+                .resident(&e.sizes, &e.args)
+                .map_err(|err| (e.device, err))
+        })
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    for _ in 0..times {
+        let began = std::time::Instant::now();
+        let events = entries
+            .iter()
+            .zip(&residents)
+            .map(|(e, r)| e.kernel.launch_resident(r).map_err(|err| (e.device, err)))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut longest = 0.0f64;
+        for (e, ev) in entries.iter().zip(events) {
+            if let Some(ev) = ev {
+                let ns = ev.span_ns().map_err(|err| (e.device, err))?;
+                longest = longest.max(ns as f64 / 1e6);
+            }
+        }
+        timed.step_ms.push(began.elapsed().as_secs_f64() * 1e3);
+        timed.kernel_ms.push(longest);
+    }
+    entries
+        .iter()
+        .zip(&residents)
+        .map(|(e, r)| e.kernel.read_resident(r).map_err(|err| (e.device, err)))
+        .collect()
+}
+
 /// A failure, with the device (position in the set) where it happened.
 type Failed = (usize, Error);
 

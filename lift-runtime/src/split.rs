@@ -142,6 +142,11 @@ impl SplitKernel {
             .zip(slabs)
             .map(|(s, (d, _, _))| s.finish().map_err(|e| self.on(*d, e)))
             .collect::<Result<_>>()?;
+        self.combine(combiner.as_ref(), parts)
+    }
+
+    /// The slabs' results as the kernel's: rows concatenated, or partial results folded.
+    fn combine(&self, combiner: Option<&Program>, parts: Vec<Value>) -> Result<Value> {
         match combiner {
             None => Ok(partition::concat(parts)),
             Some(c) => run_kernel(c, &self.kernel, &[], &[Value::Array(parts)]).map_err(|e| {
@@ -150,6 +155,58 @@ impl SplitKernel {
                 }
             }),
         }
+    }
+
+    /// `times` launches on the same arguments, uploaded once and kept on the devices (a
+    /// benchmark's loop): the result of the last, and the time of each launch (host clock
+    /// from enqueue to every device done, and the longest device's kernels).
+    pub fn repeat_timed(
+        &self,
+        sizes: &[usize],
+        args: &[Value],
+        times: usize,
+    ) -> Result<(Value, Steps)> {
+        if times == 0 {
+            return Err(Error::Precondition {
+                what: "launches".into(),
+                expected: "at least one".into(),
+                actual: "0".into(),
+            });
+        }
+        let mut timed = Steps::default();
+        let prepared = self.prepare(sizes)?;
+        let (entries, combiner) = match &*prepared {
+            Prepared::Split {
+                slabs, combiner, ..
+            } => {
+                let entries = slabs
+                    .iter()
+                    .map(|(d, inputs, k)| crate::iterate::Entry {
+                        device: *d,
+                        kernel: k,
+                        sizes: Vec::new(),
+                        args: args
+                            .iter()
+                            .zip(inputs)
+                            .map(|(a, i)| partition::slice(a, i))
+                            .collect(),
+                    })
+                    .collect();
+                (entries, combiner.as_ref())
+            }
+            Prepared::One(k, _) => {
+                let one = crate::iterate::Entry {
+                    device: 0,
+                    kernel: k,
+                    sizes: sizes.to_vec(),
+                    args: args.to_vec(),
+                };
+                (vec![one], None)
+            }
+        };
+        let parts =
+            crate::iterate::repeat(&entries, times, &mut timed).map_err(|(d, e)| self.on(d, e))?;
+        Ok((self.combine(combiner, parts)?, timed))
     }
 
     /// `steps` launches of a kernel whose result has the type of its parameter `param`, each

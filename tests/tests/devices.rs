@@ -282,3 +282,33 @@ fn buffer_ranges_and_sub_buffers() {
         "a copy between contexts"
     );
 }
+
+/// Launches repeated on data kept on the devices give what one launch gives.
+#[test]
+fn repeated_launches_keep_their_data_on_the_devices() {
+    let sum = "kernel K<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }";
+    let x = Value::from_f32s(&random_f32(3001, 31));
+    for n in [1, 2, 3] {
+        let k = SplitKernel::new(&devices(n), sum, "K").expect("a split kernel");
+        let once = k.run(&[3001], std::slice::from_ref(&x)).expect("a launch");
+        let (again, steps) = k
+            .repeat_timed(&[3001], std::slice::from_ref(&x), 4)
+            .expect("four launches");
+        assert_eq!(again, once, "sum on {n}");
+        assert_eq!(steps.step_ms.len(), 4);
+        assert!(steps.kernel_ms.iter().all(|&t| t > 0.0));
+    }
+    let t = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }";
+    let y = matrix(&random_f32(12, 32), 4);
+    let k = SplitKernel::new(&devices(2), t, "K").expect("a split kernel");
+    let (again, _) = k
+        .repeat_timed(&[4, 3], std::slice::from_ref(&y), 2)
+        .expect("two launches");
+    assert_eq!(
+        again,
+        k.run(&[4, 3], std::slice::from_ref(&y)).expect("a launch")
+    );
+    assert!(k
+        .repeat_timed(&[4, 3], std::slice::from_ref(&y), 0)
+        .is_err());
+}

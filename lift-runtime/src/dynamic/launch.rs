@@ -124,7 +124,7 @@ impl DynKernel {
     }
 
     /// Sets the arguments of every generated kernel from `bufs` and enqueues it; gives the
-    /// event of the last one.
+    /// event of the last one, spanning the first (SPEC section 3).
     pub(super) fn enqueue_all(
         &self,
         sizes: &[usize],
@@ -140,7 +140,8 @@ impl DynKernel {
             _ if wide => self.wide_handles()?,
             _ => &self.handles,
         };
-        let mut last = None;
+        let mut first: Option<Event> = None;
+        let mut last: Option<Event> = None;
         for (gk, k) in self.gen.kernels.iter().zip(handles) {
             let traced = self.set_args(k, gk, bufs, &lookup, wide)?;
             let ev = self.enqueue(k, gk, &lookup)?;
@@ -148,12 +149,18 @@ impl DynKernel {
                 ev.wait()?;
                 *t += ev.profile_ns()? as f64 / 1e6;
             }
-            last = Some(ev);
+            match first {
+                None => first = Some(ev),
+                Some(_) => last = Some(ev),
+            }
             if let Some((t, buffers)) = traced {
                 races.extend(races_in(&gk.name, &t, buffers)?);
             }
         }
-        Ok(last)
+        Ok(match (first, last) {
+            (Some(f), Some(l)) => Some(l.after(f)),
+            (f, _) => f,
+        })
     }
 
     /// Checks the number and shapes of the arguments `args` and uploads the arrays among them.
