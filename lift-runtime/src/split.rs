@@ -236,12 +236,7 @@ impl SplitKernel {
         steps: usize,
     ) -> Result<(Value, Steps)> {
         let mut timed = Steps::default();
-        let k = self
-            .program
-            .kernel(&self.kernel)
-            .ok_or_else(|| Error::Compile {
-                message: format!("unknown kernel `{}`", self.kernel),
-            })?;
+        let k = self.decl()?;
         let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
             arg: "param".into(),
             expected: k.params.len(),
@@ -288,12 +283,7 @@ impl SplitKernel {
     /// devices passes it: per parameter, the scalars of an array in row-major order, or the
     /// one scalar; gives the result's scalars in row-major order.
     pub fn run_flat(&self, sizes: &[usize], args: Vec<Vec<Scalar>>) -> Result<Vec<Scalar>> {
-        let k = self
-            .program
-            .kernel(&self.kernel)
-            .ok_or_else(|| Error::Compile {
-                message: format!("unknown kernel `{}`", self.kernel),
-            })?;
+        let k = self.decl()?;
         if sizes.len() != k.sizes.len() {
             return Err(Error::ArgLength {
                 arg: "sizes".into(),
@@ -319,6 +309,13 @@ impl SplitKernel {
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(self.run(sizes, &values)?.flatten())
+    }
+
+    /// The kernel's declaration.
+    fn decl(&self) -> Result<&lift_core::ir::Kernel> {
+        self.program.kernel(&self.kernel).ok_or_else(|| Error::Compile {
+            message: format!("unknown kernel `{}`", self.kernel),
+        })
     }
 
     fn params(&self) -> usize {
