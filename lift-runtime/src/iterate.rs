@@ -83,20 +83,18 @@ pub(crate) fn repeat(
 /// A failure, with the device (position in the set) where it happened.
 type Failed = (usize, Error);
 
-/// `steps` launches of the slabs' kernels (`(device, inputs, kernel)`, rows in order) on
-/// `args`, parameter `param` iterated.
-pub(crate) fn on_slabs(
-    slabs: &[(usize, Vec<Input>, DynKernel)],
+/// Two sets of buffers per slab, holding the slabs' arguments (each launch writing its rows
+/// into the other set's iterated parameter where the device allows), and the slabs' rows.
+type Setup<'k> = (Vec<Slab<'k>>, [Vec<Resident>; 2]);
+
+/// The slabs' kernels (`(device, inputs, kernel)`, rows in order) set up on `args`, with
+/// `per_row` elements per row of parameter `param` of `n` rows.
+fn setup<'k>(
+    slabs: &'k [(usize, Vec<Input>, DynKernel)],
     args: &[Value],
     param: usize,
-    steps: usize,
-    timed: &mut Steps,
-) -> std::result::Result<Value, Failed> {
-    let Value::Array(all) = &args[param] else {
-        return Err((0, Error::launch("the iterated parameter is no array")));
-    };
-    let n = all.len();
-    let per_row = all.first().map_or(1, |r| r.flatten().len());
+    (n, per_row): (usize, usize),
+) -> std::result::Result<Setup<'k>, Failed> {
     let mut plan = Vec::new();
     let mut states: [Vec<Resident>; 2] = [Vec::new(), Vec::new()];
     let mut start = 0;
@@ -141,6 +139,23 @@ pub(crate) fn on_slabs(
                 .map_err(|e| (slab.device, e))?;
         }
     }
+    Ok((plan, states))
+}
+
+/// `steps` launches of the slabs' kernels (`(device, inputs, kernel)`, rows in order) on
+/// `args`, parameter `param` iterated.
+pub(crate) fn on_slabs(
+    slabs: &[(usize, Vec<Input>, DynKernel)],
+    args: &[Value],
+    param: usize,
+    steps: usize,
+    timed: &mut Steps,
+) -> std::result::Result<Value, Failed> {
+    let Value::Array(all) = &args[param] else {
+        return Err((0, Error::launch("the iterated parameter is no array")));
+    };
+    let per_row = all.first().map_or(1, |r| r.flatten().len());
+    let (plan, mut states) = setup(slabs, args, param, (all.len(), per_row))?;
     let (host, own) = transfers(&plan, per_row);
     let mut staged = Staged {
         sets: [0, 1].map(|_| {

@@ -313,9 +313,11 @@ impl SplitKernel {
 
     /// The kernel's declaration.
     fn decl(&self) -> Result<&lift_core::ir::Kernel> {
-        self.program.kernel(&self.kernel).ok_or_else(|| Error::Compile {
-            message: format!("unknown kernel `{}`", self.kernel),
-        })
+        self.program
+            .kernel(&self.kernel)
+            .ok_or_else(|| Error::Compile {
+                message: format!("unknown kernel `{}`", self.kernel),
+            })
     }
 
     fn params(&self) -> usize {
