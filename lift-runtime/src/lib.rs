@@ -35,6 +35,8 @@ mod iterate;
 mod launch;
 pub mod live;
 mod program;
+#[cfg(feature = "mpi")]
+pub mod ranks;
 pub mod select;
 mod split;
 pub mod tune;
