@@ -145,6 +145,40 @@ impl SplitKernel {
         self.combine(combiner.as_ref(), parts)
     }
 
+    /// Tunes each slab's kernel on its device (the runtime's tuner and its cache, keyed by
+    /// the slab's program: [`DynKernel::tune`]) on its part of `args`, or the whole kernel on
+    /// the first device where it is not split; later runs at these sizes use the choices.
+    /// Gives each device's report.
+    pub fn tune(&self, sizes: &[usize], args: &[Value]) -> Result<Vec<(usize, crate::Tuned)>> {
+        let opts = crate::tune::TuneOptions::default();
+        let prepared = self.prepare(sizes)?;
+        let tuned = match &*prepared {
+            Prepared::Split { slabs, .. } => slabs
+                .iter()
+                .map(|(d, inputs, k)| {
+                    let mine: Vec<Value> = args
+                        .iter()
+                        .zip(inputs)
+                        .map(|(a, i)| partition::slice(a, i))
+                        .collect();
+                    let ctx = &self.devices.contexts()[*d];
+                    DynKernel::tune(ctx, k.lift_text(), &self.kernel, &[], &mine, &opts)
+                        .map(|(_, t)| (*d, t))
+                        .map_err(|e| self.on(*d, e))
+                })
+                .collect::<Result<Vec<_>>>()?,
+            Prepared::One(..) => {
+                let ctx = &self.devices.contexts()[0];
+                let (_, t) = DynKernel::tune(ctx, &self.text, &self.kernel, sizes, args, &opts)
+                    .map_err(|e| self.on(0, e))?;
+                vec![(0, t)]
+            }
+        };
+        // Built again on the next run, with the tuner's choices.
+        self.prepared.borrow_mut().remove(sizes);
+        Ok(tuned)
+    }
+
     /// The slabs' results as the kernel's: rows concatenated, or partial results folded.
     fn combine(&self, combiner: Option<&Program>, parts: Vec<Value>) -> Result<Value> {
         match combiner {

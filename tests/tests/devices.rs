@@ -312,3 +312,23 @@ fn repeated_launches_keep_their_data_on_the_devices() {
         .repeat_timed(&[4, 3], std::slice::from_ref(&y), 0)
         .is_err());
 }
+
+/// Tuning a split kernel tunes each slab on its device; the runs after use the choices and
+/// still agree with one device.
+#[test]
+fn split_kernels_tune_per_slab() {
+    let x = Value::from_f32s(&random_f32(2000, 41));
+    let k = SplitKernel::new(&devices(2), BLUR, "K").expect("a split kernel");
+    let tuned = k.tune(&[2000], std::slice::from_ref(&x)).expect("tuned");
+    assert_eq!(tuned.iter().map(|t| t.0).collect::<Vec<_>>(), vec![0, 1]);
+    assert!(tuned.iter().all(|(_, t)| t.valid >= 1), "{tuned:?}");
+    let one = DynKernel::compile_for(ctx(), BLUR, "K", &[2000]).expect("one device");
+    let want = one
+        .run(&[2000], std::slice::from_ref(&x))
+        .expect("one device");
+    assert_eq!(
+        k.run(&[2000], std::slice::from_ref(&x))
+            .expect("two devices"),
+        want
+    );
+}
