@@ -66,6 +66,8 @@ pub struct SplitKernel {
     kernel: String,
     program: Program,
     prepared: RefCell<HashMap<Vec<usize>, std::rc::Rc<Prepared>>>,
+    /// The share of the rows each device gets (equal by default).
+    weights: Vec<f64>,
 }
 
 impl std::fmt::Debug for SplitKernel {
@@ -98,7 +100,25 @@ impl SplitKernel {
             kernel: kernel.to_string(),
             program,
             prepared: RefCell::default(),
+            weights: vec![1.0; devices.len()],
         })
+    }
+
+    /// This kernel with the rows split in proportion to `weights`, one positive number per
+    /// device (a device twice as fast gets twice the rows): for devices of unequal speed.
+    pub fn with_weights(mut self, weights: &[f64]) -> Result<SplitKernel> {
+        if weights.len() != self.devices.len()
+            || weights.iter().any(|w| !w.is_finite() || *w <= 0.0)
+        {
+            return Err(Error::Precondition {
+                what: "weights".into(),
+                expected: format!("{} positive numbers, one per device", self.devices.len()),
+                actual: format!("{weights:?}"),
+            });
+        }
+        self.weights = weights.to_vec();
+        self.prepared = RefCell::default();
+        Ok(self)
     }
 
     /// Where the kernel runs at `sizes`.
@@ -392,13 +412,10 @@ impl SplitKernel {
             Ok(plan) => plan,
             Err(why) => return one(why),
         };
-        let weights = vec![1.0; self.devices.len()];
+        let weights = &self.weights;
         let mut slabs = Vec::new();
         let mut placed = Vec::new();
-        for (d, rows) in partition::slabs(plan.rows, &weights)
-            .into_iter()
-            .enumerate()
-        {
+        for (d, rows) in partition::slabs(plan.rows, weights).into_iter().enumerate() {
             let slab = match partition::slab(&self.program, &self.kernel, &at, rows.clone()) {
                 Ok(slab) => slab,
                 Err(why) => return one(why),

@@ -92,6 +92,28 @@ fn stencils_split_bit_for_bit() {
     }
 }
 
+/// Rows in proportion to the devices' weights; weights that are not one positive number per
+/// device are an error.
+#[test]
+fn weights_size_the_slabs() {
+    let x = Value::from_f32s(&random_f32(12, 2));
+    let k = SplitKernel::new(&devices(2), BLUR, "K").expect("a split kernel");
+    let k = k.with_weights(&[3.0, 1.0]).expect("weights");
+    let Placement::Split(slabs) = k.placement(&[12]).expect("a placement") else {
+        panic!("split");
+    };
+    assert_eq!(
+        slabs.iter().map(|s| s.1.clone()).collect::<Vec<_>>(),
+        vec![0..9, 9..12]
+    );
+    let (one, _, _) = both(BLUR, &[12], std::slice::from_ref(&x), 1);
+    assert_eq!(k.run(&[12], &[x]).expect("a run"), one);
+    for bad in [&[1.0][..], &[1.0, 0.0], &[1.0, f64::NAN]] {
+        let k = SplitKernel::new(&devices(2), BLUR, "K").expect("a split kernel");
+        assert!(k.with_weights(bad).is_err(), "{bad:?}");
+    }
+}
+
 #[test]
 fn halos_are_one_row_each_side() {
     let x = Value::from_f32s(&random_f32(10, 1));
