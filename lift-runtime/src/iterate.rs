@@ -104,11 +104,7 @@ fn setup<'k>(
             Input::Rows(r) => r.start as usize..r.end as usize,
             Input::Whole => 0..n,
         };
-        let mine: Vec<Value> = args
-            .iter()
-            .zip(inputs)
-            .map(|(a, i)| partition::slice(a, i))
-            .collect();
+        let mine: Vec<Value> = partition::slice_all(args, inputs);
         for set in &mut states {
             set.push(kernel.resident(&[], &mine).map_err(fail)?);
         }

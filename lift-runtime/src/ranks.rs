@@ -125,11 +125,7 @@ impl<'c> RankKernel<'c> {
         };
         let part = match &mine.local {
             Some((k, inputs)) => {
-                let sliced: Vec<Value> = args
-                    .iter()
-                    .zip(inputs)
-                    .map(|(a, i)| partition::slice(a, i))
-                    .collect();
+                let sliced: Vec<Value> = partition::slice_all(args, inputs);
                 Some(k.run(&[], &sliced)?)
             }
             None => None,
@@ -164,12 +160,10 @@ impl<'c> RankKernel<'c> {
             return Err(Error::launch("the iterated parameter is no array"));
         };
         let me = self.rank();
-        let mut local_args: Option<Vec<Value>> = mine.local.as_ref().map(|(_, inputs)| {
-            args.iter()
-                .zip(inputs)
-                .map(|(a, i)| partition::slice(a, i))
-                .collect()
-        });
+        let mut local_args: Option<Vec<Value>> = mine
+            .local
+            .as_ref()
+            .map(|(_, inputs)| partition::slice_all(args, inputs));
         let mut rows: Vec<Value> = Vec::new();
         for step in 0..steps {
             rows = match (&mine.local, &local_args) {

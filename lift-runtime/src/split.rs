@@ -149,11 +149,7 @@ impl SplitKernel {
         let started: Vec<Started<'_>> = slabs
             .iter()
             .map(|(d, inputs, k)| {
-                let mine: Vec<Value> = args
-                    .iter()
-                    .zip(inputs)
-                    .map(|(a, i)| partition::slice(a, i))
-                    .collect();
+                let mine: Vec<Value> = partition::slice_all(args, inputs);
                 k.start(&[], &mine).map_err(|e| self.on(*d, e))
             })
             .collect::<Result<_>>()?;
@@ -176,11 +172,7 @@ impl SplitKernel {
             Prepared::Split { slabs, .. } => slabs
                 .iter()
                 .map(|(d, inputs, k)| {
-                    let mine: Vec<Value> = args
-                        .iter()
-                        .zip(inputs)
-                        .map(|(a, i)| partition::slice(a, i))
-                        .collect();
+                    let mine: Vec<Value> = partition::slice_all(args, inputs);
                     let ctx = &self.devices.contexts()[*d];
                     DynKernel::tune(ctx, k.lift_text(), &self.kernel, &[], &mine, &opts)
                         .map(|(_, t)| (*d, t))
@@ -239,11 +231,7 @@ impl SplitKernel {
                         device: *d,
                         kernel: k,
                         sizes: Vec::new(),
-                        args: args
-                            .iter()
-                            .zip(inputs)
-                            .map(|(a, i)| partition::slice(a, i))
-                            .collect(),
+                        args: partition::slice_all(args, inputs),
                     })
                     .collect();
                 (entries, combiner.as_ref())

@@ -199,6 +199,11 @@ pub fn slice(arg: &Value, input: &Input) -> Value {
     }
 }
 
+/// What a slab receives of every argument (`inputs`, one per parameter; see [`slice`]).
+pub fn slice_all(args: &[Value], inputs: &[Input]) -> Vec<Value> {
+    args.iter().zip(inputs).map(|(a, i)| slice(a, i)).collect()
+}
+
 /// The rows of the slabs' results, in order, as one array.
 pub fn concat(parts: Vec<Value>) -> Value {
     Value::Array(
