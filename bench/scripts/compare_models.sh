@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 35: one build of lift-bench explored for the build-time model (the default, "base") and
-# for the device's own model (LIFT_DEVICE_MODEL=device, "new"), in the same call, each
+# Issue 35: one build of lift-bench explored for the build-time model (LIFT_DEVICE_MODEL=default,
+# "base") and for the device's own model (the default, "new"), in the same call, each
 # tuning from an empty cache: GEMM spellings (tuned and untuned), stencils and GEMV, the full
 # reduction and a VGG-16 layer. Usage on the device: BIN=.devbin bash bench/scripts/compare_models.sh
 mkdir -p /etc/OpenCL/vendors; echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
@@ -11,7 +11,7 @@ nvidia-smi -L > $OUT/device.txt; nvidia-smi --query-gpu=driver_version --format=
 run() { # model name timeout args...
   local m=$1 n=$2 t=$3; shift 3
   export LIFT_CACHE_DIR=/tmp/cache-$m
-  if [ "$m" = new ]; then export LIFT_DEVICE_MODEL=device; else unset LIFT_DEVICE_MODEL; fi
+  if [ "$m" = new ]; then unset LIFT_DEVICE_MODEL; else export LIFT_DEVICE_MODEL=default; fi
   local s=$(date +%s)
   timeout "$t" /tmp/lift-bench "$@" --out /tmp/$n-$m > $OUT/$n-$m.txt 2>&1
   echo "rc $? wall $(( $(date +%s) - s )) s" >> $OUT/$n-$m.txt

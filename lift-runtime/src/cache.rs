@@ -49,9 +49,10 @@ pub fn cache_file() -> Option<PathBuf> {
     }
 }
 
-/// The key of a tuning result: platform, device, driver, kernel id and sizes, and the
+/// The key of a tuning result: platform, device, driver, kernel id and sizes, the
 /// context's bound on temporaries where it has one (a choice within a bound is one of its
-/// own).
+/// own), and the device model's tag where it is not the build-time model (a choice among
+/// one model's candidates is one of its own).
 pub fn key(ctx: &Context, kernel_id: &str, sizes: &[usize]) -> String {
     let info = ctx.device_info();
     let driver = ctx.cl_device().driver_version().unwrap_or_default();
@@ -59,8 +60,9 @@ pub fn key(ctx: &Context, kernel_id: &str, sizes: &[usize]) -> String {
     let bound = ctx
         .temporary_limit()
         .map_or_else(String::new, |b| format!(" | temporaries <= {b} bytes"));
+    let model = crate::explored::model_tag(&ctx.device_model());
     format!(
-        "{} | {} | {} | {kernel_id} | {}{bound}",
+        "{} | {} | {} | {kernel_id} | {}{bound}{model}",
         info.platform,
         info.name,
         driver.trim(),

@@ -4,6 +4,7 @@
 use crate::device::{self, DeviceInfo};
 use crate::error::{Error, Result};
 use crate::program::ProgramCache;
+use lift_core::device::DeviceModel;
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context as ClContext;
 use opencl3::device::Device;
@@ -16,15 +17,22 @@ pub const DEVICE_ENV: &str = "LIFT_DEVICE";
 /// the bound on a launch's global temporaries, in MiB ([`Context::with_temporary_limit`]).
 pub const MAX_TEMPORARY_ENV: &str = "LIFT_MAX_TEMPORARY_MIB";
 
+/// The environment variable that [`Context::new`] and [`Context::with_selector`] read for
+/// the device model the compiler explores for ([`Context::device_model`]): unset, empty or
+/// `device`, the device's own ([`crate::device_model`]); `default`, the build-time
+/// assumption [`DeviceModel::DEFAULT`].
+pub const DEVICE_MODEL_ENV: &str = "LIFT_DEVICE_MODEL";
+
 /// A device with its OpenCL context, command queue and program cache.
 ///
 /// Cloning is cheap and shares everything (including the cache) but the bound on global
-/// temporaries, which [`Context::with_temporary_limit`] sets per handle. `Context` is
-/// `Send + Sync`.
+/// temporaries and the device model, which [`Context::with_temporary_limit`] and
+/// [`Context::with_device_model`] set per handle. `Context` is `Send + Sync`.
 #[derive(Clone)]
 pub struct Context {
     inner: Arc<Inner>,
     temporary_limit: Option<u64>,
+    model: DeviceModel,
 }
 
 /// The shared state behind a [`Context`]. Field order is drop order: queue before context.
@@ -43,6 +51,7 @@ impl std::fmt::Debug for Context {
         f.debug_struct("Context")
             .field("device", &self.inner.info)
             .field("temporary_limit", &self.temporary_limit)
+            .field("model", &self.model)
             .finish_non_exhaustive()
     }
 }
@@ -63,10 +72,16 @@ impl Context {
     /// Opens the device chosen by `selector`, with the same syntax as `LIFT_DEVICE`
     /// (an empty selector means the default choice). `LIFT_MAX_TEMPORARY_MIB`, if set,
     /// bounds the global temporaries of every launch ([`Context::with_temporary_limit`]);
-    /// a value that is not a non-negative number is an [`Error::Setting`].
+    /// `LIFT_DEVICE_MODEL` chooses the device model ([`DEVICE_MODEL_ENV`]). A value of
+    /// either that means nothing is an [`Error::Setting`].
     pub fn with_selector(selector: &str) -> Result<Context> {
         let temporary_limit = temporary_limit_from_env()?;
+        let own_model = own_model_from_env()?;
         let (info, device) = device::select(selector)?;
+        let model = match own_model {
+            true => crate::device_model(&device),
+            false => DeviceModel::DEFAULT,
+        };
         let context = ClContext::from_device(&device).map_err(Error::cl("clCreateContext"))?;
         // OpenCL 2.0+ entry point first, the 1.2 one for older drivers.
         // SAFETY: `device` is the context's only device.
@@ -90,6 +105,7 @@ impl Context {
                 _live: crate::live::Live::new(crate::live::Kind::Context),
             }),
             temporary_limit,
+            model,
         })
     }
 
@@ -101,6 +117,20 @@ impl Context {
         Context {
             inner: Arc::clone(&self.inner),
             temporary_limit: bytes,
+            model: self.model,
+        }
+    }
+
+    /// This context with the compiler's device model `model`: kernels made from it explore
+    /// (and tune) the candidates derived for `model` instead of the device's own, e.g.
+    /// [`DeviceModel::DEFAULT`] to get the candidates the build assumed. The explorations and
+    /// the tuning cache keep one entry per model. A candidate that does not fit the device
+    /// is still skipped at launch.
+    pub fn with_device_model(&self, model: DeviceModel) -> Context {
+        Context {
+            inner: Arc::clone(&self.inner),
+            temporary_limit: self.temporary_limit,
+            model,
         }
     }
 
@@ -124,9 +154,11 @@ impl Context {
         &self.inner.device
     }
 
-    /// The compiler's model of this context's device ([`crate::device_model`]).
-    pub fn device_model(&self) -> lift_core::device::DeviceModel {
-        crate::device_model(&self.inner.device)
+    /// The device model the compiler explores for on this context: the device's own
+    /// ([`crate::device_model`]) unless `LIFT_DEVICE_MODEL=default` or
+    /// [`Context::with_device_model`] chose another.
+    pub fn device_model(&self) -> DeviceModel {
+        self.model
     }
 
     /// The in-order, profiling-enabled `opencl3` command queue all operations go through.
@@ -142,6 +174,24 @@ impl Context {
     /// The program cache of this context (shared by its clones).
     pub(crate) fn cache(&self) -> &ProgramCache {
         &self.inner.cache
+    }
+}
+
+/// Whether the device's own model is explored for (`LIFT_DEVICE_MODEL` unset, empty or
+/// `device`) or the build-time default (`default`).
+fn own_model_from_env() -> Result<bool> {
+    let Some(v) = std::env::var_os(DEVICE_MODEL_ENV) else {
+        return Ok(true);
+    };
+    match v.to_string_lossy().trim() {
+        "" | "device" => Ok(true),
+        "default" => Ok(false),
+        other => Err(Error::Setting {
+            name: DEVICE_MODEL_ENV.to_string(),
+            expected: "`device` (the device's own model) or `default` (the build-time model)"
+                .to_string(),
+            actual: other.to_string(),
+        }),
     }
 }
 

@@ -171,7 +171,7 @@ impl Engine {
 
     fn explore(&self) -> Result<Space> {
         let d = &self.decl;
-        let model = crate::explored::model_for(&self.ctx);
+        let model = self.ctx.device_model();
         let ex = crate::explored::explored_for(d.lift, d.name, &self.id, &model)?;
         let mut prog = lift_core::parse::parse_program_str(d.lift).map_err(|e| Error::Compile {
             message: e.to_string(),

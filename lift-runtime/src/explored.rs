@@ -7,12 +7,12 @@
 //! rewritten; one that cannot be written only costs the next process the exploration. Writing
 //! one removes the files another compiler or runtime wrote, which are never read again.
 //!
-//! The exploration is for a [`DeviceModel`]: [`DeviceModel::DEFAULT`], the build-time
-//! assumption, shared by every device, unless the environment sets `LIFT_DEVICE_MODEL=device`
-//! ([`DEVICE_MODEL_ENV`]): then each device gets the exploration for its own model
-//! ([`crate::device_model`]), kept apart in memory and on disk (the model's hash in the file
-//! name, the model in the file). Opt-in until the explore and tune suites and the benchmarks
-//! have run with the devices' models.
+//! The exploration is for a [`DeviceModel`], the context's ([`crate::Context::device_model`]):
+//! the device's own ([`crate::device_model`]) unless `LIFT_DEVICE_MODEL=default` or
+//! [`crate::Context::with_device_model`] chose another. Explorations for different models are
+//! kept apart in memory and on disk (the model's hash in the file name, the model in the
+//! file); the build-time model [`DeviceModel::DEFAULT`] has the names of before there were
+//! models.
 
 use crate::{Error, Result};
 use lift_core::device::DeviceModel;
@@ -53,24 +53,10 @@ fn memory() -> &'static Mutex<HashMap<String, Slot>> {
 /// (3: the device model in the file.)
 const FORMAT: u32 = 3;
 
-/// The environment variable that makes each device explore for its own model
-/// (`LIFT_DEVICE_MODEL=device`; anything else, or unset: the default model).
-pub const DEVICE_MODEL_ENV: &str = "LIFT_DEVICE_MODEL";
-
-/// The model the runtime explores for on `ctx`'s device: its own with
-/// `LIFT_DEVICE_MODEL=device` (read once), else [`DeviceModel::DEFAULT`].
-pub fn model_for(ctx: &crate::Context) -> DeviceModel {
-    static OWN: OnceLock<bool> = OnceLock::new();
-    match *OWN.get_or_init(|| std::env::var(DEVICE_MODEL_ENV).is_ok_and(|v| v == "device")) {
-        true => ctx.device_model(),
-        false => DeviceModel::DEFAULT,
-    }
-}
-
 /// What tells explorations for `device` apart from the default model's: empty for the
 /// default (its names and keys as before there were models), else `-m` and a stable FNV-1a
 /// hash of the model's JSON.
-fn model_tag(device: &DeviceModel) -> String {
+pub(crate) fn model_tag(device: &DeviceModel) -> String {
     if *device == DeviceModel::DEFAULT {
         return String::new();
     }

@@ -42,7 +42,7 @@ mod split;
 pub mod tune;
 
 pub use buffer::{Buffer, DeviceScalar};
-pub use context::{Context, DEVICE_ENV, MAX_TEMPORARY_ENV};
+pub use context::{Context, DEVICE_ENV, DEVICE_MODEL_ENV, MAX_TEMPORARY_ENV};
 pub use device::{device_model, devices, DeviceInfo, DeviceKind};
 pub use devices::{Devices, DEVICES_ENV};
 pub use dynamic::DynKernel;

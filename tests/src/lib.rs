@@ -3,17 +3,26 @@
 
 #![warn(missing_docs)]
 
+use lift_runtime::core::device::DeviceModel;
 use lift_runtime::core::interp::{run_kernel, Scalar, Value};
 use lift_runtime::core::{parse, typeck};
 use lift_runtime::Context;
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
 
-/// The context of the default device (`LIFT_DEVICE`), opened once; panics with the runtime's
-/// message (how to install OpenCL) when there is none, so a missing driver fails loudly.
+/// The context of the default device (`LIFT_DEVICE`), opened once, exploring for the
+/// build-time device model ([`DeviceModel::DEFAULT`]): the suites pin the candidates that
+/// model derives (names, counts, which apply where) and their running time on POCL, whose own
+/// model (MiBs of local memory, groups of 4096) derives other and slower ones; `models.rs`
+/// checks every candidate of the devices' own and of other models. Panics with the runtime's
+/// message (how to install OpenCL) when there is no device, so a missing driver fails loudly.
 pub fn ctx() -> &'static Context {
     static CTX: OnceLock<Context> = OnceLock::new();
-    CTX.get_or_init(|| Context::new().unwrap_or_else(|e| panic!("no OpenCL device: {e}")))
+    CTX.get_or_init(|| {
+        Context::new()
+            .unwrap_or_else(|e| panic!("no OpenCL device: {e}"))
+            .with_device_model(DeviceModel::DEFAULT)
+    })
 }
 
 /// `n` random floats in [-1, 1) from `seed`.

@@ -32,10 +32,10 @@ pub const MIN_LOCAL_BYTES: i64 = DeviceModel::DEFAULT.local_mem_bytes;
 /// Private accumulators per work-item beyond which registers spill on every device we know
 /// ([`DeviceModel::DEFAULT`]'s).
 pub const MAX_ACCUMULATORS: i64 = DeviceModel::DEFAULT.max_accumulators;
-/// The fewest work-items of a blocking's group: a heuristic of the space (a group of fewer
-/// leaves most of a SIMD unit idle on the GPUs it was tuned on), kept the same on every
-/// device so that a model changes only the bounds.
-const MIN_BLOCKING_GROUP: i64 = 64;
+/// The fewest SIMD units' worth of work-items in a blocking's group: two, so that a group's
+/// staging loads and its arithmetic can overlap between units ([`DeviceModel::simd_width`];
+/// 64 work-items on the default model).
+const MIN_BLOCKING_UNITS: i64 = 2;
 
 /// [`blocking_valid_for`] the default model.
 pub fn blocking_valid(b: &Blocking) -> bool {
@@ -43,8 +43,8 @@ pub fn blocking_valid(b: &Blocking) -> bool {
 }
 
 /// Is the blocking valid on `device`: consistent sizes (`l1 | tm`, `l0 v | tn`, `v | tk`), a
-/// work-group of at most the model's [`group`](DeviceModel::group) with at least 64
-/// work-items (a group of fewer leaves most of a SIMD unit idle), local memory within the
+/// work-group of at most the model's [`group`](DeviceModel::group) with at least
+/// [`MIN_BLOCKING_UNITS`] SIMD widths of work-items, local memory within the
 /// model's for f32, at most its accumulators per work-item, its vector width (default 4,
 /// float4 loads), and every work-item staging at least one element per step (`tk >= l0`,
 /// `tk >= l1`: `tk` rows go to dimension 1 of the group when `C` is staged and columns to
@@ -53,7 +53,7 @@ pub fn blocking_valid(b: &Blocking) -> bool {
 pub fn blocking_valid_for(b: &Blocking, device: &DeviceModel) -> bool {
     let group = b.l0 * b.l1;
     b.is_consistent()
-        && (MIN_BLOCKING_GROUP..=device.group()).contains(&group)
+        && (MIN_BLOCKING_UNITS * device.simd_width..=device.group()).contains(&group)
         // 4: the bytes of an f32 (the blocked strategy stages f32 tiles).
         && b.local_elems() * 4 <= device.local_mem_bytes
         && b.accumulators() <= device.max_accumulators

@@ -108,7 +108,7 @@ impl DynKernel {
                 message: "`include!` is only supported inside `lift!`".into(),
             });
         }
-        let model = crate::explored::model_for(ctx);
+        let model = ctx.device_model();
         let compiled = compiled(&prog, program_text, kernel, &model)?;
         // The default configuration: the first candidate that applies to every size.
         let mut preconditions = compiled.preconditions.clone();
