@@ -149,8 +149,8 @@ pub fn compile_default_for(
 }
 
 /// The program after normalisation and rewrite points, the dropped points, and its checker
-/// output for `kernel`.
-fn prepare(
+/// output for `kernel`: what the explorer ([`explore::candidates_for`]) takes.
+pub fn prepare(
     prog: &Program,
     kernel: &str,
 ) -> Result<(Program, Vec<PointWarning>, KernelInfo), DriverError> {

@@ -5,8 +5,8 @@
 //! tuning.
 
 use crate::{Context, DynKernel, Error, Result};
+use lift_core::interp::sample::{self, random_value};
 use lift_core::interp::{Scalar, Value};
-use lift_core::types::{ScalarType, Type};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -118,11 +118,11 @@ fn check_here(ctx: &Context, lift_text: &str, kernel: &str, candidate: &str) -> 
         .kernel()
         .params
         .iter()
-        .map(|p| random_value(&p.ty, &env, &mut seed))
+        .map(|p| random_value(&p.ty, &env, &mut seed).map_err(|e| Error::launch(e.to_string())))
         .collect::<Result<Vec<_>>>()?;
     let got = dk.run(&sizes, &args)?;
     let want = interpreted(lift_text, kernel, &sizes, &args)?;
-    Ok(agree(&got.flatten(), &want))
+    Ok(sample::agree(&got.flatten(), &want))
 }
 
 /// The interpreter's result for `kernel` of `lift_text` at `sizes` on `args`, flattened.
@@ -238,7 +238,7 @@ fn search(
             let k = names.iter().position(|m| *m == n)?;
             Some(if k == i { v } else { *vals.get(k)? } as i64)
         };
-        due[i].iter().all(|c| holds(c, &env))
+        due[i].iter().all(|c| c.holds(&env))
     };
     let mut values: Vec<usize> = SMALL.iter().copied().filter(|&v| fits(vals, v)).collect();
     if values.is_empty() {
@@ -256,72 +256,4 @@ fn search(
         vals.pop();
     }
     false
-}
-
-/// Does `cond` hold with the sizes of `env`? (An arithmetic error counts as no.)
-fn holds(cond: &lift_core::typeck::Cond, env: &dyn Fn(&str) -> Option<i64>) -> bool {
-    use lift_core::typeck::Cond;
-    match cond {
-        Cond::Divisible(a, b) => {
-            matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if b != 0 && a % b == 0)
-        }
-        Cond::Le(a, b) => matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if a <= b),
-    }
-}
-
-/// A random value of type `ty` (floats in [-1, 1), integers in [-8, 8), booleans).
-fn random_value(ty: &Type, env: &dyn Fn(&str) -> Option<i64>, seed: &mut u64) -> Result<Value> {
-    let mut next = || {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
-    };
-    let scalar = |s: ScalarType, r: u64| {
-        let x = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
-        let i = (r % 16) as i64 - 8;
-        match s {
-            ScalarType::F16 => Scalar::F16(half::f16::from_f64(x)),
-            ScalarType::F32 => Scalar::F32(x as f32),
-            ScalarType::F64 => Scalar::F64(x),
-            ScalarType::I32 => Scalar::I32(i as i32),
-            ScalarType::U32 => Scalar::U32(i.unsigned_abs() as u32),
-            ScalarType::I64 => Scalar::I64(i),
-            ScalarType::U64 => Scalar::U64(i.unsigned_abs()),
-            ScalarType::Bool => Scalar::Bool(r & 1 == 1),
-        }
-    };
-    Ok(match ty {
-        Type::Scalar(s) => Value::Scalar(scalar(*s, next())),
-        Type::Vector(s, w) => Value::Vector((0..*w).map(|_| scalar(*s, next())).collect()),
-        Type::Tuple(ts) => Value::Tuple(
-            ts.iter()
-                .map(|t| random_value(t, env, seed))
-                .collect::<Result<_>>()?,
-        ),
-        // Parameters are never capped (the checker refuses it); a capped array is filled.
-        Type::Array(elem, n) | Type::Capped(elem, n) => {
-            let len = n.eval(env).map_err(|e| Error::launch(e.to_string()))?;
-            Value::Array(
-                (0..len.max(0))
-                    .map(|_| random_value(elem, env, seed))
-                    .collect::<Result<_>>()?,
-            )
-        }
-    })
-}
-
-/// Do two flattened results agree (floats to a relative 1e-3)?
-fn agree(got: &[Scalar], want: &[Scalar]) -> bool {
-    got.len() == want.len()
-        && got.iter().zip(want).all(|(a, b)| match (a, b) {
-            (Scalar::F16(x), Scalar::F16(y)) => close(x.to_f64(), y.to_f64()),
-            (Scalar::F32(x), Scalar::F32(y)) => close(f64::from(*x), f64::from(*y)),
-            (Scalar::F64(x), Scalar::F64(y)) => close(*x, *y),
-            (a, b) => a == b,
-        })
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-3 * b.abs().max(1.0) || (a.is_nan() && b.is_nan())
 }

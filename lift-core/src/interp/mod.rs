@@ -9,6 +9,7 @@
 mod eval;
 mod layout;
 mod prims;
+pub mod sample;
 mod scalar;
 #[cfg(test)]
 mod tests;

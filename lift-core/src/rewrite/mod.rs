@@ -17,6 +17,7 @@
 pub mod algorithmic;
 pub mod blocking;
 pub(crate) mod build;
+pub mod catalogue;
 pub(crate) mod dsl;
 pub(crate) mod epilogue;
 pub mod filter;

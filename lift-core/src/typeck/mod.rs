@@ -38,6 +38,19 @@ pub enum Cond {
     Le(Nat, Nat),
 }
 
+impl Cond {
+    /// Does the condition hold with the sizes of `env`? (An arithmetic error, such as a size
+    /// `env` does not give, counts as no.)
+    pub fn holds(&self, env: &dyn Fn(&str) -> Option<i64>) -> bool {
+        match self {
+            Cond::Divisible(a, b) => {
+                matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if b != 0 && a % b == 0)
+            }
+            Cond::Le(a, b) => matches!((a.eval(env), b.eval(env)), (Ok(a), Ok(b)) if a <= b),
+        }
+    }
+}
+
 impl fmt::Display for Cond {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
