@@ -1,10 +1,13 @@
 //! Fuzzing of the lift-rs compiler on stable Rust.
 //!
-//! Each execution turns a buffer of seeded random bytes into an input through
-//! [`arbitrary::Unstructured`], in one of three ways: raw text (or raw token trees), a program
-//! from a small grammar of the language ([`grammar`]), or a valid program of the corpus
-//! mutated token by token ([`mutate_text`], [`mutate_tokens`]). The input then goes through
-//! the stages of one [`Target`]; any stage may reject it with an `Err`, none may panic.
+//! Each execution turns a buffer of bytes (seeded random bytes here, the engine's inputs
+//! under AFL: `fuzz/afl/`) into an input through [`arbitrary::Unstructured`], in one of four
+//! ways: raw text (or raw token trees), a program from a small grammar of the language
+//! ([`grammar`]), a well-typed program of the differential run's families written from the
+//! bytes ([`structured`]), or a valid program of the corpus mutated token by token
+//! ([`mutate_text`], [`mutate_tokens`]). The input then goes through the stages of one
+//! [`Target`]; any stage may reject it with an `Err`, none may panic, and the targets `rules`
+//! and `explore` also compare what they derive with the interpreter.
 //! Panics are caught with [`std::panic::catch_unwind`] and reported with the execution's seed,
 //! which reproduces it (`fuzz --target T --replay SEED`).
 
@@ -19,6 +22,24 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::str::FromStr;
 
+pub mod structured;
+
+/// The stack an execution needs (reserved, not touched): the explorer's rewrites recurse over
+/// the program, as they do on rustc's large stack in the macro and on the runtime's explorer
+/// thread (`lift_runtime::explored`); the drivers run executions on threads of this size.
+pub const STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with [`STACK`] bytes of stack, passing its panic on.
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn_scoped(s, f)
+            .expect("a thread for the execution");
+        h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
 /// What a fuzz target exercises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -32,16 +53,24 @@ pub enum Target {
     Points,
     /// The whole `driver::compile_kernel` pipeline to OpenCL C.
     Codegen,
+    /// Rewrite rules of the catalogue applied at random places of well-typed programs, each
+    /// result against the interpreter ([`structured::exec_rules`]).
+    Rules,
+    /// The explorer's candidates of well-typed programs against the interpreter
+    /// ([`structured::exec_explore`]).
+    Explore,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 7] = [
         Target::ParseStr,
         Target::Tokens,
         Target::Typeck,
         Target::Points,
         Target::Codegen,
+        Target::Rules,
+        Target::Explore,
     ];
 
     /// The target's name (its corpus directory).
@@ -52,6 +81,8 @@ impl Target {
             Target::Typeck => "typeck",
             Target::Points => "points",
             Target::Codegen => "codegen",
+            Target::Rules => "rules",
+            Target::Explore => "explore",
         }
     }
 
@@ -604,15 +635,29 @@ pub fn mutate_tokens(ts: TokenStream, u: &mut Unstructured, depth: u32) -> AResu
     Ok(toks.into_iter().collect())
 }
 
-/// Program text for an execution: raw, from the grammar, or a mutated corpus entry.
-fn text_input(u: &mut Unstructured, corpus: &[String], raw_ok: bool) -> AResult<String> {
+/// What the text of an execution is drawn from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inputs {
+    /// Raw text a tenth of the time (the parser's targets).
+    Raw,
+    /// Grammar programs, family programs and mutated corpus entries, no raw text.
+    Text,
+    /// Mostly well-typed family programs (the targets past the checker: most inputs should
+    /// reach the stage they fuzz, not stop at the parser).
+    Typed,
+}
+
+/// Program text for an execution: raw, from the grammar, a well-typed family program, or a
+/// (mutated) corpus entry.
+fn text_input(u: &mut Unstructured, corpus: &[String], inputs: Inputs) -> AResult<String> {
     let mode = u.int_in_range(0..=9)?;
-    Ok(match mode {
-        0 if raw_ok => {
+    Ok(match (inputs, mode) {
+        (Inputs::Raw, 0) => {
             let s: String = u.arbitrary()?;
             s
         }
-        1..=3 => grammar::program(u)?,
+        (Inputs::Typed, 0..=6) | (_, 4..=5) => structured::family_program(u).text,
+        (Inputs::Typed, 7) | (_, 1..=3) => grammar::program(u)?,
         _ if !corpus.is_empty() => {
             let base = u.choose(corpus)?.clone();
             if u.ratio(1, 10)? {
@@ -627,7 +672,7 @@ fn text_input(u: &mut Unstructured, corpus: &[String], raw_ok: bool) -> AResult<
 
 /// Parses and checks `text`; for the later targets, declared result types that differ from
 /// the inferred ones are replaced by the inferred ones (to get past the checker more often).
-fn checked(text: &str, fix_results: bool) -> Result<Program, Reached> {
+pub(crate) fn checked(text: &str, fix_results: bool) -> Result<Program, Reached> {
     if std::env::var_os("FUZZ_TRACE").is_some() {
         eprintln!("input:\n{text}");
     }
@@ -653,7 +698,7 @@ pub fn exec(target: Target, data: &[u8], corpus: &[String], input: &mut String) 
             let ts = match u.int_in_range(0..=3u8).unwrap_or(0) {
                 0 => arb_stream(&mut u, 0).unwrap_or_default(),
                 _ => {
-                    let text = text_input(&mut u, corpus, false).unwrap_or_default();
+                    let text = text_input(&mut u, corpus, Inputs::Text).unwrap_or_default();
                     let ts = TokenStream::from_str(&text).unwrap_or_default();
                     mutate_tokens(ts.clone(), &mut u, 0).unwrap_or(ts)
                 }
@@ -665,7 +710,7 @@ pub fn exec(target: Target, data: &[u8], corpus: &[String], input: &mut String) 
             }
         }
         Target::ParseStr => {
-            let text = text_input(&mut u, corpus, true).unwrap_or_default();
+            let text = text_input(&mut u, corpus, Inputs::Raw).unwrap_or_default();
             input.clone_from(&text);
             let body = text
                 .rfind('{')
@@ -678,7 +723,7 @@ pub fn exec(target: Target, data: &[u8], corpus: &[String], input: &mut String) 
             }
         }
         Target::Typeck => {
-            let text = text_input(&mut u, corpus, false).unwrap_or_default();
+            let text = text_input(&mut u, corpus, Inputs::Text).unwrap_or_default();
             input.clone_from(&text);
             match checked(&text, u.ratio(1, 2).unwrap_or(false)) {
                 Ok(_) => Reached::Accepted,
@@ -686,7 +731,7 @@ pub fn exec(target: Target, data: &[u8], corpus: &[String], input: &mut String) 
             }
         }
         Target::Points => {
-            let text = text_input(&mut u, corpus, false).unwrap_or_default();
+            let text = text_input(&mut u, corpus, Inputs::Typed).unwrap_or_default();
             input.clone_from(&text);
             let prog = match checked(&text, true) {
                 Ok(p) => p,
@@ -707,7 +752,7 @@ pub fn exec(target: Target, data: &[u8], corpus: &[String], input: &mut String) 
             }
         }
         Target::Codegen => {
-            let text = text_input(&mut u, corpus, false).unwrap_or_default();
+            let text = text_input(&mut u, corpus, Inputs::Typed).unwrap_or_default();
             input.clone_from(&text);
             let prog = match checked(&text, true) {
                 Ok(p) => p,
@@ -726,6 +771,8 @@ pub fn exec(target: Target, data: &[u8], corpus: &[String], input: &mut String) 
                 Reached::Later
             }
         }
+        Target::Rules => structured::exec_rules(&mut u, input),
+        Target::Explore => structured::exec_explore(&mut u, input),
     }
 }
 
@@ -769,15 +816,19 @@ pub struct Stats {
     pub slowest: (f64, u64),
 }
 
-/// Runs execution `seed` of `target`, catching a panic.
+/// Runs execution `seed` of `target` (on [`bytes`]`(seed)`), catching a panic.
 pub fn run_seed(target: Target, seed: u64, corpus: &[String], stats: &mut Stats) {
-    let data = bytes(seed);
     if std::env::var_os("FUZZ_TRACE").is_some() {
         eprintln!("seed {seed}");
     }
+    run_bytes(target, &bytes(seed), seed, corpus, stats);
+}
+
+/// Runs `target` on the input bytes `data` (reported as execution `seed`), catching a panic.
+pub fn run_bytes(target: Target, data: &[u8], seed: u64, corpus: &[String], stats: &mut Stats) {
     let mut input = String::new();
     let t = std::time::Instant::now();
-    let r = catch_unwind(AssertUnwindSafe(|| exec(target, &data, corpus, &mut input)));
+    let r = catch_unwind(AssertUnwindSafe(|| exec(target, data, corpus, &mut input)));
     let secs = t.elapsed().as_secs_f64();
     if secs > stats.slowest.0 {
         stats.slowest = (secs, seed);

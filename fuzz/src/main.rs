@@ -80,7 +80,10 @@ fn main() {
                 .unwrap_or_else(|p| p.into_inner())
                 .resize(slot + 1, None);
             sh.active.fetch_add(1, Ordering::SeqCst);
-            std::thread::spawn(move || worker(t, &sh, &corpus, slot, execs, seed, deadline));
+            std::thread::Builder::new()
+                .stack_size(fuzz::STACK)
+                .spawn(move || worker(t, &sh, &corpus, slot, execs, seed, deadline))
+                .expect("a worker thread");
         };
         for w in 0..jobs {
             spawn(w);

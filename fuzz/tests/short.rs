@@ -2,7 +2,7 @@
 //! failure reproduces with `cargo run --release -p fuzz -- --target T --replay SEED`), and
 //! the inputs fuzzing found, pinned.
 
-use fuzz::{corpus_dir, exec_seed, load_corpus, run_seed, Stats, Target};
+use fuzz::{corpus_dir, exec_seed, load_corpus, run_bytes, run_seed, Stats, Target};
 use std::time::{Duration, Instant};
 
 /// Runs `target` from seed `base` for at most `max` executions or `budget`.
@@ -24,7 +24,7 @@ fn short(target: Target, max: u64, budget: Duration) -> Stats {
 fn every_target_runs_without_panics() {
     fuzz::quiet_panics();
     for t in Target::ALL {
-        let st = short(t, 20_000, Duration::from_secs(2));
+        let st = fuzz::on_large_stack(|| short(t, 20_000, Duration::from_secs(2)));
         eprintln!(
             "{}: {} executions, reached {:?}, {} panics",
             t.name(),
@@ -42,8 +42,10 @@ fn every_target_runs_without_panics() {
                 c.input
             );
         }
+        // The explorer's target checks every candidate of a program (tens a second).
+        let least = if t == Target::Explore { 10 } else { 100 };
         assert!(
-            st.execs >= 100,
+            st.execs >= least,
             "{}: only {} executions",
             t.name(),
             st.execs
@@ -59,6 +61,42 @@ fn every_target_runs_without_panics() {
             assert!(st.reached[1] > 0, "{}: {:?}", t.name(), st.reached);
         }
     }
+}
+
+/// The inputs AFL++ kept for each target (`fuzz/afl/corpus/<target>/`, minimised with
+/// `afl-cmin` after the runs of docs/RELIABILITY.md), replayed: none may panic.
+#[test]
+fn the_afl_corpus_replays_without_panics() {
+    fuzz::quiet_panics();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("afl/corpus");
+    let mut replayed = 0;
+    for t in Target::ALL {
+        let Ok(rd) = std::fs::read_dir(dir.join(t.name())) else {
+            continue;
+        };
+        let corpus = load_corpus(&corpus_dir(), t);
+        let mut paths: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        let st = fuzz::on_large_stack(|| {
+            let mut st = Stats::default();
+            for (i, p) in paths.iter().enumerate() {
+                let data = std::fs::read(p).expect("a corpus file");
+                run_bytes(t, &data, i as u64, &corpus, &mut st);
+            }
+            st
+        });
+        if let Some(c) = st.crashes.first() {
+            panic!(
+                "{}: input {}: {}\n{}",
+                t.name(),
+                paths[c.seed as usize].display(),
+                c.message,
+                c.input
+            );
+        }
+        replayed += st.execs;
+    }
+    assert!(replayed > 0, "no AFL corpus under {}", dir.display());
 }
 
 /// Fuzzing found: `iterate` with a huge constant count over a function that changes the type

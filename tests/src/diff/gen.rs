@@ -1,14 +1,14 @@
 //! The program families of the differential run: the chains of `random_programs`' generator
-//! ([`super::base`]) and families for the rest of SPEC section 2 (1-D, 2-D and 3-D stencils with
+//! (`diff::base`) and families for the rest of SPEC section 2 (1-D, 2-D and 3-D stencils with
 //! every boundary and both spellings, tuples, vectors, `f16` and the other scalar types,
 //! `iterate`, low-level mappings, LIFT's extra primitives, rewrite points).
 //!
 //! A family writes a kernel body over size variables it names and values it picks; the
-//! declared result type is the one the checker infers ([`super::finish`]), so a family only
-//! has to keep its programs well typed, not to spell their types.
+//! declared result type is the one the checker infers (`diff::finish`), so a family only
+//! has to keep its programs well typed, not to spell their types. The fuzzer (`fuzz/src/families.rs`)
+//! includes this file too and draws the families' choices from its input bytes.
 
-use rand::rngs::StdRng;
-use rand::Rng;
+use rand::{Rng, RngCore};
 
 /// A kernel before its result type is known.
 pub struct Draft {
@@ -30,12 +30,12 @@ fn pairf(a: f32, b: f32) -> (f32, f32) { (a + b, a * b) }\n\
 fn addi(a: i32, b: i32) -> i32 { a + b }\n";
 
 /// Picks one element.
-fn pick<T: Clone>(rng: &mut StdRng, xs: &[T]) -> T {
+fn pick<T: Clone>(rng: &mut dyn RngCore, xs: &[T]) -> T {
     xs[rng.gen_range(0..xs.len())].clone()
 }
 
 /// A pad boundary of element type `lit` (a float or integer literal maker).
-fn boundary(rng: &mut StdRng, float: bool) -> String {
+fn boundary(rng: &mut dyn RngCore, float: bool) -> String {
     match rng.gen_range(0..5) {
         0 => "clamp".into(),
         1 => "wrap".into(),
@@ -53,7 +53,7 @@ fn boundary(rng: &mut StdRng, float: bool) -> String {
 }
 
 /// An f32 scalar lambda.
-fn f32_lambda(rng: &mut StdRng) -> &'static str {
+fn f32_lambda(rng: &mut dyn RngCore) -> &'static str {
     pick(
         rng,
         &[
@@ -73,7 +73,7 @@ fn f32_lambda(rng: &mut StdRng) -> &'static str {
 
 /// A size: a variable of value `n` (pushed onto `sizes`) or the constant.
 fn size(
-    rng: &mut StdRng,
+    rng: &mut dyn RngCore,
     sizes: &mut Vec<(&'static str, usize)>,
     name: &'static str,
     n: usize,
@@ -87,7 +87,7 @@ fn size(
 }
 
 /// A window `(size, step)` over `n` elements that tiles it exactly.
-fn window(rng: &mut StdRng, n: usize, max: usize) -> (usize, usize) {
+fn window(rng: &mut dyn RngCore, n: usize, max: usize) -> (usize, usize) {
     let s = rng.gen_range(1..=n.min(max));
     let steps: Vec<usize> = (1..=3).filter(|t| (n - s).is_multiple_of(*t)).collect();
     (s, pick(rng, &steps))
@@ -95,7 +95,7 @@ fn window(rng: &mut StdRng, n: usize, max: usize) -> (usize, usize) {
 
 /// 1-D stencils: `pad` with every boundary (wide mirror pads included), `slide`, a window
 /// function; sometimes `map_seq_slide`, sometimes a second input read through a zip.
-pub fn stencil1d(rng: &mut StdRng) -> Draft {
+pub fn stencil1d(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let n = pick(rng, &[1, 2, 3, 5, 7, 8, 13, 16, 31, 64]);
     let ns = size(rng, &mut sizes, "N", n);
@@ -126,7 +126,7 @@ pub fn stencil1d(rng: &mut StdRng) -> Draft {
 
 /// 2-D stencils: `pad2`/`slide2` in their short and long forms, or the nested 1-D spelling;
 /// every boundary; sometimes iterated (a Jacobi sweep).
-pub fn stencil2d(rng: &mut StdRng) -> Draft {
+pub fn stencil2d(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let n = pick(rng, &[1, 2, 3, 4, 5, 7, 8, 12, 16]);
     let m = pick(rng, &[1, 2, 3, 5, 6, 8, 13, 17]);
@@ -176,7 +176,7 @@ pub fn stencil2d(rng: &mut StdRng) -> Draft {
 }
 
 /// 3-D stencils: `pad3`/`slide3` in short and long forms, every boundary.
-pub fn stencil3d(rng: &mut StdRng) -> Draft {
+pub fn stencil3d(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let n = pick(rng, &[1, 2, 3, 4, 5]);
     let m = pick(rng, &[1, 2, 3, 4, 6]);
@@ -221,7 +221,7 @@ pub fn stencil3d(rng: &mut StdRng) -> Draft {
 
 /// Tuples: zips of two and three inputs, tuple patterns and projections, tuple results,
 /// full `reduce_seq` over tuples, arrays of tuples as inputs, `unzip`, GEMV-like row products.
-pub fn tuples(rng: &mut StdRng) -> Draft {
+pub fn tuples(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let n = pick(rng, &[1, 2, 3, 5, 8, 13, 32]);
     let ns = size(rng, &mut sizes, "N", n);
@@ -288,7 +288,7 @@ pub fn tuples(rng: &mut StdRng) -> Draft {
 
 /// Vectors: `as_vector`/`as_scalar`, `vectorize` of functions of one and two arguments,
 /// arrays of vectors as inputs and results, reductions of vectors.
-pub fn vectors(rng: &mut StdRng) -> Draft {
+pub fn vectors(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let w = pick(rng, &[2, 4, 8, 16]);
     let k = pick(rng, &[1, 2, 3, 5, 8]);
@@ -357,7 +357,7 @@ pub fn vectors(rng: &mut StdRng) -> Draft {
 
 /// Scalar types other than `f32`: `f16` (storage, f32 arithmetic), `f64`, `u32`, `i64`,
 /// `u64`, `bool`, with maps, reductions, stencils, casts.
-pub fn types(rng: &mut StdRng) -> Draft {
+pub fn types(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let n = pick(rng, &[1, 2, 3, 5, 8, 13, 32, 100]);
     let ns = size(rng, &mut sizes, "N", n);
@@ -450,7 +450,7 @@ pub fn types(rng: &mut StdRng) -> Draft {
 
 /// Low-level mappings written by the user: `map_glb` in 1-3 dimensions, `map_wrg`/`map_lcl`
 /// with `to_local`/`to_global`/`to_private`, sequential maps and reductions, unrolled.
-pub fn lowlevel(rng: &mut StdRng) -> Draft {
+pub fn lowlevel(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let lam = f32_lambda(rng);
     let (params, body) = match rng.gen_range(0..10) {
@@ -543,7 +543,7 @@ pub fn lowlevel(rng: &mut StdRng) -> Draft {
 
 /// LIFT's primitives beyond the core: `head`, `tail`, `scan_seq`, `reduce_while_seq`,
 /// `transpose_w`, `untile2`, run-time indices `x[e]`, `iterate`.
-pub fn lift_extra(rng: &mut StdRng) -> Draft {
+pub fn lift_extra(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let lam = f32_lambda(rng);
     let n = pick(rng, &[2, 3, 4, 6, 8, 12, 16]);
@@ -640,10 +640,10 @@ pub fn lift_extra(rng: &mut StdRng) -> Draft {
 }
 
 /// Rewrite points where they match (and some where they do not, which must be dropped).
-pub fn points(rng: &mut StdRng) -> Draft {
+pub fn points(rng: &mut dyn RngCore) -> Draft {
     let mut sizes = Vec::new();
     let lam = f32_lambda(rng);
-    let arg = |rng: &mut StdRng, xs: &[usize]| -> String {
+    let arg = |rng: &mut dyn RngCore, xs: &[usize]| -> String {
         if rng.gen_bool(0.3) {
             "_".into()
         } else {
@@ -781,7 +781,7 @@ pub const FAMILIES: [(&str, u32); 10] = [
 ];
 
 /// A draft of family `name`.
-pub fn draft(name: &str, rng: &mut StdRng) -> Draft {
+pub fn draft(name: &str, rng: &mut dyn RngCore) -> Draft {
     match name {
         "stencil1d" => stencil1d(rng),
         "stencil2d" => stencil2d(rng),
