@@ -31,6 +31,7 @@ pub mod dynamic;
 pub mod engine;
 mod error;
 pub mod explored;
+mod faults;
 mod host;
 mod iterate;
 mod launch;
@@ -63,3 +64,11 @@ pub mod __private {
     pub use crate::private::*;
 }
 mod private;
+
+/// Fault injection for tests (feature `fault-injection`, enabled by the tests crate only):
+/// [`__faults::inject`] arms a point of the runs on one context, on the calling thread.
+#[cfg(feature = "fault-injection")]
+#[doc(hidden)]
+pub mod __faults {
+    pub use crate::faults::{inject, Fault, Point};
+}

@@ -111,6 +111,7 @@ impl Started<'_> {
             e.wait()?;
         }
         let k = self.kernel;
+        crate::faults::check(crate::faults::Point::Read, &k.ctx)?;
         if self.bufs.count.is_some() {
             return Err(Error::Compile {
                 message: format!(

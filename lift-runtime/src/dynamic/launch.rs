@@ -102,12 +102,13 @@ impl DynKernel {
     }
 
     /// The buffers of a run on the uploaded arguments `device`: the result and the
-    /// temporaries allocated (the one place every run's buffers are made).
+    /// temporaries allocated (the one place every run's buffers are made: a fault point).
     pub(super) fn allocate(
         &self,
         device: Vec<DeviceArg>,
         lookup: &dyn Fn(&str) -> Option<i64>,
     ) -> Result<Buffers> {
+        crate::faults::check(crate::faults::Point::Upload, &self.ctx)?;
         let out_scalar = buffer_scalar(&self.info.result, "the result")?;
         let out = alloc(
             &self.ctx,
@@ -143,6 +144,7 @@ impl DynKernel {
         races: &mut Vec<Race>,
         mut time_ms: Option<&mut f64>,
     ) -> Result<Option<Event>> {
+        crate::faults::check(crate::faults::Point::Launch, &self.ctx)?;
         let lookup = |n: &str| env.get(n).copied();
         let wide = self.wide_at(&lookup)?;
         let handles = match &self.special {
@@ -315,6 +317,7 @@ impl DynKernel {
         bufs: &Buffers,
         lookup: &dyn Fn(&str) -> Option<i64>,
     ) -> Result<Value> {
+        crate::faults::check(crate::faults::Point::Read, &self.ctx)?;
         let mut flat = download(&bufs.out)?;
         if let (Some(c), Type::Capped(elem, _)) = (&bufs.count, &self.info.result) {
             let kept = c.download()?.first().copied().unwrap_or(0);
