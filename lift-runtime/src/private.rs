@@ -188,6 +188,17 @@ pub fn kernel_id(name: &str, lift_text: &str) -> String {
     format!("{name}#{h:016x}")
 }
 
+/// The one scalar of the result of a kernel on a set of devices
+/// ([`crate::SplitKernel::run_typed`] of a scalar result).
+pub fn one_of<T>(mut v: Vec<T>) -> crate::Result<T> {
+    match (v.pop(), v.is_empty()) {
+        (Some(x), true) => Ok(x),
+        (_, _) => Err(Error::Launch {
+            reason: "a scalar result of other than one scalar".into(),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,16 +215,5 @@ mod tests {
         round_up_in_place(&mut global, Some(&[4, 1]));
         assert_eq!(global, [12, 3]);
         assert!(to_usize(-1).is_err());
-    }
-}
-
-/// The one scalar of the result of a kernel on a set of devices
-/// ([`crate::SplitKernel::run_typed`] of a scalar result).
-pub fn one_of<T>(mut v: Vec<T>) -> crate::Result<T> {
-    match (v.pop(), v.is_empty()) {
-        (Some(x), true) => Ok(x),
-        (_, _) => Err(Error::Launch {
-            reason: "a scalar result of other than one scalar".into(),
-        }),
     }
 }
