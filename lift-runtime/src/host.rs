@@ -150,6 +150,11 @@ impl HostData<'_> {
     }
 }
 
+/// `d` as owned data: owned scalars moved, borrowed ones copied.
+pub(crate) fn into_owned(d: HostData<'_>) -> HostData<'static> {
+    map_data!(d, v => Cow::Owned(v.into_owned()))
+}
+
 /// An argument of a kernel run from typed host data: an array's scalars in row-major order,
 /// or a scalar.
 #[derive(Clone, Debug, PartialEq)]

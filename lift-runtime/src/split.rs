@@ -147,6 +147,14 @@ impl SplitKernel {
                 slabs, combiner, ..
             } => (slabs, combiner),
         };
+        let host = self.host_args(sizes, args)?;
+        let flat = self.run_slabs(sizes, slabs, combiner.as_ref(), &host)?;
+        self.value_of(sizes, &flat)
+    }
+
+    /// Interpreter values as host data: each checked against its parameter's type at
+    /// `sizes` and flattened once.
+    fn host_args(&self, sizes: &[usize], args: &[Value]) -> Result<Vec<HostArg<'static>>> {
         let env = self.env(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
         let k = self.decl()?;
@@ -157,8 +165,7 @@ impl SplitKernel {
                 actual: args.len(),
             });
         }
-        let host = k
-            .params
+        k.params
             .iter()
             .zip(args)
             .map(|(p, a)| {
@@ -172,10 +179,17 @@ impl SplitKernel {
                     )?),
                 })
             })
-            .collect::<Result<Vec<_>>>()?;
-        let flat = self.run_slabs(sizes, slabs, combiner.as_ref(), &host)?;
-        Value::from_flat(&k.ret, &lookup, &flat.to_scalars()).map_err(|e| Error::Launch {
-            reason: format!("result: {e}"),
+            .collect()
+    }
+
+    /// The result's scalars as an interpreter value of the result's type at `sizes`.
+    fn value_of(&self, sizes: &[usize], flat: &HostData<'_>) -> Result<Value> {
+        let env = self.env(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        Value::from_flat(&self.decl()?.ret, &lookup, &flat.to_scalars()).map_err(|e| {
+            Error::Launch {
+                reason: format!("result: {e}"),
+            }
         })
     }
 
@@ -469,9 +483,14 @@ impl SplitKernel {
                 slabs,
                 combiner: None,
                 ..
-            } => crate::iterate::on_slabs(slabs, args, param, steps, &mut timed)
-                .map(|v| (v, timed))
-                .map_err(|(d, e)| self.on(d, e)),
+            } => {
+                let host = self.host_args(sizes, args)?;
+                let rows_of = self.rows_of(sizes, &host)?;
+                let on = (param, steps);
+                let flat = crate::iterate::on_slabs(slabs, &host, &rows_of, on, &mut timed)
+                    .map_err(|(d, e)| self.on(d, e))?;
+                Ok((self.value_of(sizes, &flat)?, timed))
+            }
             _ => {
                 let mut args = args.to_vec();
                 for _ in 0..steps {
@@ -479,6 +498,65 @@ impl SplitKernel {
                 }
                 Ok((args.swap_remove(param), timed))
             }
+        }
+    }
+
+    /// [`SplitKernel::iterate`] on typed host data (as [`SplitKernel::run_typed`]): the
+    /// devices' rows of every array uploaded from sub-slices of `args`, the last result's
+    /// rows read straight into the typed vector; no interpreter value per scalar.
+    pub fn iterate_typed<T: HostScalar>(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+        param: usize,
+        steps: usize,
+    ) -> Result<Vec<T>> {
+        let k = self.decl()?;
+        let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
+            arg: "param".into(),
+            expected: k.params.len(),
+            actual: param,
+        })?;
+        if p.ty != k.ret {
+            return Err(Error::Precondition {
+                what: format!(
+                    "iterating kernel `{}` over parameter `{}`",
+                    self.kernel, p.name
+                ),
+                expected: format!("a result of the parameter's type {}", p.ty),
+                actual: k.ret.to_string(),
+            });
+        }
+        let rows_of = self.rows_of(sizes, args)?;
+        let HostArg::Array(first) = &args[param] else {
+            return Err(Error::ArgShape {
+                arg: p.name.clone(),
+                expected: p.ty.to_string(),
+                actual: "a scalar".into(),
+            });
+        };
+        if steps == 0 {
+            return T::from_data(crate::host::into_owned(first.clone()));
+        }
+        let prepared = self.prepare(sizes)?;
+        if let Prepared::Split {
+            slabs,
+            combiner: None,
+            ..
+        } = &*prepared
+        {
+            let on = (param, steps);
+            let flat = crate::iterate::on_slabs(slabs, args, &rows_of, on, &mut Steps::default())
+                .map_err(|(d, e)| self.on(d, e))?;
+            return T::from_data(flat);
+        }
+        let mut args = args.to_vec();
+        for _ in 0..steps {
+            args[param] = HostArg::Array(self.run_host(sizes, &args)?);
+        }
+        match args.swap_remove(param) {
+            HostArg::Array(d) => T::from_data(crate::host::into_owned(d)),
+            HostArg::Scalar(_) => Err(Error::launch("an iterated scalar")),
         }
     }
 

@@ -2,16 +2,17 @@
 //! points (`lift_runtime::__faults`, feature `fault-injection`, enabled by this crate's
 //! dev-dependency only) armed for device 1 of three make its uploads, launches or result
 //! reads fail as a device out of memory, out of resources or lost would. Every entry (the
-//! value path `SplitKernel::run`, the typed `NameOn::run`, a full reduction, `iterate` on
-//! resident data, `repeat_timed`) gives `Error::OnDevice { index: 1, .. }` naming the device
-//! and no result; once the fault is cleared the same kernel objects give the right results.
+//! value path `SplitKernel::run`, the typed `NameOn::run`, a full reduction, `iterate` and
+//! `iterate_typed` on resident data, `repeat_timed`) gives `Error::OnDevice { index: 1, .. }`
+//! naming the device and no result; once the fault is cleared the same kernel objects give
+//! the right results.
 //! A kernel that is not split fails on device 0. (A size too small to split runs on fewer
 //! devices: `devices.rs`, `generated_kernels_run_on_a_set` and
 //! `stencils_split_bit_for_bit`, and `devices_typed.rs`.)
 
 use lift_runtime::__faults::{inject, Point};
 use lift_runtime::core::interp::Value;
-use lift_runtime::{lift, Context, Devices, Error, SplitKernel};
+use lift_runtime::{lift, Context, Devices, Error, HostArg, SplitKernel};
 use lift_tests::{ctx, matrix, random_f32, random_i32};
 
 lift! {
@@ -105,13 +106,24 @@ fn a_failing_device_stops_an_iteration() {
     let x = [matrix(&random_f32(rows * m, 3), rows)];
     let k = SplitKernel::new(&set, JACOBI, "K").expect("a split kernel");
     let want = k.iterate(&[rows, m], &x, 0, steps).expect("before");
+    let data = random_f32(rows * m, 3);
+    let typed = [HostArg::array(&data)];
+    let want_typed: Vec<f32> = k
+        .iterate_typed(&[rows, m], &typed, 0, steps)
+        .expect("typed");
     for point in POINTS {
         let fault = inject(point, &set.contexts()[1]);
         let r = k.iterate(&[rows, m], &x, 0, steps);
         failed_on(r, &set, 1, &format!("iterate, {point:?}"));
+        let r = k.iterate_typed::<f32>(&[rows, m], &typed, 0, steps);
+        failed_on(r, &set, 1, &format!("typed iterate, {point:?}"));
         drop(fault);
         let again = k.iterate(&[rows, m], &x, 0, steps).expect("cleared");
         assert_eq!(again, want, "{point:?}");
+        let again: Vec<f32> = k
+            .iterate_typed(&[rows, m], &typed, 0, steps)
+            .expect("cleared");
+        assert_eq!(again, want_typed, "{point:?}");
     }
 }
 

@@ -198,3 +198,42 @@ fn typed_arguments_are_checked() {
     );
     assert!(r.is_err(), "a float result read as integers");
 }
+
+/// Iterated stencils on typed host data (`SplitKernel::iterate_typed`, the data resident on
+/// the devices) equal as many one-device launches bit for bit, and the value path.
+#[test]
+fn typed_iterations_equal_one_device() {
+    for (rows, m, n) in [(9, 5, 3), (17, 32, 2), (2, 5, 3)] {
+        let x = random_f32(rows * m, 31);
+        let one = Jacobi::new(ctx()).expect("one device");
+        let mut want = x.clone();
+        for _ in 0..20 {
+            want = one.run(rows, m, &want).expect("a step");
+        }
+        let split = SplitKernel::new(&devices(n), Jacobi::LIFT, "Jacobi").expect("split");
+        let got: Vec<f32> = split
+            .iterate_typed(&[rows, m], &[HostArg::array(&x)], 0, 20)
+            .expect("20 steps");
+        assert_eq!(got, want, "Jacobi {rows} x {m} on {n}");
+        let value = split
+            .iterate(&[rows, m], &[matrix(&x, rows)], 0, 20)
+            .expect("the value path");
+        assert_eq!(f32s(&value), want);
+        let none: Vec<f32> = split
+            .iterate_typed(&[rows, m], &[HostArg::array(&x)], 0, 0)
+            .expect("no step");
+        assert_eq!(none, x);
+    }
+    // Not split (a transpose): the launches run on one device.
+    let t =
+        "kernel K<N>(x: [[f32; N]; N]) -> [[f32; N]; N] { map(map(|v| v * 0.5)) o transpose $ x }";
+    let split = SplitKernel::new(&devices(2), t, "K").expect("split");
+    let x = random_f32(16, 32);
+    let got: Vec<f32> = split
+        .iterate_typed(&[4], &[HostArg::array(&x)], 0, 3)
+        .expect("3 steps");
+    let want = split
+        .iterate(&[4], &[matrix(&x, 4)], 0, 3)
+        .expect("the value path");
+    assert_eq!(got, f32s(&want));
+}

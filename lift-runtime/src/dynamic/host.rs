@@ -5,8 +5,9 @@
 use super::buffers::{
     buffer_scalar, read_into_data, scalar_count, upload_data, with_buffer, AnyBuffer, DeviceArg,
 };
-use super::launch::Started;
+use super::launch::{Buffers, Started};
 use super::DynKernel;
+use super::Resident;
 use crate::{Error, HostArg, HostData, Result};
 use lift_core::types::Type;
 
@@ -110,17 +111,44 @@ impl Started<'_> {
         if let Some(e) = &self.last {
             e.wait()?;
         }
-        let k = self.kernel;
-        crate::faults::check(crate::faults::Point::Read, &k.ctx)?;
-        if self.bufs.count.is_some() {
+        self.kernel.read_into(&self.bufs, out, at)
+    }
+}
+
+impl DynKernel {
+    /// [`DynKernel::resident`] on typed host data (checked and uploaded as by
+    /// [`DynKernel::start_host`]).
+    pub fn resident_host(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Resident> {
+        let env = self.check_sizes(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        let device = self.upload_host(args, &lookup)?;
+        let bufs = self.allocate(device, &lookup)?;
+        Ok(Resident::new(sizes, env, bufs))
+    }
+
+    /// The resident result read into `out` from scalar `at` on (as [`Started::finish_into`]);
+    /// gives the number of scalars read.
+    pub fn read_resident_into(
+        &self,
+        r: &Resident,
+        out: &mut HostData<'_>,
+        at: usize,
+    ) -> Result<usize> {
+        self.read_into(r.buffers(), out, at)
+    }
+
+    /// The result in `bufs` read into `out` from `at` on (a fault point).
+    fn read_into(&self, bufs: &Buffers, out: &mut HostData<'_>, at: usize) -> Result<usize> {
+        crate::faults::check(crate::faults::Point::Read, &self.ctx)?;
+        if bufs.count.is_some() {
             return Err(Error::Compile {
                 message: format!(
                     "a result of type {} read into host data; use `run`",
-                    k.info.result
+                    self.info.result
                 ),
             });
         }
-        read_into_data(&self.bufs.out, out, at)?;
-        Ok(with_buffer!(&self.bufs.out, b => b.len()))
+        read_into_data(&bufs.out, out, at)?;
+        Ok(with_buffer!(&bufs.out, b => b.len()))
     }
 }
