@@ -1,7 +1,9 @@
 //! The launcher of a kernel on a set of devices (SPEC section 6): `Name::new_on(&devices)`
 //! gives a `NameOn` whose `run` takes the arguments of `Name::run` and runs the kernel split
-//! over the devices by `lift_runtime::SplitKernel`. Made for kernels whose parameters and
-//! result are scalars or arrays of scalars (no tuples, no capped result).
+//! over the devices by `lift_runtime::SplitKernel::run_typed`: the user's typed slices
+//! (`lift_runtime::HostArg`), each device's rows uploaded from sub-slices of them, the result
+//! rows read into the typed result. Made for kernels whose parameters and result are scalars
+//! or arrays of scalars (no tuples, no capped result).
 
 use crate::launcher::{host_type, Conv};
 use lift_core::ir::Kernel;
@@ -29,7 +31,7 @@ pub fn item(k: &Kernel, info: &KernelInfo) -> TokenStream {
         .map(|(s, sp)| format_ident!("{}", s, span = *sp))
         .collect();
     let mut params = Vec::new();
-    let mut flats = Vec::new();
+    let mut hosts = Vec::new();
     for p in &k.params {
         let id = format_ident!("{}", p.name, span = p.span);
         let Ok(h) = host_type(&p.ty, "", p.span) else {
@@ -39,11 +41,11 @@ pub fn item(k: &Kernel, info: &KernelInfo) -> TokenStream {
         match h.len {
             Some(_) => {
                 params.push(q!(#id: &[#host]));
-                flats.push(q!(::lift_runtime::__private::slice_scalars(#id)));
+                hosts.push(q!(::lift_runtime::HostArg::array(#id)));
             }
             None => {
                 params.push(q!(#id: #host));
-                flats.push(q!(::lift_runtime::__private::scalar_scalars(#id)));
+                hosts.push(q!(::lift_runtime::HostArg::scalar(#id)));
             }
         }
     }
@@ -52,13 +54,10 @@ pub fn item(k: &Kernel, info: &KernelInfo) -> TokenStream {
     };
     let out_host = out.host;
     let (ret, convert) = match out.len {
-        Some(_) => (
-            q!(::std::vec::Vec<#out_host>),
-            q!(::lift_runtime::__private::vec_from_scalars(__lift_v)),
-        ),
+        Some(_) => (q!(::std::vec::Vec<#out_host>), q!(Ok(__lift_v))),
         None => (
             q!(#out_host),
-            q!(::lift_runtime::__private::one_from_scalars(__lift_v)),
+            q!(::lift_runtime::__private::one_of(__lift_v)),
         ),
     };
     let doc = format!(
@@ -83,10 +82,13 @@ pub fn item(k: &Kernel, info: &KernelInfo) -> TokenStream {
 
         #[allow(non_snake_case, clippy::too_many_arguments)]
         impl #on {
-            /// Uploads each device's part of the arguments, launches on every device,
-            /// waits and gathers the result (as `run` on one device).
+            /// Uploads each device's part of the arguments straight from sub-slices of
+            /// them (its rows, halo included), launches on every device, waits and reads
+            /// each device's rows straight into the result (as `run` on one device); no
+            /// interpreter value is built for an array. A device that fails is
+            /// `Error::OnDevice` naming it.
             pub fn run(&self, #(#sizes: usize,)* #(#params),*) -> ::core::result::Result<#ret, ::lift_runtime::Error> {
-                let __lift_v = self.split.run_flat(&[#(#sizes),*], ::std::vec![#(#flats),*])?;
+                let __lift_v: ::std::vec::Vec<#out_host> = self.split.run_typed(&[#(#sizes),*], &[#(#hosts),*])?;
                 #convert
             }
 

@@ -7,7 +7,7 @@
 //! queues are in order).
 
 use crate::dynamic::{DynKernel, Resident, Staging};
-use crate::{Context, Error};
+use crate::{Context, Error, HostArg, HostData};
 use lift_core::interp::Value;
 use lift_core::partition::{self, Input};
 use std::ops::Range;
@@ -87,26 +87,29 @@ type Failed = (usize, Error);
 /// into the other set's iterated parameter where the device allows), and the slabs' rows.
 type Setup<'k> = (Vec<Slab<'k>>, [Vec<Resident>; 2]);
 
-/// The slabs' kernels (`(device, inputs, kernel)`, rows in order) set up on `args`, with
-/// `per_row` elements per row of parameter `param` of `n` rows.
+/// The slabs' kernels (`(device, inputs, kernel)`, rows in order) set up on `args` (the
+/// arrays' rows of `rows_of` scalars each), parameter `param` of `n` rows iterated.
 fn setup<'k>(
     slabs: &'k [(usize, Vec<Input>, DynKernel)],
-    args: &[Value],
-    param: usize,
-    (n, per_row): (usize, usize),
+    args: &[HostArg<'_>],
+    rows_of: &[usize],
+    (param, n): (usize, usize),
 ) -> std::result::Result<Setup<'k>, Failed> {
+    let per_row = rows_of[param];
     let mut plan = Vec::new();
     let mut states: [Vec<Resident>; 2] = [Vec::new(), Vec::new()];
     let mut start = 0;
     for (device, inputs, kernel) in slabs {
         let fail = |e| (*device, e);
-        let reads = match &inputs[param] {
-            Input::Rows(r) => r.start as usize..r.end as usize,
-            Input::Whole => 0..n,
-        };
-        let mine: Vec<Value> = partition::slice_all(args, inputs);
+        let reads = partition::rows(&inputs[param], n);
+        let mine: Vec<HostArg<'_>> = args
+            .iter()
+            .zip(inputs)
+            .zip(rows_of)
+            .map(|((a, i), w)| a.slice(i, *w))
+            .collect();
         for set in &mut states {
-            set.push(kernel.resident(&[], &mine).map_err(fail)?);
+            set.push(kernel.resident_host(&[], &mine).map_err(fail)?);
         }
         let count = match kernel.result_type().as_array() {
             Some((_, len)) => len.as_cst().unwrap_or(0) as usize,
@@ -139,19 +142,23 @@ fn setup<'k>(
 }
 
 /// `steps` launches of the slabs' kernels (`(device, inputs, kernel)`, rows in order) on
-/// `args`, parameter `param` iterated.
+/// typed host data `args` (the arrays' rows of `rows_of` scalars each), parameter `param`
+/// iterated; the last result's rows read straight into one vector.
 pub(crate) fn on_slabs(
     slabs: &[(usize, Vec<Input>, DynKernel)],
-    args: &[Value],
-    param: usize,
-    steps: usize,
+    args: &[HostArg<'_>],
+    rows_of: &[usize],
+    (param, steps): (usize, usize),
     timed: &mut Steps,
-) -> std::result::Result<Value, Failed> {
-    let Value::Array(all) = &args[param] else {
+) -> std::result::Result<HostData<'static>, Failed> {
+    let (Some(HostArg::Array(all)), Some(&per_row)) = (args.get(param), rows_of.get(param)) else {
         return Err((0, Error::launch("the iterated parameter is no array")));
     };
-    let per_row = all.first().map_or(1, |r| r.flatten().len());
-    let (plan, mut states) = setup(slabs, args, param, (all.len(), per_row))?;
+    if per_row == 0 {
+        return Err((0, Error::launch("the iterated parameter has empty rows")));
+    }
+    let (n, scalar) = (all.len() / per_row, all.scalar_type());
+    let (plan, mut states) = setup(slabs, args, rows_of, (param, n))?;
     let (host, own) = transfers(&plan, per_row);
     let mut staged = Staged {
         sets: [0, 1].map(|_| {
@@ -221,12 +228,13 @@ pub(crate) fn on_slabs(
         timed.kernel_ms.push(longest);
     }
     let last = &states[(steps + 1) % 2];
-    let parts = plan
-        .iter()
-        .zip(last)
-        .map(|(s, r)| s.kernel.read_resident(r).map_err(|e| (s.device, e)))
-        .collect::<std::result::Result<Vec<_>, _>>()?;
-    Ok(partition::concat(parts))
+    let mut out = HostData::zeros(scalar, n * per_row);
+    for (s, r) in plan.iter().zip(last) {
+        s.kernel
+            .read_resident_into(r, &mut out, s.rows.start * per_row)
+            .map_err(|e| (s.device, e))?;
+    }
+    Ok(out)
 }
 
 /// Elements of device `from`'s result (at `src`) that device `to`'s next launch reads (at

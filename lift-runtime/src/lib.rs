@@ -31,6 +31,8 @@ pub mod dynamic;
 pub mod engine;
 mod error;
 pub mod explored;
+mod faults;
+mod host;
 mod iterate;
 mod launch;
 pub mod live;
@@ -48,6 +50,7 @@ pub use devices::{Devices, DEVICES_ENV};
 pub use dynamic::DynKernel;
 pub use engine::{CandidateInfo, Scratch};
 pub use error::{Error, Result};
+pub use host::{HostArg, HostData, HostScalar};
 pub use iterate::Steps;
 pub use launch::{Event, KernelHandle};
 pub use live::{live_objects, LiveObjects};
@@ -61,3 +64,11 @@ pub mod __private {
     pub use crate::private::*;
 }
 mod private;
+
+/// Fault injection for tests (feature `fault-injection`, enabled by the tests crate only):
+/// [`__faults::inject`] arms a point of the runs on one context, on the calling thread.
+#[cfg(feature = "fault-injection")]
+#[doc(hidden)]
+pub mod __faults {
+    pub use crate::faults::{inject, Fault, Point};
+}

@@ -188,6 +188,17 @@ pub fn kernel_id(name: &str, lift_text: &str) -> String {
     format!("{name}#{h:016x}")
 }
 
+/// The one scalar of the result of a kernel on a set of devices
+/// ([`crate::SplitKernel::run_typed`] of a scalar result).
+pub fn one_of<T>(mut v: Vec<T>) -> crate::Result<T> {
+    match (v.pop(), v.is_empty()) {
+        (Some(x), true) => Ok(x),
+        (_, _) => Err(Error::Launch {
+            reason: "a scalar result of other than one scalar".into(),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,55 +216,4 @@ mod tests {
         assert_eq!(global, [12, 3]);
         assert!(to_usize(-1).is_err());
     }
-}
-
-/// The scalars of a host slice, for [`crate::SplitKernel::run_flat`].
-pub fn slice_scalars<T: Copy + Into<lift_core::interp::Scalar>>(
-    x: &[T],
-) -> Vec<lift_core::interp::Scalar> {
-    x.iter().map(|&v| v.into()).collect()
-}
-
-/// A host scalar as the one scalar of its parameter, for [`crate::SplitKernel::run_flat`].
-pub fn scalar_scalars<T: Into<lift_core::interp::Scalar>>(x: T) -> Vec<lift_core::interp::Scalar> {
-    vec![x.into()]
-}
-
-/// A host scalar type read back from the interpreter's scalars.
-pub trait FromScalar: Sized {
-    /// The value, if `s` holds one of this type.
-    fn from_scalar(s: lift_core::interp::Scalar) -> Option<Self>;
-}
-
-macro_rules! from_scalar {
-    ($($t:ty => $v:ident),*) => {$(
-        impl FromScalar for $t {
-            fn from_scalar(s: lift_core::interp::Scalar) -> Option<Self> {
-                match s {
-                    lift_core::interp::Scalar::$v(x) => Some(x),
-                    _ => None,
-                }
-            }
-        }
-    )*};
-}
-
-from_scalar!(half::f16 => F16, f32 => F32, f64 => F64, i32 => I32, u32 => U32, i64 => I64, u64 => U64, bool => Bool);
-
-/// The result of a kernel on a set of devices as a host vector.
-pub fn vec_from_scalars<T: FromScalar>(v: Vec<lift_core::interp::Scalar>) -> crate::Result<Vec<T>> {
-    v.into_iter()
-        .map(|s| {
-            T::from_scalar(s).ok_or_else(|| Error::Launch {
-                reason: format!("a result element of another type: {s:?}"),
-            })
-        })
-        .collect()
-}
-
-/// The result of a kernel on a set of devices as one host scalar.
-pub fn one_from_scalars<T: FromScalar>(v: Vec<lift_core::interp::Scalar>) -> crate::Result<T> {
-    vec_from_scalars(v)?.pop().ok_or_else(|| Error::Launch {
-        reason: "an empty result".into(),
-    })
 }

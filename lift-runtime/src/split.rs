@@ -4,11 +4,17 @@
 //! reads whole; the slabs' rows concatenated, or a full reduction's partial results folded
 //! with its own operator. A kernel that cannot be split runs on the first device, and
 //! [`SplitKernel::placement`] says why.
+//!
+//! Two entries share one machinery: [`SplitKernel::run_typed`] (the generated `NameOn::run`)
+//! takes the caller's typed slices ([`HostArg`]) and uploads each device's rows straight from
+//! sub-slices of them, reading the result rows straight into one typed vector, with no
+//! interpreter value per scalar; [`SplitKernel::run`] takes interpreter values, checks and
+//! flattens each argument once, and runs the same path.
 
-use crate::dynamic::{DynKernel, Started};
+use crate::dynamic::DynKernel;
 use crate::iterate::Steps;
-use crate::{Devices, Error, Result};
-use lift_core::interp::{run_kernel, Scalar, Value};
+use crate::{Devices, Error, HostArg, HostData, HostScalar, Result};
+use lift_core::interp::{run_kernel, Value};
 use lift_core::ir::Program;
 use lift_core::partition::{self, Combine, Input, NotSplit};
 use std::cell::RefCell;
@@ -130,7 +136,9 @@ impl SplitKernel {
 
     /// Runs the kernel at `sizes` on `args` (as [`DynKernel::run`]) over the devices: every
     /// slab is started before any is waited for. A device that fails is an
-    /// [`Error::OnDevice`] naming it.
+    /// [`Error::OnDevice`] naming it, and no result is returned. A layer over
+    /// [`SplitKernel::run_typed`]'s machinery: the arguments checked against the kernel's
+    /// parameters and flattened once into host data, the result rebuilt from its scalars.
     pub fn run(&self, sizes: &[usize], args: &[Value]) -> Result<Value> {
         let prepared = self.prepare(sizes)?;
         let (slabs, combiner) = match &*prepared {
@@ -139,26 +147,193 @@ impl SplitKernel {
                 slabs, combiner, ..
             } => (slabs, combiner),
         };
-        if args.len() != self.params() {
+        let host = self.host_args(sizes, args)?;
+        let flat = self.run_slabs(sizes, slabs, combiner.as_ref(), &host)?;
+        self.value_of(sizes, &flat)
+    }
+
+    /// Interpreter values as host data: each checked against its parameter's type at
+    /// `sizes` and flattened once.
+    fn host_args(&self, sizes: &[usize], args: &[Value]) -> Result<Vec<HostArg<'static>>> {
+        let env = self.env(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        let k = self.decl()?;
+        if args.len() != k.params.len() {
             return Err(Error::ArgLength {
                 arg: "args".into(),
-                expected: self.params(),
+                expected: k.params.len(),
                 actual: args.len(),
             });
         }
-        let started: Vec<Started<'_>> = slabs
+        k.params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| {
+                crate::dynamic::check_value(p, a, &lookup)?;
+                Ok(match a {
+                    Value::Scalar(s) => HostArg::Scalar(*s),
+                    a => HostArg::Array(HostData::from_scalars(
+                        crate::dynamic::buffer_scalar(&p.ty, &p.name)?,
+                        &a.flatten(),
+                        &p.name,
+                    )?),
+                })
+            })
+            .collect()
+    }
+
+    /// The result's scalars as an interpreter value of the result's type at `sizes`.
+    fn value_of(&self, sizes: &[usize], flat: &HostData<'_>) -> Result<Value> {
+        let env = self.env(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        Value::from_flat(&self.decl()?.ret, &lookup, &flat.to_scalars()).map_err(|e| {
+            Error::Launch {
+                reason: format!("result: {e}"),
+            }
+        })
+    }
+
+    /// Runs the kernel at `sizes` on typed host data, over the devices: per parameter, an
+    /// array's scalars in row-major order ([`HostArg::array`] of the caller's slice) or a
+    /// scalar; gives the result's scalars in row-major order (of a scalar result, one). No
+    /// interpreter value is built for an array: each device's rows (halo included) are
+    /// uploaded straight from a sub-slice of the caller's data, and each device's result
+    /// rows read straight into the output vector; only a full reduction's partial results
+    /// (one per device) are folded as values. A device that fails is an
+    /// [`Error::OnDevice`] naming it, and no result is returned. The generated
+    /// `NameOn::run` calls it.
+    pub fn run_typed<T: HostScalar>(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+    ) -> Result<Vec<T>> {
+        T::from_data(self.run_host(sizes, args)?)
+    }
+
+    /// [`SplitKernel::run_typed`], giving the result as host data of its scalar type.
+    pub fn run_host(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<HostData<'static>> {
+        let prepared = self.prepare(sizes)?;
+        match &*prepared {
+            Prepared::One(k, _) => {
+                let on = |e| self.on(0, e);
+                let mut out =
+                    HostData::zeros(self.result_scalar()?, k.result_len(sizes).map_err(on)?);
+                k.start_host(sizes, args)
+                    .and_then(|s| s.finish_into(&mut out, 0))
+                    .map_err(on)?;
+                Ok(out)
+            }
+            Prepared::Split {
+                slabs, combiner, ..
+            } => self.run_slabs(sizes, slabs, combiner.as_ref(), args),
+        }
+    }
+
+    /// The slabs started on their rows of `args` (every one before any is waited for), their
+    /// results read into one vector, or folded.
+    fn run_slabs(
+        &self,
+        sizes: &[usize],
+        slabs: &[(usize, Vec<Input>, DynKernel)],
+        combiner: Option<&Program>,
+        args: &[HostArg<'_>],
+    ) -> Result<HostData<'static>> {
+        let per_row = self.rows_of(sizes, args)?;
+        let started = slabs
             .iter()
             .map(|(d, inputs, k)| {
-                let mine: Vec<Value> = partition::slice_all(args, inputs);
-                k.start(&[], &mine).map_err(|e| self.on(*d, e))
+                let mine: Vec<HostArg<'_>> = args
+                    .iter()
+                    .zip(inputs)
+                    .zip(&per_row)
+                    .map(|((a, i), w)| a.slice(i, *w))
+                    .collect();
+                k.start_host(&[], &mine).map_err(|e| self.on(*d, e))
             })
-            .collect::<Result<_>>()?;
-        let parts: Vec<Value> = started
-            .into_iter()
-            .zip(slabs)
-            .map(|(s, (d, _, _))| s.finish().map_err(|e| self.on(*d, e)))
-            .collect::<Result<_>>()?;
-        self.combine(combiner.as_ref(), parts)
+            .collect::<Result<Vec<_>>>()?;
+        let scalar = self.result_scalar()?;
+        if combiner.is_some() {
+            let parts = started
+                .into_iter()
+                .zip(slabs)
+                .map(|(s, (d, _, _))| s.finish().map_err(|e| self.on(*d, e)))
+                .collect::<Result<Vec<_>>>()?;
+            let v = self.combine(combiner, parts)?;
+            return HostData::from_scalars(scalar, &v.flatten(), "the result");
+        }
+        let lens = slabs
+            .iter()
+            .map(|(d, _, k)| k.result_len(&[]).map_err(|e| self.on(*d, e)))
+            .collect::<Result<Vec<_>>>()?;
+        let mut out = HostData::zeros(scalar, lens.iter().sum());
+        let mut at = 0;
+        for (s, (d, _, _)) in started.into_iter().zip(slabs) {
+            at += s.finish_into(&mut out, at).map_err(|e| self.on(*d, e))?;
+        }
+        Ok(out)
+    }
+
+    /// Per parameter, the scalars of one row of its array (0 for a scalar), after checking
+    /// that there is one argument per parameter and every array has the length of its type.
+    fn rows_of(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Vec<usize>> {
+        let k = self.decl()?;
+        if args.len() != k.params.len() {
+            return Err(Error::ArgLength {
+                arg: "args".into(),
+                expected: k.params.len(),
+                actual: args.len(),
+            });
+        }
+        let env = self.env(sizes)?;
+        let lookup = |n: &str| env.get(n).copied();
+        let count = |ty| crate::dynamic::scalar_count(ty, &lookup);
+        k.params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| match (a, p.ty.as_array()) {
+                (HostArg::Array(d), Some((elem, _))) => {
+                    let want = count(&p.ty)?;
+                    match d.len() == want {
+                        true => count(elem),
+                        false => Err(Error::ArgLength {
+                            arg: p.name.clone(),
+                            expected: want,
+                            actual: d.len(),
+                        }),
+                    }
+                }
+                _ => Ok(0),
+            })
+            .collect()
+    }
+
+    /// The scalar type of the result's scalars on the device.
+    fn result_scalar(&self) -> Result<lift_core::types::ScalarType> {
+        crate::dynamic::buffer_scalar(&self.decl()?.ret, "the result")
+    }
+
+    /// The kernel's size variables bound to `sizes` (one each).
+    fn env(&self, sizes: &[usize]) -> Result<HashMap<String, i64>> {
+        let k = self.decl()?;
+        if sizes.len() != k.sizes.len() {
+            return Err(Error::ArgLength {
+                arg: "sizes".into(),
+                expected: k.sizes.len(),
+                actual: sizes.len(),
+            });
+        }
+        k.sizes
+            .iter()
+            .zip(sizes)
+            .map(|((n, _), &s)| {
+                let v = i64::try_from(s).map_err(|_| Error::Precondition {
+                    what: format!("size `{n}`"),
+                    expected: "at most i64::MAX".into(),
+                    actual: s.to_string(),
+                })?;
+                Ok((n.clone(), v))
+            })
+            .collect()
     }
 
     /// Tunes each slab's kernel on its device (the runtime's tuner and its cache, keyed by
@@ -308,9 +483,14 @@ impl SplitKernel {
                 slabs,
                 combiner: None,
                 ..
-            } => crate::iterate::on_slabs(slabs, args, param, steps, &mut timed)
-                .map(|v| (v, timed))
-                .map_err(|(d, e)| self.on(d, e)),
+            } => {
+                let host = self.host_args(sizes, args)?;
+                let rows_of = self.rows_of(sizes, &host)?;
+                let on = (param, steps);
+                let flat = crate::iterate::on_slabs(slabs, &host, &rows_of, on, &mut timed)
+                    .map_err(|(d, e)| self.on(d, e))?;
+                Ok((self.value_of(sizes, &flat)?, timed))
+            }
             _ => {
                 let mut args = args.to_vec();
                 for _ in 0..steps {
@@ -321,36 +501,63 @@ impl SplitKernel {
         }
     }
 
-    /// [`SplitKernel::run`] on flat host data, as the generated `run` of a kernel on a set of
-    /// devices passes it: per parameter, the scalars of an array in row-major order, or the
-    /// one scalar; gives the result's scalars in row-major order.
-    pub fn run_flat(&self, sizes: &[usize], args: Vec<Vec<Scalar>>) -> Result<Vec<Scalar>> {
+    /// [`SplitKernel::iterate`] on typed host data (as [`SplitKernel::run_typed`]): the
+    /// devices' rows of every array uploaded from sub-slices of `args`, the last result's
+    /// rows read straight into the typed vector; no interpreter value per scalar.
+    pub fn iterate_typed<T: HostScalar>(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+        param: usize,
+        steps: usize,
+    ) -> Result<Vec<T>> {
         let k = self.decl()?;
-        if sizes.len() != k.sizes.len() {
-            return Err(Error::ArgLength {
-                arg: "sizes".into(),
-                expected: k.sizes.len(),
-                actual: sizes.len(),
+        let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
+            arg: "param".into(),
+            expected: k.params.len(),
+            actual: param,
+        })?;
+        if p.ty != k.ret {
+            return Err(Error::Precondition {
+                what: format!(
+                    "iterating kernel `{}` over parameter `{}`",
+                    self.kernel, p.name
+                ),
+                expected: format!("a result of the parameter's type {}", p.ty),
+                actual: k.ret.to_string(),
             });
         }
-        let env = |n: &str| {
-            let i = k.sizes.iter().position(|(s, _)| s == n)?;
-            i64::try_from(sizes[i]).ok()
+        let rows_of = self.rows_of(sizes, args)?;
+        let HostArg::Array(first) = &args[param] else {
+            return Err(Error::ArgShape {
+                arg: p.name.clone(),
+                expected: p.ty.to_string(),
+                actual: "a scalar".into(),
+            });
         };
-        let values = k
-            .params
-            .iter()
-            .zip(&args)
-            .map(|(p, flat)| match (&p.ty, flat.as_slice()) {
-                (lift_core::types::Type::Scalar(_), [s]) => Ok(Value::Scalar(*s)),
-                (ty, flat) => Value::from_flat(ty, &env, flat).map_err(|e| Error::Precondition {
-                    what: format!("argument `{}`", p.name),
-                    expected: ty.to_string(),
-                    actual: e.to_string(),
-                }),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(self.run(sizes, &values)?.flatten())
+        if steps == 0 {
+            return T::from_data(crate::host::into_owned(first.clone()));
+        }
+        let prepared = self.prepare(sizes)?;
+        if let Prepared::Split {
+            slabs,
+            combiner: None,
+            ..
+        } = &*prepared
+        {
+            let on = (param, steps);
+            let flat = crate::iterate::on_slabs(slabs, args, &rows_of, on, &mut Steps::default())
+                .map_err(|(d, e)| self.on(d, e))?;
+            return T::from_data(flat);
+        }
+        let mut args = args.to_vec();
+        for _ in 0..steps {
+            args[param] = HostArg::Array(self.run_host(sizes, &args)?);
+        }
+        match args.swap_remove(param) {
+            HostArg::Array(d) => T::from_data(crate::host::into_owned(d)),
+            HostArg::Scalar(_) => Err(Error::launch("an iterated scalar")),
+        }
     }
 
     /// The kernel's declaration.
@@ -360,12 +567,6 @@ impl SplitKernel {
             .ok_or_else(|| Error::Compile {
                 message: format!("unknown kernel `{}`", self.kernel),
             })
-    }
-
-    fn params(&self) -> usize {
-        self.program
-            .kernel(&self.kernel)
-            .map_or(0, |k| k.params.len())
     }
 
     fn on(&self, index: usize, e: Error) -> Error {

@@ -188,12 +188,25 @@ pub fn combiner(
     Ok(p)
 }
 
+/// The rows a slab receives (`input`) of an argument of `len` rows, clamped to them: the one
+/// place that slices, for interpreter values ([`slice`]) and for host data alike (the rows
+/// `r` of an array whose row holds `w` scalars are its scalars `r.start * w .. r.end * w`).
+pub fn rows(input: &Input, len: usize) -> Range<usize> {
+    match input {
+        Input::Rows(r) => {
+            let clamp = |x: i64| usize::try_from(x).unwrap_or(0).min(len);
+            let end = clamp(r.end);
+            clamp(r.start).min(end)..end
+        }
+        Input::Whole => 0..len,
+    }
+}
+
 /// What a slab receives of an argument: its rows `input` names, or all of it.
 pub fn slice(arg: &Value, input: &Input) -> Value {
-    match (input, arg) {
-        (Input::Rows(r), Value::Array(xs)) => {
-            let (a, b) = (r.start as usize, (r.end as usize).min(xs.len()));
-            Value::Array(xs.get(a..b).unwrap_or_default().to_vec())
+    match arg {
+        Value::Array(xs) if matches!(input, Input::Rows(_)) => {
+            Value::Array(xs[rows(input, xs.len())].to_vec())
         }
         _ => arg.clone(),
     }

@@ -3,7 +3,7 @@
 
 use super::eval;
 use crate::private::to_usize;
-use crate::{Buffer, Context, Error, KernelHandle, Result};
+use crate::{Buffer, Context, Error, HostData, KernelHandle, Result};
 use half::f16;
 use lift_core::arith::Nat;
 use lift_core::interp::Scalar;
@@ -40,7 +40,7 @@ pub(super) use with_buffer;
 
 /// The scalar type of the device buffer holding values of type `ty` (arrays of scalars,
 /// vectors, or tuples of one number type); `what` names the value in errors.
-pub(super) fn buffer_scalar(ty: &Type, what: &str) -> Result<ScalarType> {
+pub(crate) fn buffer_scalar(ty: &Type, what: &str) -> Result<ScalarType> {
     match ty.base() {
         Type::Scalar(s) | Type::Vector(s, _) => Ok(*s),
         Type::Tuple(ts) if !ty.dims().is_empty() => match ts.first() {
@@ -63,7 +63,7 @@ fn unsupported(what: &str, ty: &Type) -> Error {
 }
 
 /// The number of device scalars in a value of type `ty`.
-pub(super) fn scalar_count(ty: &Type, env: &dyn Fn(&str) -> Option<i64>) -> Result<usize> {
+pub(crate) fn scalar_count(ty: &Type, env: &dyn Fn(&str) -> Option<i64>) -> Result<usize> {
     let fields = match ty.base() {
         Type::Vector(_, w) => i64::from(*w),
         Type::Tuple(ts) => ts.len() as i64,
@@ -78,32 +78,46 @@ pub(super) fn scalar_count(ty: &Type, env: &dyn Fn(&str) -> Option<i64>) -> Resu
 
 /// Uploads the flat scalars `flat`, all of type `s`, as a buffer of `s`'s device type.
 pub(super) fn upload(ctx: &Context, s: ScalarType, flat: &[Scalar]) -> Result<AnyBuffer> {
-    macro_rules! up {
-        ($v:ident, $t:ty, $conv:expr) => {{
-            let data: Vec<$t> = flat
-                .iter()
-                .map(|x| match *x {
-                    Scalar::$v(y) => Ok($conv(y)),
-                    other => Err(Error::ArgShape {
-                        arg: "array element".into(),
-                        expected: s.to_string(),
-                        actual: other.ty().to_string(),
-                    }),
-                })
-                .collect::<Result<_>>()?;
-            ctx.upload(&data)?
-        }};
-    }
-    Ok(match s {
-        ScalarType::F16 => AnyBuffer::F16(up!(F16, f16, |y| y)),
-        ScalarType::F32 => AnyBuffer::F32(up!(F32, f32, |y| y)),
-        ScalarType::F64 => AnyBuffer::F64(up!(F64, f64, |y| y)),
-        ScalarType::I32 => AnyBuffer::I32(up!(I32, i32, |y| y)),
-        ScalarType::U32 => AnyBuffer::U32(up!(U32, u32, |y| y)),
-        ScalarType::I64 => AnyBuffer::I64(up!(I64, i64, |y| y)),
-        ScalarType::U64 => AnyBuffer::U64(up!(U64, u64, |y| y)),
-        ScalarType::Bool => AnyBuffer::U8(up!(Bool, u8, u8::from)),
+    upload_data(ctx, &HostData::from_scalars(s, flat, "array element")?)
+}
+
+/// Uploads typed host data as a buffer of its type, straight from its slice.
+pub(super) fn upload_data(ctx: &Context, d: &HostData<'_>) -> Result<AnyBuffer> {
+    Ok(match d {
+        HostData::F16(v) => AnyBuffer::F16(ctx.upload(v)?),
+        HostData::F32(v) => AnyBuffer::F32(ctx.upload(v)?),
+        HostData::F64(v) => AnyBuffer::F64(ctx.upload(v)?),
+        HostData::I32(v) => AnyBuffer::I32(ctx.upload(v)?),
+        HostData::U32(v) => AnyBuffer::U32(ctx.upload(v)?),
+        HostData::I64(v) => AnyBuffer::I64(ctx.upload(v)?),
+        HostData::U64(v) => AnyBuffer::U64(ctx.upload(v)?),
+        HostData::U8(v) => AnyBuffer::U8(ctx.upload(v)?),
     })
+}
+
+/// Reads all of `b` into `dst` from scalar `at` on (host data of its type, long enough).
+pub(super) fn read_into_data(b: &AnyBuffer, dst: &mut HostData<'_>, at: usize) -> Result<()> {
+    fn one<T: crate::DeviceScalar>(b: &Buffer<T>, dst: &mut [T], at: usize) -> Result<()> {
+        let room = dst.len();
+        match dst.get_mut(at..at.saturating_add(b.len())) {
+            Some(dst) => b.read_into(dst),
+            None => Err(Error::launch(format!(
+                "a result of {} scalars at {at} of {room}",
+                b.len()
+            ))),
+        }
+    }
+    match (b, dst) {
+        (AnyBuffer::F16(b), HostData::F16(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::F32(b), HostData::F32(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::F64(b), HostData::F64(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::I32(b), HostData::I32(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::U32(b), HostData::U32(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::I64(b), HostData::I64(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::U64(b), HostData::U64(v)) => one(b, v.to_mut(), at),
+        (AnyBuffer::U8(b), HostData::U8(v)) => one(b, v.to_mut(), at),
+        _ => Err(mismatch()),
+    }
 }
 
 /// Allocates `len` elements of `s`'s device type.
@@ -254,7 +268,7 @@ macro_rules! with_pair {
 }
 
 fn mismatch() -> Error {
-    Error::launch("a staging area of another element type")
+    Error::launch("host memory of another element type than the buffer's")
 }
 
 /// Enqueues a read of `src` from `from` filling `st`, not waited for.

@@ -98,6 +98,17 @@ impl DynKernel {
         let lookup = |n: &str| env.get(n).copied();
         let device = self.upload_args(args, &lookup)?;
         self.check_index_args(args, &lookup)?;
+        self.allocate(device, &lookup)
+    }
+
+    /// The buffers of a run on the uploaded arguments `device`: the result and the
+    /// temporaries allocated (the one place every run's buffers are made: a fault point).
+    pub(super) fn allocate(
+        &self,
+        device: Vec<DeviceArg>,
+        lookup: &dyn Fn(&str) -> Option<i64>,
+    ) -> Result<Buffers> {
+        crate::faults::check(crate::faults::Point::Upload, &self.ctx)?;
         let out_scalar = buffer_scalar(&self.info.result, "the result")?;
         let out = alloc(
             &self.ctx,
@@ -133,6 +144,7 @@ impl DynKernel {
         races: &mut Vec<Race>,
         mut time_ms: Option<&mut f64>,
     ) -> Result<Option<Event>> {
+        crate::faults::check(crate::faults::Point::Launch, &self.ctx)?;
         let lookup = |n: &str| env.get(n).copied();
         let wide = self.wide_at(&lookup)?;
         let handles = match &self.special {
@@ -179,23 +191,7 @@ impl DynKernel {
         }
         let mut device = Vec::with_capacity(args.len());
         for (p, a) in params.iter().zip(args) {
-            check_arg(p, a, &lookup).map_err(|e| match e {
-                lift_core::interp::InterpError::ArgShape {
-                    arg,
-                    path,
-                    expected,
-                    actual,
-                } => Error::ArgShape {
-                    arg: arg + &path,
-                    expected,
-                    actual,
-                },
-                e => Error::Precondition {
-                    what: format!("argument `{}`", p.name),
-                    expected: p.ty.to_string(),
-                    actual: e.to_string(),
-                },
-            })?;
+            check_value(p, a, lookup)?;
             device.push(match a {
                 Value::Scalar(s) => DeviceArg::Scalar(*s),
                 a => {
@@ -321,6 +317,7 @@ impl DynKernel {
         bufs: &Buffers,
         lookup: &dyn Fn(&str) -> Option<i64>,
     ) -> Result<Value> {
+        crate::faults::check(crate::faults::Point::Read, &self.ctx)?;
         let mut flat = download(&bufs.out)?;
         if let (Some(c), Type::Capped(elem, _)) = (&bufs.count, &self.info.result) {
             let kept = c.download()?.first().copied().unwrap_or(0);
@@ -333,12 +330,37 @@ impl DynKernel {
     }
 }
 
+/// Checks that the value `a` has the type of parameter `p` at the sizes `lookup`.
+pub(crate) fn check_value(
+    p: &lift_core::ir::Param,
+    a: &Value,
+    lookup: &dyn Fn(&str) -> Option<i64>,
+) -> Result<()> {
+    check_arg(p, a, &lookup).map_err(|e| match e {
+        lift_core::interp::InterpError::ArgShape {
+            arg,
+            path,
+            expected,
+            actual,
+        } => Error::ArgShape {
+            arg: arg + &path,
+            expected,
+            actual,
+        },
+        e => Error::Precondition {
+            what: format!("argument `{}`", p.name),
+            expected: p.ty.to_string(),
+            actual: e.to_string(),
+        },
+    })
+}
+
 /// A run of a [`DynKernel`] enqueued on its device ([`DynKernel::start`]).
 pub struct Started<'k> {
-    kernel: &'k DynKernel,
-    env: HashMap<String, i64>,
-    bufs: Buffers,
-    last: Option<Event>,
+    pub(super) kernel: &'k DynKernel,
+    pub(super) env: HashMap<String, i64>,
+    pub(super) bufs: Buffers,
+    pub(super) last: Option<Event>,
 }
 
 impl Started<'_> {
@@ -357,7 +379,7 @@ impl Started<'_> {
 pub(super) struct Buffers {
     pub(super) device: Vec<DeviceArg>,
     pub(super) out: AnyBuffer,
-    count: Option<Buffer<i32>>,
+    pub(super) count: Option<Buffer<i32>>,
     temps: Vec<Buffer<u8>>,
 }
 

@@ -17,10 +17,12 @@ use std::collections::HashMap;
 
 mod buffers;
 mod compile;
+mod host;
 mod launch;
 mod resident;
 
-pub(crate) use buffers::Staging;
+pub(crate) use buffers::{buffer_scalar, scalar_count, Staging};
+pub(crate) use launch::check_value;
 pub use launch::Started;
 pub use resident::Resident;
 

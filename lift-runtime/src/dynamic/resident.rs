@@ -23,11 +23,7 @@ impl DynKernel {
     pub fn resident(&self, sizes: &[usize], args: &[Value]) -> Result<Resident> {
         let env = self.check_sizes(sizes)?;
         let bufs = self.buffers(args, &env)?;
-        Ok(Resident {
-            sizes: sizes.to_vec(),
-            env,
-            bufs,
-        })
+        Ok(Resident::new(sizes, env, bufs))
     }
 
     /// Enqueues every kernel on the resident buffers; gives the last one's event.
@@ -43,6 +39,18 @@ impl DynKernel {
 }
 
 impl Resident {
+    pub(super) fn new(sizes: &[usize], env: HashMap<String, i64>, bufs: Buffers) -> Resident {
+        Resident {
+            sizes: sizes.to_vec(),
+            env,
+            bufs,
+        }
+    }
+
+    pub(super) fn buffers(&self) -> &Buffers {
+        &self.bufs
+    }
+
     /// The buffer of array parameter `param`.
     fn input(&mut self, param: usize) -> Result<&mut AnyBuffer> {
         match self.bufs.device.get_mut(param) {
