@@ -429,26 +429,6 @@ fn parse_scalar(s: ScalarType, text: &str, arg: &str) -> Result<Scalar, CliError
     })
 }
 
-/// A random scalar (floats in [-1, 1), integers in [-8, 8) or [0, 8), booleans).
-fn random_scalar(s: ScalarType, seed: &mut u64) -> Scalar {
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    let r = *seed;
-    let x = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
-    let i = (r % 16) as i64 - 8;
-    match s {
-        ScalarType::F16 => Scalar::F16(half::f16::from_f64(x)),
-        ScalarType::F32 => Scalar::F32(x as f32),
-        ScalarType::F64 => Scalar::F64(x),
-        ScalarType::I32 => Scalar::I32(i as i32),
-        ScalarType::U32 => Scalar::U32((r % 8) as u32),
-        ScalarType::I64 => Scalar::I64(i),
-        ScalarType::U64 => Scalar::U64(r % 8),
-        ScalarType::Bool => Scalar::Bool(r & 1 == 1),
-    }
-}
-
 /// Finds the kernel, binds its sizes and builds its arguments from `data`.
 fn prepare(path: &Path, kernel: &str, data: &DataArgs) -> Result<Prepared, CliError> {
     let found = kernels(path, Some(kernel))?
@@ -605,7 +585,9 @@ fn prepare(path: &Path, kernel: &str, data: &DataArgs) -> Result<Prepared, CliEr
                     p.name
                 )));
             }
-            (0..count).map(|_| random_scalar(s, &mut seed)).collect()
+            (0..count)
+                .map(|_| interp::sample::random_scalar(s, &mut seed))
+                .collect()
         };
         let v = Value::from_flat(&p.ty, &lookup, &flat)
             .map_err(|e| CliError::new(format!("argument `{}` (type {}): {e}", p.name, p.ty)))?;

@@ -454,21 +454,7 @@ impl SplitKernel {
     ) -> Result<(Value, Steps)> {
         let mut timed = Steps::default();
         let k = self.decl()?;
-        let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
-            arg: "param".into(),
-            expected: k.params.len(),
-            actual: param,
-        })?;
-        if p.ty != k.ret {
-            return Err(Error::Precondition {
-                what: format!(
-                    "iterating kernel `{}` over parameter `{}`",
-                    self.kernel, p.name
-                ),
-                expected: format!("a result of the parameter's type {}", p.ty),
-                actual: k.ret.to_string(),
-            });
-        }
+        self.iterated(param)?;
         if steps == 0 {
             let v = args.get(param).cloned().ok_or_else(|| Error::ArgLength {
                 arg: "args".into(),
@@ -511,22 +497,7 @@ impl SplitKernel {
         param: usize,
         steps: usize,
     ) -> Result<Vec<T>> {
-        let k = self.decl()?;
-        let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
-            arg: "param".into(),
-            expected: k.params.len(),
-            actual: param,
-        })?;
-        if p.ty != k.ret {
-            return Err(Error::Precondition {
-                what: format!(
-                    "iterating kernel `{}` over parameter `{}`",
-                    self.kernel, p.name
-                ),
-                expected: format!("a result of the parameter's type {}", p.ty),
-                actual: k.ret.to_string(),
-            });
-        }
+        let p = self.iterated(param)?;
         let rows_of = self.rows_of(sizes, args)?;
         let HostArg::Array(first) = &args[param] else {
             return Err(Error::ArgShape {
@@ -558,6 +529,28 @@ impl SplitKernel {
             HostArg::Array(d) => T::from_data(crate::host::into_owned(d)),
             HostArg::Scalar(_) => Err(Error::launch("an iterated scalar")),
         }
+    }
+
+    /// Checks that the kernel can be iterated over parameter `param`: there is one, and the
+    /// result has its type.
+    fn iterated(&self, param: usize) -> Result<&lift_core::ir::Param> {
+        let k = self.decl()?;
+        let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
+            arg: "param".into(),
+            expected: k.params.len(),
+            actual: param,
+        })?;
+        if p.ty != k.ret {
+            return Err(Error::Precondition {
+                what: format!(
+                    "iterating kernel `{}` over parameter `{}`",
+                    self.kernel, p.name
+                ),
+                expected: format!("a result of the parameter's type {}", p.ty),
+                actual: k.ret.to_string(),
+            });
+        }
+        Ok(p)
     }
 
     /// The kernel's declaration.

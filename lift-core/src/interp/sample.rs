@@ -19,32 +19,9 @@ pub fn random_value(
     env: &dyn Fn(&str) -> Option<i64>,
     seed: &mut u64,
 ) -> Result<Value, ArithError> {
-    if *seed == 0 {
-        *seed = 0x9e37_79b9_7f4a_7c15;
-    }
-    let mut next = || {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
-    };
-    let scalar = |s: ScalarType, r: u64| {
-        let x = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
-        let i = (r % 16) as i64 - 8;
-        match s {
-            ScalarType::F16 => Scalar::F16(half::f16::from_f64(x)),
-            ScalarType::F32 => Scalar::F32(x as f32),
-            ScalarType::F64 => Scalar::F64(x),
-            ScalarType::I32 => Scalar::I32(i as i32),
-            ScalarType::U32 => Scalar::U32(i.unsigned_abs() as u32),
-            ScalarType::I64 => Scalar::I64(i),
-            ScalarType::U64 => Scalar::U64(i.unsigned_abs()),
-            ScalarType::Bool => Scalar::Bool(r & 1 == 1),
-        }
-    };
     Ok(match ty {
-        Type::Scalar(s) => Value::Scalar(scalar(*s, next())),
-        Type::Vector(s, w) => Value::Vector((0..*w).map(|_| scalar(*s, next())).collect()),
+        Type::Scalar(s) => Value::Scalar(random_scalar(*s, seed)),
+        Type::Vector(s, w) => Value::Vector((0..*w).map(|_| random_scalar(*s, seed)).collect()),
         Type::Tuple(ts) => Value::Tuple(
             ts.iter()
                 .map(|t| random_value(t, env, seed))
@@ -57,6 +34,30 @@ pub fn random_value(
                 .collect::<Result<_, _>>()?,
         ),
     })
+}
+
+/// A random scalar of type `s` (floats in [-1, 1), signed integers in [-8, 8), unsigned ones
+/// in [0, 8], booleans), advancing `seed` (a xorshift state; a zero state is replaced).
+pub fn random_scalar(s: ScalarType, seed: &mut u64) -> Scalar {
+    if *seed == 0 {
+        *seed = 0x9e37_79b9_7f4a_7c15;
+    }
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    let r = *seed;
+    let x = (r >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+    let i = (r % 16) as i64 - 8;
+    match s {
+        ScalarType::F16 => Scalar::F16(half::f16::from_f64(x)),
+        ScalarType::F32 => Scalar::F32(x as f32),
+        ScalarType::F64 => Scalar::F64(x),
+        ScalarType::I32 => Scalar::I32(i as i32),
+        ScalarType::U32 => Scalar::U32(i.unsigned_abs() as u32),
+        ScalarType::I64 => Scalar::I64(i),
+        ScalarType::U64 => Scalar::U64(i.unsigned_abs()),
+        ScalarType::Bool => Scalar::Bool(r & 1 == 1),
+    }
 }
 
 /// Do two flattened results agree: the same length, integers and booleans equal, floats
