@@ -18,11 +18,12 @@
 //! clamped and writes lane by lane up to the length: the scalar tail.
 //!
 //! The width is the device model's [`DeviceModel::preferred_vector_width_f32`] in bytes
-//! (four `f32` lanes of the default model, two `f64`, eight `f16`). Order: the exact candidate
-//! (`k=1,tail=0`, a launch-time condition `w | n`: no padding, no tail), then the padded ones
-//! (every length) for each `k` of [`PER_ITEM`]; all of them before the reductions and the
-//! default mapping, so the untuned default of an element-wise map is vectorised at every
-//! length. (An exact coarsened candidate would split by `n / (w k)`, a size the checker
+//! (four `f32` lanes of the default model, two `f64`, eight `f16`). Order: the padded
+//! candidate of one vector per work-item (`k=1,tail=1`: every length, so it is the default
+//! wherever it is taken untuned, a fissioned kernel's stages included), the exact one
+//! (`k=1,tail=0`, a launch-time condition `w | n`: no padding, no tail), then the padded
+//! coarsened ones for each `k > 1` of [`PER_ITEM`]; all of them before the reductions and the
+//! default mapping. (An exact coarsened candidate would split by `n / (w k)`, a size the checker
 //! cannot relate back to `n` without the fact `w k | n`; the padded ones serve those.)
 
 use super::strategy::{Strategy, VectorMap};
@@ -56,12 +57,16 @@ pub fn configs(device: &DeviceModel, elem: ScalarType) -> Vec<VectorMap> {
         per_item: 1,
         tail: false,
     };
-    let padded = PER_ITEM.iter().map(|&per_item| VectorMap {
-        w,
-        per_item,
-        tail: true,
-    });
-    std::iter::once(exact).chain(padded).collect()
+    let mut cs: Vec<VectorMap> = PER_ITEM
+        .iter()
+        .map(|&per_item| VectorMap {
+            w,
+            per_item,
+            tail: true,
+        })
+        .collect();
+    cs.insert(1, exact);
+    cs
 }
 
 /// The body derived for `cfg` from the typed body `body` of kernel `kernel` of `prog`, typed:
@@ -216,7 +221,7 @@ mod tests {
         let shown: Vec<(i64, i64, bool)> = cs.iter().map(|c| (c.w, c.per_item, c.tail)).collect();
         assert_eq!(
             shown,
-            [(4, 1, false), (4, 1, true), (4, 2, true), (4, 4, true)]
+            [(4, 1, true), (4, 1, false), (4, 2, true), (4, 4, true)]
         );
         assert!(configs(&d, ScalarType::F64).iter().all(|c| c.w == 2));
         assert!(configs(&d, ScalarType::F16).iter().all(|c| c.w == 8));
