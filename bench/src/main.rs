@@ -33,7 +33,8 @@ struct Args {
         requires = "spellings"
     )]
     workloads: Option<Vec<String>>,
-    /// With `--spellings`: only these sizes (e.g. 4096,4001).
+    /// With `--spellings`: only these sizes (e.g. 4096,4001); for `zip`, the lengths
+    /// measured, any of them (e.g. 67108864,67108867).
     #[arg(
         long,
         value_name = "LIST",

@@ -148,8 +148,14 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
         }
     }
     if wanted("zip") {
-        for n in s.zip.into_iter().filter(sized) {
-            step(&format!("zip-{n}"), zip(ctx, cfg, n, s.zip[0]));
+        // An element-wise map applies at every length: `--sizes` names the lengths measured
+        // (2^26 and 2^26 + 3, say), the first of them the round one.
+        let ns = match &cfg.spelling_sizes {
+            Some(ns) if !ns.is_empty() => ns.clone(),
+            _ => s.zip.to_vec(),
+        };
+        for &n in &ns {
+            step(&format!("zip-{n}"), zip(ctx, cfg, n, ns[0]));
         }
     }
     if wanted("transpose") {

@@ -1,5 +1,5 @@
-// Saxpy: map
-// launch Saxpy global [N] local [any] local memory 0 bytes
+// Saxpy: vector(w=4,k=1,tail=1)
+// launch Saxpy global [(N + 3) / 4] local [any] local memory 0 bytes
 #ifdef LIFT_IDX64
 typedef long lift_idx;
 #else
@@ -19,8 +19,27 @@ kernel void Saxpy(float a, const global float* restrict x, const global float* r
 #else
   const lift_idx N = lift_size_N;
 #endif
-  if (get_global_id(0) < N) {
+  if (get_global_id(0) < (N + 3) / 4) {
     lift_idx gid0 = get_global_id(0);
-    out[gid0] = a * x[gid0] + y[gid0];
+    {
+      const float4 v_0 = a * ((4 * gid0 + 4 <= N) ? ((const global float4*)x)[gid0] : (float4)(x[4 * gid0], x[lift_min(N - 1, 4 * gid0 + 1)], x[lift_min(N - 1, 4 * gid0 + 2)], x[lift_min(N - 1, 4 * gid0 + 3)])) + ((4 * gid0 + 4 <= N) ? ((const global float4*)y)[gid0] : (float4)(y[4 * gid0], y[lift_min(N - 1, 4 * gid0 + 1)], y[lift_min(N - 1, 4 * gid0 + 2)], y[lift_min(N - 1, 4 * gid0 + 3)]));
+      if (4 * gid0 + 4 <= N) {
+        ((global float4*)out)[gid0] = v_0;
+      }
+      else {
+        if (4 * gid0 < N) {
+          out[4 * gid0] = v_0.s0;
+        }
+        if (4 * gid0 + 1 < N) {
+          out[4 * gid0 + 1] = v_0.s1;
+        }
+        if (4 * gid0 + 2 < N) {
+          out[4 * gid0 + 2] = v_0.s2;
+        }
+        if (4 * gid0 + 3 < N) {
+          out[4 * gid0 + 3] = v_0.s3;
+        }
+      }
+    }
   }
 }

@@ -9,7 +9,7 @@
 //! * strategies, each a sequence of rules of [`crate::rewrite`]: 2-D blocking of nested
 //!   map-reduce ([`crate::rewrite::blocking`]), strip mining with interchange ([`strips`]),
 //!   sliding-window strips with `map_seq_slide` ([`slides`]), layout changes through local
-//!   memory in tiles ([`tiles`]),
+//!   memory in tiles ([`tiles`]), vectorised element-wise maps ([`vectors`]),
 //!   the reduction lowerings of [`crate::codegen`], kernel fission of chains of several
 //!   computing stages ([`stages`]), and the default mapping
 //!   ([`crate::explore::lower`]: fusion, `map_glb` over the map nest, sequential rest), which
@@ -37,6 +37,7 @@ pub mod stages;
 pub mod strategy;
 pub mod strips;
 pub mod tiles;
+pub mod vectors;
 
 use crate::arith::Nat;
 use crate::device::DeviceModel;
@@ -46,7 +47,7 @@ use crate::rewrite::RewriteCtx;
 use crate::rewrite::{build, partial};
 use crate::typeck::{check_program, KernelInfo};
 use crate::typeck::{Cond, Precondition};
-pub use strategy::{Strategy, Tree};
+pub use strategy::{Strategy, Tree, VectorMap};
 
 /// How a candidate reaches OpenCL C.
 #[derive(Clone, Debug)]
@@ -320,6 +321,10 @@ fn later_strategies(
     }
     // A map nest over a transposed view: tiles staged through local memory.
     if tiles::candidates(prog, kernel, info, (&ctx, scope, device), (out, dropped)) {
+        return;
+    }
+    // An element-wise map over float arrays: vectors, several per work-item, a scalar tail.
+    if vectors::candidates(prog, kernel, info, (&ctx, scope, device), (out, dropped)) {
         return;
     }
     let columns = rows_are_columns(body);

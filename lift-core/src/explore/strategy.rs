@@ -26,6 +26,8 @@ pub enum Strategy {
     Slides(Strip),
     /// A layout change staged through local memory in tiles, `tiles` ([`super::tiles`]).
     Tiles(TileCopy),
+    /// A vectorised element-wise map, `vector` ([`super::vectors`]).
+    Vector(VectorMap),
     /// A reduction derived as a low-level program, `tree` ([`super::reductions`]).
     Tree(Tree),
     /// Kernel fission, `stages` ([`super::stages`], [`super::lets`]).
@@ -54,6 +56,21 @@ pub enum Tree {
     },
     /// A stage kernel of a derived full reduction.
     Stage,
+}
+
+/// The configuration of a vectorised element-wise map ([`super::vectors`]): vectors of `w`
+/// lanes, `per_item` of them per work-item, and whether the data is padded (the last
+/// vectors read clamped and written lane by lane: every length) or `w per_item` must divide
+/// the length (a launch-time condition).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VectorMap {
+    /// Lanes per vector (from [`DeviceModel::preferred_vector_width_f32`] and the element's
+    /// size).
+    pub w: i64,
+    /// Vectors per work-item (coarsening), `n / per_item` vectors apart.
+    pub per_item: i64,
+    /// Whether the length need not be a multiple of `w per_item` (a scalar tail).
+    pub tail: bool,
 }
 
 /// The configuration of strip mining and of sliding strips.
@@ -142,14 +159,15 @@ impl Stages {
 }
 
 impl Strategy {
-    /// Its name without parameters: `blocked`, `strips`, `slides`, `tiles`, `tree`,
-    /// `stages`, `map`, `mapping`.
+    /// Its name without parameters: `blocked`, `strips`, `slides`, `tiles`, `vector`,
+    /// `tree`, `stages`, `map`, `mapping`.
     pub fn kind(&self) -> &'static str {
         match self {
             Strategy::Blocked(_) => "blocked",
             Strategy::Strips(_) => "strips",
             Strategy::Slides(_) => "slides",
             Strategy::Tiles(_) => "tiles",
+            Strategy::Vector(_) => "vector",
             Strategy::Tree(_) => "tree",
             Strategy::Stages(_) => "stages",
             Strategy::Map => "map",
@@ -178,6 +196,7 @@ impl Strategy {
                 named(&[("s", s.s), ("pad", s.pad.into())])
             }
             Strategy::Tiles(c) => named(&[("t", c.t), ("r", c.rows), ("pad", c.pad.into())]),
+            Strategy::Vector(v) => named(&[("w", v.w), ("k", v.per_item), ("tail", v.tail.into())]),
             Strategy::Map | Strategy::Tree(Tree::Stage) => Vec::new(),
             Strategy::Tree(Tree::Full { v }) => named(&[("v", *v)]),
             Strategy::Tree(Tree::Rows { rows, wg }) => named(&[("rows", *rows), ("wg", *wg)]),
@@ -302,5 +321,11 @@ mod tests {
             pad: true,
         };
         assert_eq!(Strategy::Tiles(tiles).name(), "tiles(t=32,r=8,pad=1)");
+        let v = VectorMap {
+            w: 4,
+            per_item: 2,
+            tail: true,
+        };
+        assert_eq!(Strategy::Vector(v).name(), "vector(w=4,k=2,tail=1)");
     }
 }

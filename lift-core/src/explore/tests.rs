@@ -606,3 +606,58 @@ fn dropped_derivations_say_why() {
         dropped[0]
     );
 }
+
+/// Element-wise maps (the benchmark's four spellings of `x + 2 y`, a unary map, a 2-D map)
+/// get the vectorised candidates first (`explore::vectors`): the padded one (every length,
+/// so the default is vectorised), the exact one where the width divides the length, the
+/// coarsened padded ones, then the default mapping.
+#[test]
+fn element_wise_maps_are_vectorised_first() {
+    let zips = [
+        "map(|p| p.0 + p.1) $ zip(x, map(|v| v * 2.0) $ y)",
+        "map(|p| p.0 + 2.0 * p.1) $ zip(x, y)",
+        "map(|(u, v)| u + v) $ zip(x, map(|v| v * 2.0) $ y)",
+        "map(|(u, v)| u + v) o map(|(u, v)| (u, v * 2.0)) $ zip(x, y)",
+    ];
+    let mut programs: Vec<String> = zips
+        .iter()
+        .map(|b| format!("kernel Z<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {{ {b} }}"))
+        .collect();
+    programs.push("kernel U<N>(x: [f32; N]) -> [f32; N] { map(|v| v * v - 0.5) $ x }".into());
+    programs.push(
+        "kernel R<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map(map(|v| v + 1.0)) $ x }".into(),
+    );
+    for src in &programs {
+        let c = compile(src);
+        let shown = names(&c);
+        assert_eq!(
+            shown[..5],
+            [
+                "vector(w=4,k=1,tail=1)",
+                "vector(w=4,k=1,tail=0)",
+                "vector(w=4,k=2,tail=1)",
+                "vector(w=4,k=4,tail=1)",
+                "map"
+            ],
+            "{src}"
+        );
+        assert_eq!(c.candidates[1].conditions.len(), 1, "{src}");
+        assert!([0, 2, 3]
+            .iter()
+            .all(|&i| c.candidates[i].conditions.is_empty()));
+        assert!(c.candidates[0].generated.source.contains("global float4*"));
+        let mut p = parse_program_str(src).expect("parses");
+        check_program(&mut p).expect("checks");
+        let k = p.kernels[0].name.clone();
+        let d = crate::driver::compile_default(&p, &k).expect("compiles");
+        assert_eq!(d.candidates[0].name, "vector(w=4,k=1,tail=1)", "{src}");
+    }
+    // Not element-wise: a reduction, a map whose result is a tuple, integers.
+    for src in [
+        "kernel S<N>(x: [f32; N]) -> f32 { reduce(+, 0.0) $ x }",
+        "kernel T<N>(x: [f32; N]) -> [(f32, f32); N] { map(|v| (v, v)) $ x }",
+        "kernel I<N>(x: [i32; N]) -> [i32; N] { map(|v| v + 1) $ x }",
+    ] {
+        assert_no_candidate(&compile(src), |n| n.starts_with("vector"));
+    }
+}

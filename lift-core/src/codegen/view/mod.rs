@@ -226,6 +226,14 @@ pub(crate) enum Loc {
         value: Box<Loc>,
         other: Box<Loc>,
     },
+    /// A vector access that may cross the end of a clamped pad or of a `take`: the whole
+    /// vector where `cond` holds, else each lane on its own (`lanes[l]`, a scalar location,
+    /// guarded where it is written through `take`).
+    Lanes {
+        cond: CExpr,
+        whole: Box<Loc>,
+        lanes: Vec<Loc>,
+    },
 }
 
 impl Loc {
@@ -253,6 +261,12 @@ impl Loc {
                 Loc::Select { cond, value, other } => {
                     go(value, and(cond.clone()), out);
                     go(other, and(cond.clone().not()), out);
+                }
+                Loc::Lanes { cond, whole, lanes } => {
+                    go(whole, and(cond.clone()), out);
+                    lanes
+                        .iter()
+                        .for_each(|l| go(l, and(cond.clone().not()), out));
                 }
                 Loc::Value { .. } => {}
             }
@@ -302,6 +316,17 @@ fn lane_name(l: &Nat, w: Option<u32>) -> GResult<String> {
             "vector lane {l} is not a constant in range"
         ))),
     }
+}
+
+/// The lane type and the vector type of a [`Loc::Lanes`] access of `n` lanes, typed `ty`
+/// (the vector, or its lanes' scalar where the caller names the memory's element type).
+fn lanes_type(ty: &Type, n: usize) -> GResult<(ScalarType, Type)> {
+    let s = match ty {
+        Type::Vector(s, _) | Type::Scalar(s) => *s,
+        _ => return Err(CodegenError::Internal(format!("lanes of a {ty}"))),
+    };
+    let w = u32::try_from(n).map_err(|_| CodegenError::Internal("lanes".into()))?;
+    Ok((s, Type::Vector(s, w)))
 }
 
 /// The element type and width of a vector element type.
@@ -400,7 +425,7 @@ fn access(loc: &Loc, ct: &mut CTypes) -> GResult<Access> {
             }
             Access::Lvalue(e)
         }
-        Loc::Tuple(_) | Loc::Select { .. } | Loc::Guarded { .. } => {
+        Loc::Tuple(_) | Loc::Select { .. } | Loc::Guarded { .. } | Loc::Lanes { .. } => {
             return Err(CodegenError::Internal(
                 "a tuple, padded or guarded view accessed whole".into(),
             ))
@@ -463,6 +488,15 @@ pub(crate) fn read(loc: &Loc, ty: &Type, ct: &mut CTypes) -> GResult<CExpr> {
             .clone()
             .cond(read(value, ty, ct)?, read(other, ty, ct)?)),
         Loc::Guarded { inner, .. } => read(inner, ty, ct),
+        Loc::Lanes { cond, whole, lanes } => {
+            let (s, vt) = lanes_type(ty, lanes.len())?;
+            let parts = lanes
+                .iter()
+                .map(|l| read(l, &Type::Scalar(s), ct))
+                .collect::<GResult<Vec<_>>>()?;
+            let by_lanes = CExpr::Vector(ct.compute(&vt)?, parts);
+            Ok(cond.clone().cond(read(whole, &vt, ct)?, by_lanes))
+        }
     }
 }
 
@@ -517,6 +551,30 @@ pub(crate) fn write(
             then: write(inner, value, ty, ct, depth)?,
             otherwise: None,
         }],
+        Loc::Lanes { cond, whole, lanes } => {
+            let (s, vt) = lanes_type(ty, lanes.len())?;
+            let v = format!("v_{depth}");
+            let mut by_lanes = Vec::new();
+            for (l, loc) in lanes.iter().enumerate() {
+                let lane = CExpr::var(v.clone()).member(format!("s{l:x}"));
+                by_lanes.extend(write(loc, lane, &Type::Scalar(s), ct, depth + 1)?);
+            }
+            let decl = Stmt::Decl {
+                ty: ct.compute(&vt)?,
+                name: v.clone(),
+                init: Some(value),
+                konst: true,
+            };
+            let whole = write(whole, CExpr::var(v), &vt, ct, depth + 1)?;
+            vec![Stmt::Block(vec![
+                decl,
+                Stmt::If {
+                    cond: cond.clone(),
+                    then: whole,
+                    otherwise: Some(by_lanes),
+                },
+            ])]
+        }
         Loc::Select { .. } => {
             return Err(CodegenError::Unsupported(
                 "writing into a padded view".into(),

@@ -92,6 +92,7 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
         }
         View::Cover(inner, t, n, write) => walk_cover(inner, t, n, *write, p, facts),
         View::Uncover(inner, t, n) => walk_uncover(inner, t, n, p, facts),
+        View::Guard(inner, n) if p.vec.is_some() => walk_vector_guard(inner, n, p, facts),
         View::Guard(inner, n) => {
             let i = p.pop("take")?;
             let cond = match facts.le(&(&i + 1), n) {
@@ -120,6 +121,14 @@ fn walk(v: &View, mut p: Path, facts: &Facts) -> GResult<Loc> {
                 p.idx.push(&windows[k] * &steps[k] + &elems[k]);
             }
             walk(inner, p, facts)
+        }
+        View::Pad(inner, dims, PadKind::Clamp)
+            if p.vec.is_some()
+                && p.idx.len() == 1
+                && dims.len() == 1
+                && dims[0].0.as_cst() == Some(0) =>
+        {
+            walk_vector_clamp(inner, &dims[0].1, p, facts)
         }
         View::Pad(inner, dims, kind) => walk_pad(inner, dims, kind, p, facts),
         View::Reorder(inner, f) => {
@@ -221,6 +230,75 @@ fn walk_uncover(inner: &View, t: &Nat, n: &Nat, mut p: Path, facts: &Facts) -> G
     p.idx.push((&j - &start).simplify_with(facts));
     p.idx.push(b.simplify_with(facts));
     walk(inner, p, facts)
+}
+
+/// A vector of `w` lanes from index `j` that may reach past `n` elements: the whole vector
+/// (`whole`, walked with `j`) where `j + w <= n` (without a condition where that is known),
+/// else lane by lane (`lane(l, path)`: lane `l`'s scalar location, its path without the
+/// vector).
+fn by_lanes(
+    j: Nat,
+    n: &Nat,
+    mut p: Path,
+    facts: &Facts,
+    whole: impl FnOnce(Path) -> GResult<Loc>,
+    lane: impl Fn(i64, Path) -> GResult<Loc>,
+) -> GResult<Loc> {
+    let w = i64::from(p.vec.unwrap_or(1));
+    let end = &j + w;
+    if facts.le(&end, n) == Some(true) {
+        p.idx.push(j);
+        return whole(p);
+    }
+    let mut scalar = p.clone();
+    scalar.vec = None;
+    let lanes = (0..w)
+        .map(|l| lane(l, scalar.clone()))
+        .collect::<GResult<Vec<_>>>()?;
+    let cond = CExpr::cmp(&end.simplify_with(facts), BinOp::Le, n);
+    p.idx.push(j);
+    Ok(Loc::Lanes {
+        cond,
+        whole: Box::new(whole(p)?),
+        lanes,
+    })
+}
+
+/// [`walk`] of a vector into `pad(0, r, clamp)` of `n` elements (the tail of a vectorised
+/// map, `explore::vectors`): where the vector may reach the padding, each lane clamped.
+fn walk_vector_clamp(inner: &View, n: &Nat, mut p: Path, facts: &Facts) -> GResult<Loc> {
+    let j = p.pop("pad")?;
+    let last = n - 1;
+    by_lanes(
+        j.clone(),
+        n,
+        p,
+        facts,
+        |q| walk(inner, q, facts),
+        |l, mut q| {
+            q.idx.push(Nat::min(&(&j + l), &last).simplify_with(facts));
+            walk(inner, q, facts)
+        },
+    )
+}
+
+/// [`walk`] of a vector into the write side of `take(n)`: where the vector may reach past
+/// `n`, each lane written only if it is before `n`.
+fn walk_vector_guard(inner: &View, n: &Nat, mut p: Path, facts: &Facts) -> GResult<Loc> {
+    let j = p.pop("take")?;
+    by_lanes(
+        j.clone(),
+        n,
+        p,
+        facts,
+        |q| walk(inner, q, facts),
+        |l, mut q| {
+            let i = (&j + l).simplify_with(facts);
+            let cond = CExpr::cmp(&i, BinOp::Lt, n);
+            q.idx.push(i);
+            Ok(Loc::guarded(Some(cond), walk(inner, q, facts)?))
+        },
+    )
 }
 
 /// [`walk`] into a pad of the dimensions `dims` (left padding and length of each).

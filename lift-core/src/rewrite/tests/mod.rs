@@ -9,4 +9,5 @@ mod slices;
 mod strategy;
 pub(crate) mod support;
 mod transpose;
+mod vectorize;
 mod views;
