@@ -178,3 +178,19 @@ fn huge_window_compiles_or_fails_quickly() {
         compiles_within(text, Duration::from_secs(20)).expect("compile_kernel answers");
     }
 }
+
+/// Fuzzing found (the `explore` target, before it normalised its programs as the driver does):
+/// the explorer on a program with a user function left un-inlined sent code generation round
+/// `materialize` and `call_acc` without end (a stack overflow, at any stack size). The
+/// primitive is now refused where it would be materialised within itself.
+#[test]
+fn the_explorer_ends_on_a_program_the_driver_did_not_normalise() {
+    let n = fuzz::on_large_stack(|| {
+        let text = "fn scalef(a: f32) -> f32 { let t = a * 0.5; t - 0.25 }\n\
+            kernel K<N>(x: [f32; N]) -> [f32; N - 1] { map(scalef) o tail $ x }";
+        let mut p = lift_core::parse::parse_program_str(text).expect("parses");
+        let infos = lift_core::typeck::check_program(&mut p).expect("types");
+        lift_core::explore::candidates_in(&p, "K", &infos[0], lift_core::explore::Scope::All).len()
+    });
+    assert!(n > 0);
+}

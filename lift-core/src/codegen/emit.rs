@@ -86,6 +86,10 @@ pub(crate) struct Gen<'a> {
     /// For a kernel whose result is a capped array (`filter_seq`): the `global int*`
     /// parameter its length is written to, until the filter writing the result took it.
     pub count_out: Option<String>,
+    /// The primitive applications being materialised, innermost last (by node address): a
+    /// primitive that neither writes to memory nor gives a view would otherwise ask for
+    /// itself to be materialised again, without end (refused after a bounded nesting).
+    pub materialising: Vec<*const Expr>,
     inputs: Vec<String>,
     env: Vec<(String, View)>,
 }
@@ -139,6 +143,7 @@ impl<'a> Gen<'a> {
             trace: false,
             traced: Vec::new(),
             count_out: None,
+            materialising: Vec::new(),
             inputs: Vec::new(),
             env: Vec::new(),
         }

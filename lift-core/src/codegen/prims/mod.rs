@@ -14,6 +14,10 @@ use crate::ir::{Boundary, Expr, ExprKind, PrimArg, Reorder};
 use crate::prim::Prim;
 use crate::types::Type;
 
+/// The most times one primitive application is materialised within itself
+/// ([`Gen::materialising`]) before it is refused as a cycle.
+const MAX_NESTED: usize = 64;
+
 mod reduce;
 mod write;
 
@@ -436,10 +440,22 @@ impl<'a> Gen<'a> {
 
     /// Stores the result of `f $ args` in a new temporary and gives its view.
     fn materialize(&mut self, f: &Expr, args: Vec<Arg<'_>>, space: Option<Space>) -> GResult<View> {
+        let node: *const Expr = f;
+        // A function bound once and applied within itself (`g $ g $ x`) nests legitimately,
+        // as deep as the program is written; a cycle nests without end.
+        if self.materialising.iter().filter(|&&n| n == node).count() > MAX_NESTED {
+            return Err(CodegenError::Unsupported(format!(
+                "`{}` here: neither a view nor a store (lower it first, as the driver does)",
+                crate::print::expr(f)
+            )));
+        }
         let ty = ty_of(f)?;
         let space = space.or(self.write_to).unwrap_or(Space::Global);
         let out = self.allocate_per_item(&ty, space, &per_item_dims(f))?;
-        self.call_acc(f, args, &out)?;
+        self.materialising.push(node);
+        let r = self.call_acc(f, args, &out);
+        self.materialising.pop();
+        r?;
         Ok(out)
     }
 }
