@@ -12,6 +12,14 @@ lift! {
     kernel Jacobi<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
         map2(|nbh| 0.2 * (nbh[0][1] + nbh[1][0] + nbh[1][1] + nbh[1][2] + nbh[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x
     }
+    /// The README's 3-point blur, clamped borders (1-D sliding strips when tuned).
+    kernel Blur3<N>(x: [f32; N]) -> [f32; N] {
+        map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ x
+    }
+    /// A 5-point window without padding: the output is shorter than the input.
+    kernel Window5<N>(x: [f32; N + 4]) -> [f32; N] {
+        map(|w| w[0] - 0.5 * w[2] + w[4] * w[3]) o slide(5, 1) $ x
+    }
     /// 17 rows by one column (the column pass of a separable convolution), mirrored.
     kernel Column<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] {
         map2(|nbh| nbh[0][0] - 2.0 * nbh[8][0] + 0.5 * nbh[16][0]) o slide2(17, 1, 1, 1) o pad2(8, 8, 0, 0, mirror) $ x
@@ -197,6 +205,34 @@ fn every_stencil_candidate_matches_the_interpreter() {
             };
             assert!(ran >= 2, "{name} {n}x{m}: only {ran} candidates ran");
         }
+    }
+}
+
+/// 1-D stencils: every candidate, the sliding strips among them (a window walked in private
+/// memory, padded or exact), at sizes that are and are not multiples of the strips.
+#[test]
+fn every_1d_stencil_candidate_matches_the_interpreter() {
+    assert!(names!(Blur3).iter().any(|c| c.starts_with("slides")));
+    assert!(names!(Window5).iter().any(|c| c.starts_with("slides")));
+    for n in [1, 2, 3, 17, 64, 1000, 4099] {
+        let x = random_f32(n, n as u64 + 7);
+        let want = f32s(&interpret(
+            Blur3::LIFT,
+            "Blur3",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let ran = each_candidate_1!(Blur3, [n], &x, &want);
+        assert!(ran >= 2, "Blur3 {n}: only {ran} candidates ran");
+        let x = random_f32(n + 4, n as u64 + 9);
+        let want = f32s(&interpret(
+            Window5::LIFT,
+            "Window5",
+            &[n],
+            &[Value::from_f32s(&x)],
+        ));
+        let ran = each_candidate_1!(Window5, [n], &x, &want);
+        assert!(ran >= 2, "Window5 {n}: only {ran} candidates ran");
     }
 }
 

@@ -1,4 +1,4 @@
-//! Sliding-window strips for 2-D and 3-D stencils (LIFT's `MapSeqSlide` rules): each
+//! Sliding-window strips for 1-D, 2-D and 3-D stencils (LIFT's `MapSeqSlide` rules): each
 //! work-item walks `s` consecutive outputs along the outer dimension with `map_seq_slide`,
 //! which keeps the window in private memory and reads each input row (plane) of it once, so
 //! a `k x l` window costs `l` loads per output instead of `k l`, in a loop (not unrolled).
@@ -18,7 +18,10 @@
 //! with the column map on `map_glb(0)` (adjacent work-items read adjacent columns) and the
 //! strips on `map_glb(1)`; in three dimensions the planes' 2-D windows `map(slide2(..))` are
 //! walked along the outer dimension the same way, columns on `map_glb(0)`, rows on
-//! `map_glb(1)`, strips on `map_glb(2)`. With `pad`, `y` is padded with `clamp` so the output
+//! `map_glb(1)`, strips on `map_glb(2)`. In one dimension, `map(f) o slide(n, 1) $ y` is
+//! `join o map_glb(0, map_seq_slide(f, n, 1)) o slide(s + n - 1, s) $ y` (the last two steps
+//! above alone): `1 + (n - 1) / s` loads per output, each work-item's strip `s` elements
+//! after its neighbour's (the device's caches join a warp's strided reads). With `pad`, `y` is padded with `clamp` so the output
 //! length along the walk is a multiple of `s`, and the result cut with `take`.
 
 use super::strips::{innermost, nest_and_data, nest_depth};
@@ -36,12 +39,12 @@ pub const SLIDE_STRIPS: &[i64] = &[4, 16, 64];
 /// 32147483647 elements, found by the fuzzer, kept it busy for minutes without an answer).
 pub const MAX_WINDOW: i64 = 64;
 
-/// The sliding-window body for strip length `s`, if `body` is a 2-D or 3-D map nest over a
-/// `slide2`/`slide3` of step 1 along its outer dimension.
+/// The sliding-window body for strip length `s`, if `body` is a 1-D, 2-D or 3-D map nest over
+/// a `slide`/`slide2`/`slide3` of step 1 along its outer dimension.
 pub fn slide_strips(body: &Expr, s: i64, pad: bool, ctx: &RewriteCtx) -> Option<Expr> {
     let (m, x) = nest_and_data(body)?;
     let depth = nest_depth(&m);
-    if !(2..=3).contains(&depth) || !build::is_view(&x) {
+    if !(1..=3).contains(&depth) || !build::is_view(&x) {
         return None;
     }
     let f = innermost(&m, depth)?;
@@ -84,19 +87,20 @@ pub fn slide_strips(body: &Expr, s: i64, pad: bool, ctx: &RewriteCtx) -> Option<
         span,
     );
     // The windows of the inner dimensions, per row (plane).
-    let inner = match depth {
+    let inner = || match depth {
         2 => prim(Prim::Slide, ns[2..4].iter().map(nat).collect(), span),
         _ => prim(Prim::Slide2, ns[2..6].iter().map(nat).collect(), span),
     };
     let chain = match depth {
-        2 => vec![t(), glb(0, strip), t(), with_fun(Prim::Map, &inner, span)],
+        1 => vec![strip],
+        2 => vec![t(), glb(0, strip), t(), with_fun(Prim::Map, &inner(), span)],
         _ => vec![
             t(),
             with_fun(Prim::Map, &t(), span),
             glb(1, glb(0, strip)),
             with_fun(Prim::Map, &t(), span),
             t(),
-            with_fun(Prim::Map, &inner, span),
+            with_fun(Prim::Map, &inner(), span),
         ],
     };
     let data = if pad {
@@ -115,13 +119,21 @@ pub fn slide_strips(body: &Expr, s: i64, pad: bool, ctx: &RewriteCtx) -> Option<
     Some(out)
 }
 
+/// The depth of the map nest of `body` when it walks a sliding window along its outer
+/// dimension (the bodies [`slide_strips`] may apply to), else `None`.
+pub fn walk_depth(body: &Expr) -> Option<usize> {
+    let (m, x) = nest_and_data(body)?;
+    let depth = nest_depth(&m);
+    ((1..=3).contains(&depth) && outer_slide(&x, depth).is_some()).then_some(depth)
+}
+
 /// `x` as `slide2(..) $ y` or `slide3(..) $ y` for a nest of `depth` maps: the slide's sizes
 /// and steps (outer dimension first, all given) and `y`.
 fn outer_slide(x: &Expr, depth: usize) -> Option<(Vec<Nat>, Expr)> {
-    let want = if depth == 2 {
-        Prim::Slide2
-    } else {
-        Prim::Slide3
+    let want = match depth {
+        1 => Prim::Slide,
+        2 => Prim::Slide2,
+        _ => Prim::Slide3,
     };
     let ExprKind::Apply(f, xs) = &x.kind else {
         return None;

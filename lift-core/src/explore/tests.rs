@@ -96,6 +96,53 @@ fn stencil_strips() {
     );
 }
 
+/// 1-D stencils get sliding strips (`map_seq_slide` over `slide(s + n - 1, s)`) after every
+/// mapping: exact (`N % s == 0`) and padded (any `N`); the default is not one of them.
+#[test]
+fn stencil_1d_slides() {
+    let c = compile("kernel B<N>(x: [f32; N]) -> [f32; N] { map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ x }");
+    let strategies: Vec<&str> = c.candidates.iter().map(|c| c.strategy.as_str()).collect();
+    let first = strategies
+        .iter()
+        .position(|s| *s == "slides")
+        .expect("slides");
+    assert!(first > 0, "{strategies:?}");
+    assert!(
+        strategies[first..].iter().all(|s| *s == "slides"),
+        "{strategies:?}"
+    );
+    let exact = c
+        .candidates
+        .iter()
+        .find(|c| c.name == "slides(s=4,pad=0)")
+        .unwrap_or_else(|| panic!("{:?}", names(&c)));
+    assert!(
+        exact
+            .generated
+            .lowered
+            .starts_with("join o map_glb(0, map_seq_slide("),
+        "{}",
+        exact.generated.lowered
+    );
+    assert_eq!(exact.conditions.len(), 1, "{:?}", exact.conditions);
+    let padded = c
+        .candidates
+        .iter()
+        .find(|c| c.name == "slides(s=4,pad=1)")
+        .expect("padded slides");
+    assert!(padded.conditions.is_empty(), "{:?}", padded.conditions);
+    assert!(
+        padded.generated.lowered.starts_with("take(N) "),
+        "{}",
+        padded.generated.lowered
+    );
+    // A window of step 2 shares elements but is not walked one output at a time: none.
+    let step2 = compile(
+        "kernel S<N>(x: [f32; 2 * N + 1]) -> [f32; N] { map(reduce(+, 0.0)) o slide(3, 2) $ x }",
+    );
+    assert_no_candidate(&step2, |n| n.starts_with("slides"));
+}
+
 /// 3-D stencils: strips of planes, rows and columns on `map_glb(1)` and `map_glb(0)`.
 #[test]
 fn stencil_strips_3d() {
