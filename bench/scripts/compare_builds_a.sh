@@ -5,7 +5,7 @@ mkdir -p /etc/OpenCL/vendors; echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/
 export LIFT_DEVICE=gpu
 B="${BIN:-.devbin}"  # holds base/ and new/ builds of lift-bench
 nvidia-smi -L > $OUT/device.txt; nvidia-smi --query-gpu=driver_version --format=csv >> $OUT/device.txt
-python3 bench/scripts/torch_ref.py --spellings --out /tmp/torch-sp.json > $OUT/torch.txt 2>&1
+python3 bench/scripts/torch_ref.py --spellings --workloads gemm --out /tmp/torch-sp.json > $OUT/torch.txt 2>&1
 cp /tmp/torch-sp.json $OUT/ 2>/dev/null
 for b in base new; do
   export LIFT_CACHE_DIR=/tmp/cache-$b

@@ -68,7 +68,8 @@ def spellings(a, add, rnd, dev):
     gemm, sten, sten3, gemv, zipn = \
         ((256, 224, 192, 201), (512, 510, 511), (64, 62, 63), (512, 511), (1 << 16, (1 << 16) - 1)) if a.quick \
         else ((4096, 4000, 4032, 4001), (8192, 8190, 8191), (512, 510, 511), (8192, 8191), (1 << 24, (1 << 24) - 1))
-    for n in gemm:
+    want = lambda w: a.workloads is None or w in a.workloads
+    for n in (gemm if want("gemm") else ()):
         A, B = rnd(n, n), rnd(n, n)
         Bt, At = B.t().contiguous(), A.t().contiguous()
         ref = torch.mm(A.double(), B.double())
@@ -77,7 +78,7 @@ def spellings(a, add, rnd, dev):
         add(f"gemm-{n}", "PyTorch at.t() @ b, A given transposed (cuBLAS, no TF32)", lambda: At.t() @ B, ref)
         del A, B, Bt, At, ref
     w = torch.tensor([[0, .2, 0], [.2, .2, .2], [0, .2, 0]], device=dev)
-    for n in sten:
+    for n in (sten if want("jacobi") else ()):
         x = rnd(n, n)
         add(f"jacobi-{n}", "PyTorch pad + conv2d (cuDNN)", lambda: stencil2d(x, w, 1, 1),
             stencil2d(x.double(), w.double(), 1, 1))
@@ -86,18 +87,18 @@ def spellings(a, add, rnd, dev):
     for z, y_, x_ in [(0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1)]:
         w3[z, y_, x_] = 0.142857
     f3 = lambda x, w: F.conv3d(F.pad(x[None, None], (1, 1, 1, 1, 1, 1), mode="replicate"), w[None, None])[0, 0]
-    for n in sten3:
+    for n in (sten3 if want("jacobi3d") else ()):
         x = rnd(n, n, n)
         add(f"jacobi3d-{n}", "PyTorch pad + conv3d (cuDNN)", lambda: f3(x, w3), f3(x.double(), w3.double()))
         del x
-    for n in gemv:
+    for n in (gemv if want("gemv") else ()):
         A, v = rnd(n, n), rnd(n)
         At = A.t().contiguous()
         ref = torch.mv(A.double(), v.double())
         add(f"gemv-{n}", "PyTorch mv (cuBLAS)", lambda: torch.mv(A, v), ref)
         add(f"gemv-{n}", "PyTorch at.t() @ x, A given transposed (cuBLAS)", lambda: At.t() @ v, ref)
         del A, At, v, ref
-    for n in zipn:
+    for n in ((a.zip_sizes or zipn) if want("zip") else ()):
         x, y = rnd(n), rnd(n)
         add(f"zip-{n}", "PyTorch torch.add(x, y, alpha=2)", lambda: torch.add(x, y, alpha=2.0),
             x.double() + 2 * y.double())
@@ -140,6 +141,10 @@ def main():
                     help="VGG-16's convolution layers, as `lift-bench --only vgg` (also `--only vgg`)")
     ap.add_argument("--spellings", action="store_true",
                     help="the spellings-and-sizes part, as `lift-bench --spellings` (also `--only spellings`)")
+    ap.add_argument("--workloads", type=lambda s: s.split(","),
+                    help="with --spellings: only these workloads (gemm, jacobi, jacobi3d, gemv, zip)")
+    ap.add_argument("--zip-sizes", type=lambda s: [int(v) for v in s.split(",")],
+                    help="with --spellings: the zip lengths, as `lift-bench --workloads zip --sizes`")
     a = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False

@@ -33,8 +33,8 @@ struct Args {
         requires = "spellings"
     )]
     workloads: Option<Vec<String>>,
-    /// With `--spellings`: only these sizes (e.g. 4096,4001); for `zip`, the lengths
-    /// measured, any of them (e.g. 67108864,67108867).
+    /// With `--spellings`: only these sizes (e.g. 4096,4001); for `zip`, where none of them
+    /// is one of its default lengths, the lengths measured (e.g. 67108864,67108867).
     #[arg(
         long,
         value_name = "LIST",

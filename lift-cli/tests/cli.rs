@@ -226,7 +226,9 @@ fn emit_each_kind_matches_the_macro() {
         .assert()
         .success()
         .stdout(predicate::str::contains("kernel Scale:"))
-        .stdout(predicate::str::contains("   0* map"));
+        // An element-wise map's default: vectors with a scalar tail (every length).
+        .stdout(predicate::str::contains("   0* vector(w="))
+        .stdout(predicate::str::contains(",tail=1)"));
     // Every kernel of a Rust file's blocks, with a block in error reported.
     lift(d.path())
         .args(["emit", "demo.rs", "--lowered"])

@@ -148,11 +148,13 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
         }
     }
     if wanted("zip") {
-        // An element-wise map applies at every length: `--sizes` names the lengths measured
-        // (2^26 and 2^26 + 3, say), the first of them the round one.
+        // An element-wise map applies at every length: `--sizes` filters its default lengths
+        // like every workload's, and where it names none of them, the listed sizes are the
+        // lengths measured (2^26 and 2^26 + 3, say), the first of them the round one.
+        let listed: Vec<usize> = s.zip.into_iter().filter(sized).collect();
         let ns = match &cfg.spelling_sizes {
-            Some(ns) if !ns.is_empty() => ns.clone(),
-            _ => s.zip.to_vec(),
+            Some(ns) if listed.is_empty() && !ns.is_empty() => ns.clone(),
+            _ => listed,
         };
         for &n in &ns {
             step(&format!("zip-{n}"), zip(ctx, cfg, n, ns[0]));
