@@ -25,7 +25,7 @@ struct Args {
     /// The spellings-and-sizes part (= `--only spellings`).
     #[arg(long)]
     spellings: bool,
-    /// With `--spellings`: only these workloads (gemm, jacobi, jacobi3d, gemv, zip, transpose).
+    /// With `--spellings`: only these workloads (gemm, jacobi, jacobi3d, gemv, blur, zip, transpose).
     #[arg(
         long,
         value_name = "LIST",

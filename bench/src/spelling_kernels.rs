@@ -70,6 +70,19 @@ lift! {
         map(|col| reduce(+, 0.0) o map(|p| p.0 * p.1) $ zip(col, x)) $ transpose $ mt
     }
 
+    /// The README's 3-point blur (a): `reduce` over each window.
+    pub kernel BlurReduce<N>(x: [f32; N]) -> [f32; N] {
+        map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp) $ x
+    }
+    /// The 3-point blur (b): the window's elements named, weights of one.
+    pub kernel BlurIndexed<N>(x: [f32; N]) -> [f32; N] {
+        map(|w| w[0] + w[1] + w[2]) o slide(3, 1) o pad(1, 1, clamp) $ x
+    }
+    /// The 3-point blur (c): a lambda, applications with `$`.
+    pub kernel BlurLambda<N>(x: [f32; N]) -> [f32; N] {
+        map(|w| reduce(|s, v| s + v, 0.0) $ w) $ slide(3, 1) $ pad(1, 1, clamp) $ x
+    }
+
     /// `x + 2 y` (a): a producer map inside the zip.
     pub kernel ZipComputed<N>(x: [f32; N], y: [f32; N]) -> [f32; N] {
         map(|p| p.0 + p.1) $ zip(x, map(|v| v * 2.0) $ y)

@@ -18,9 +18,9 @@ fn quick_spellings_run_and_check() {
     let mut suite = lift_bench::run_suite(&cfg).expect("suite runs");
     lift_bench::finish(&mut suite, &cfg).expect("outputs written");
     let lift: Vec<_> = suite.records.iter().filter(|r| r.class == "lift").collect();
-    // GEMM 6 spellings, Jacobi 3, Jacobi 3-D 2, GEMV 3, zip 4, transpose 4, at two sizes;
-    // untuned and tuned.
-    assert_eq!(lift.len(), 2 * 2 * (6 + 3 + 2 + 3 + 4 + 4));
+    // GEMM 6 spellings, Jacobi 3, Jacobi 3-D 2, GEMV 3, blur 3, zip 4, transpose 4, at two
+    // sizes; untuned and tuned.
+    assert_eq!(lift.len(), 2 * 2 * (6 + 3 + 2 + 3 + 3 + 4 + 4));
     for r in lift {
         let sp = r.spelling.as_ref().expect("tagged");
         assert_eq!(

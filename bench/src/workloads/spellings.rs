@@ -34,7 +34,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The workloads of the spellings part (`--workloads` picks some).
-pub const WORKLOADS: &[&str] = &["gemm", "jacobi", "jacobi3d", "gemv", "zip", "transpose"];
+pub const WORKLOADS: &[&str] = &[
+    "gemm",
+    "jacobi",
+    "jacobi3d",
+    "gemv",
+    "blur",
+    "zip",
+    "transpose",
+];
 
 /// The candidates a tuning tries in quick mode (`LIFT_TUNE_CANDIDATES`): enough to compare
 /// candidates and time the fastest built for the sizes, without the minutes POCL takes to
@@ -47,6 +55,7 @@ struct Sizes {
     stencil: [usize; 3],
     stencil3: [usize; 3],
     gemv: [usize; 2],
+    blur: [usize; 2],
     zip: [usize; 2],
     transpose: [usize; 2],
 }
@@ -61,6 +70,7 @@ impl Sizes {
                 stencil: [512, 510, 511],
                 stencil3: [64, 62, 63],
                 gemv: [512, 511],
+                blur: [1 << 16, (1 << 16) - 1],
                 zip: [1 << 16, (1 << 16) - 1],
                 transpose: [512, 511],
             }
@@ -70,6 +80,7 @@ impl Sizes {
                 stencil: [8192, 8190, 8191],
                 stencil3: [512, 510, 511],
                 gemv: [8192, 8191],
+                blur: [1 << 26, (1 << 26) + 3],
                 zip: [1 << 24, (1 << 24) - 1],
                 transpose: [8192, 8191],
             }
@@ -86,7 +97,7 @@ pub fn size_text(workload: &str) -> Option<String> {
         "gemv" => format!("{n}x{n}"),
         "jacobi" => format!("{n}^2"),
         "jacobi3d" => format!("{n}^3"),
-        "zip" => format!("n = {n}"),
+        "zip" | "blur" => format!("n = {n}"),
         "transpose" => format!("{n}^2"),
         _ => return None,
     })
@@ -145,6 +156,11 @@ pub fn run(ctx: &Context, cfg: &Config, blas: Blas<'_>) -> Res<Vec<Record>> {
     if wanted("gemv") {
         for n in s.gemv.into_iter().filter(sized) {
             step(&format!("gemv-{n}"), gemv(ctx, cfg, n, s.gemv[0], blas));
+        }
+    }
+    if wanted("blur") {
+        for n in s.blur.into_iter().filter(sized) {
+            step(&format!("blur-{n}"), blur(ctx, cfg, n, s.blur[0]));
         }
     }
     if wanted("zip") {
@@ -699,6 +715,41 @@ fn zip(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> 
     Ok(recs)
 }
 
+fn blur(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> {
+    eprintln!("spellings: blur (n = {n})");
+    let mut recs = Vec::new();
+    let xv = random_vec(n, 14);
+    let at = |i: usize| f64::from(xv[i.min(n - 1)]);
+    let reference = Reference::full(par_map(n, |i| at(i.max(1) - 1) + at(i) + at(i + 1)));
+    let x = ctx.upload(&xv)?;
+    let mut out = ctx.alloc::<f32>(n)?;
+    let work = Work {
+        name: name("blur", n),
+        size: format!("n = {n}"),
+        flops: 2.0 * n as f64,
+        bytes: 8.0 * n as f64,
+        tol: 1e-5,
+    };
+    let g = &Group {
+        workload: "blur",
+        n,
+        round,
+        elements: n as f64,
+    };
+    let (x, xv) = (&x, &xv[..]);
+    let mut b = Bench::new(ctx, cfg, &work, &reference, &mut out, &mut recs);
+    let b = &mut b;
+    let spellings = [
+        "a: map(reduce(+, 0.0)) o slide(3, 1) o pad(1, 1, clamp)",
+        "b: map(|w| w[0] + w[1] + w[2])",
+        "c: lambdas, $ slide(3, 1) $ pad(1, 1, clamp) $ x",
+    ];
+    spell!(b, g, spellings[0], BlurReduce, ctx, [n], (x), (xv));
+    spell!(b, g, spellings[1], BlurIndexed, ctx, [n], (x), (xv));
+    spell!(b, g, spellings[2], BlurLambda, ctx, [n], (x), (xv));
+    Ok(recs)
+}
+
 fn transpose(ctx: &Context, cfg: &Config, n: usize, round: usize) -> Res<Vec<Record>> {
     eprintln!("spellings: transpose (n = {n})");
     let mut recs = Vec::new();
@@ -931,7 +982,7 @@ pub fn table(suite: &Suite) -> String {
     }
     t.push_str(
         "\n*vs best spelling*: the fastest lift-rs spelling of the same workload, size and mode over this time (1.00x = the best). \
-*time/elem vs round*: time per element over that of the same spelling and mode at the round size (elements: GEMM n^3 multiply-adds, GEMV and Jacobi n^2, zip n; 1.00x = scales perfectly, above = slower per element). \
+*time/elem vs round*: time per element over that of the same spelling and mode at the round size (elements: GEMM n^3 multiply-adds, GEMV and Jacobi n^2, blur and zip n; 1.00x = scales perfectly, above = slower per element). \
 *vs CLBlast / PyTorch*: the reference's best time at the same size over this time (above 1 = faster than the reference). \
 *untuned*: plain `launch` with an empty tuning cache (the default choice); *tuned*: `tune`, then `launch` (the cached choice).\n",
     );
