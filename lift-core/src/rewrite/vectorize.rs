@@ -27,8 +27,10 @@ use super::build::{self, compose, prim};
 use super::dsl::Builder;
 use super::Rule;
 use crate::arith::Nat;
+use crate::ir::{children, is_free, pat_names, BinOp, Section, UnOp};
 use crate::ir::{Expr, ExprKind, PrimArg};
 use crate::prim::Prim;
+use crate::typeck::is_builtin;
 use crate::types::{ScalarType, Type, VECTOR_WIDTHS};
 
 /// `map(f) ⇒ as_scalar o map(vectorize(w, f)) o as_vector(w)`, for `f` from a float scalar to
@@ -66,9 +68,82 @@ pub fn vectorize_map(w: u32) -> Rule {
     )
 }
 
-/// Does `f` give a non-boolean scalar (its type known)?
+/// Does `f` give a non-boolean scalar (its type known), computed lane by lane? `vectorize(w,
+/// f)` runs `f`'s body on vectors, so its parameters may flow only through arithmetic, the
+/// math builtins, float casts and `let`: never into an index (`x[(v * 4.0) as i32]` would be
+/// a vector of indices), a comparison, a condition or a user function (written for scalars).
+/// Values that do not depend on the parameters (`x[N - 1]`, a scalar argument) are the same
+/// in every lane.
 fn scalar_out(f: &Expr) -> bool {
-    matches!(&f.ty, Some(Type::Scalar(s)) if *s != ScalarType::Bool)
+    let ExprKind::Lambda(ps, body) = &f.kind else {
+        return false;
+    };
+    let mut bound: Vec<String> = ps.iter().flat_map(pat_names).collect();
+    matches!(&f.ty, Some(Type::Scalar(s)) if *s != ScalarType::Bool) && lanewise(body, &mut bound)
+}
+
+/// Does `e` mention one of the names `bound`?
+fn mentions(e: &Expr, bound: &[String]) -> bool {
+    bound.iter().any(|n| is_free(e, n))
+}
+
+/// Is `e`, which mentions no lane, a scalar expression without primitives (the same value
+/// in every lane: `x[N - 1]`, `a * 2.0`)?
+fn uniform(e: &Expr) -> bool {
+    let scalar = matches!(&e.ty, Some(Type::Scalar(s)) if *s != ScalarType::Bool);
+    let plain = |x: &Expr| {
+        !matches!(
+            x.kind,
+            ExprKind::Prim(..) | ExprKind::Lambda(..) | ExprKind::Compose(_) | ExprKind::Point(..)
+        )
+    };
+    fn all(e: &Expr, ok: &dyn Fn(&Expr) -> bool) -> bool {
+        ok(e) && children(e).into_iter().all(|c| all(c, ok))
+    }
+    scalar && all(e, &plain)
+}
+
+/// Is `e` computed lane by lane from the names `bound` (see [`scalar_out`])?
+fn lanewise(e: &Expr, bound: &mut Vec<String>) -> bool {
+    if !mentions(e, bound) {
+        return uniform(e);
+    }
+    match &e.kind {
+        ExprKind::Ident(_) => true,
+        ExprKind::Proj(x, _) => lanewise(x, bound),
+        ExprKind::Binary(op, a, b) => {
+            matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
+                && lanewise(a, bound)
+                && lanewise(b, bound)
+        }
+        ExprKind::Unary(UnOp::Neg, x) => lanewise(x, bound),
+        ExprKind::Cast(x, t) => {
+            let from = match &x.ty {
+                Some(Type::Scalar(s)) => s.is_float(),
+                _ => false,
+            };
+            from && t.is_float() && lanewise(x, bound)
+        }
+        ExprKind::Apply(g, xs) => {
+            let math = match &g.kind {
+                ExprKind::Ident(n) => is_builtin(n) && !bound.contains(n),
+                ExprKind::Section(s) => matches!(s, Section::Min | Section::Max),
+                _ => false,
+            };
+            math && xs.iter().all(|x| lanewise(x, bound))
+        }
+        ExprKind::Let(p, v, body) => {
+            if !lanewise(v, bound) {
+                return false;
+            }
+            let before = bound.len();
+            bound.extend(pat_names(p));
+            let ok = lanewise(body, bound);
+            bound.truncate(before);
+            ok
+        }
+        _ => false,
+    }
 }
 
 /// An element-wise map `map(f) $ D` or `map(f) $ zip(D1, .., Dk)`: `f`, the arrays `Di` (one

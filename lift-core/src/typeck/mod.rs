@@ -7,6 +7,7 @@ mod extents;
 mod nesting;
 pub mod rules;
 mod scalar;
+pub(crate) use scalar::is_builtin;
 
 use crate::arith::{Facts, Nat};
 use crate::error::{CResult, CompileError, ErrorKind};

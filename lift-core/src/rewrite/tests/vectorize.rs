@@ -5,7 +5,11 @@
 //! can meet a binder of theirs; the lambdas' own names (`p`, `q`, `r`, `x`) stay as written.
 
 use super::gen::{check_rule, Gen, Tol};
+use crate::parse::parse_program_str;
+use crate::rewrite::rewrite_kernel;
+use crate::rewrite::strategy::{rule, top_down};
 use crate::rewrite::vectorize::{coarsen, flatten_map, pad_map, vectorize_data};
+use crate::typeck::check_program;
 use crate::types::VECTOR_WIDTHS;
 use rand::Rng;
 
@@ -86,4 +90,28 @@ fn flatten_map_keeps_the_map() {
         Tol::Exact,
         12,
     );
+}
+
+/// `vectorize_data` applies only where the element function is computed lane by lane: its
+/// parameters through arithmetic, math builtins, float casts and `let`, other values the same
+/// in every lane; never into an index, a comparison, a condition, an integer cast or a user
+/// function.
+#[test]
+fn vectorize_data_needs_a_lanewise_function() {
+    let applies = |body: &str| {
+        let src = format!(
+            "fn sq(t: f32) -> f32 {{ t * t }}\n\
+             kernel K<N>(x: [f32; N], a: f32) -> [f32; N] {{ {body} }}"
+        );
+        let mut p = parse_program_str(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        check_program(&mut p).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        rewrite_kernel(&p, "K", &top_down(rule(vectorize_data(4)))).is_ok()
+    };
+    assert!(applies("map(|v| sqrt(v) * a - x[N - 1] + max(v, 1.0)) $ x"));
+    assert!(applies("map(|v| { let s = v * v; s / (1.0 + s) }) $ x"));
+    assert!(applies("map(|(u, w)| -u + (w as f32) / 2.0) $ zip(x, x)"));
+    assert!(!applies("map(|v| x[(v * 4.0) as i32 + 1] - v) $ x"));
+    assert!(!applies("map(|v| if v > 0.0 { v } else { 0.0 }) $ x"));
+    assert!(!applies("map(|v| ((v * 2.0) as i32) as f32) $ x"));
+    assert!(!applies("map(|v| sq(v) + 1.0) $ x"));
 }
