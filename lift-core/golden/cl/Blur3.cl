@@ -1,5 +1,5 @@
-// Blur3: map
-// launch Blur3 global [N] local [any] local memory 0 bytes
+// Blur3: slides(s=4,pad=1)
+// launch Blur3 global [(N + 3) / 4] local [any] local memory 0 bytes
 #ifdef LIFT_IDX64
 typedef long lift_idx;
 #else
@@ -19,12 +19,22 @@ kernel void Blur3(const global float* restrict input, global float* out, lift_id
 #else
   const lift_idx N = lift_size_N;
 #endif
-  if (get_global_id(0) < N) {
+  if (get_global_id(0) < (N + 3) / 4) {
     lift_idx gid0 = get_global_id(0);
-    float acc_1 = 0.0f;
-    for (lift_idx i_2 = 0; i_2 < 3; i_2 += 1) {
-      acc_1 = acc_1 + input[lift_min(N - 1, lift_max(0, gid0 + i_2 - 1))];
+    float tmp_p_1[3];
+    tmp_p_1[0] = input[lift_max(0, 4 * gid0 - 1)];
+    tmp_p_1[1] = input[4 * gid0];
+    for (lift_idx i_2 = 0; i_2 < 4; i_2 += 1) {
+      tmp_p_1[2] = input[lift_min(N - 1, lift_min(N + 1, 4 * gid0 + i_2 + 2) - 1)];
+      float acc_3 = 0.0f;
+      for (lift_idx i_4 = 0; i_4 < 3; i_4 += 1) {
+        acc_3 = acc_3 + tmp_p_1[i_4];
+      }
+      if (4 * gid0 + i_2 < N) {
+        out[4 * gid0 + i_2] = acc_3;
+      }
+      tmp_p_1[0] = tmp_p_1[1];
+      tmp_p_1[1] = tmp_p_1[2];
     }
-    out[gid0] = acc_1;
   }
 }

@@ -308,12 +308,22 @@ fn later_strategies(
             }
         }
     }
-    // Sliding strips of a 2-D or 3-D stencil come before the default mapping; those of a 1-D
-    // stencil (strips side by side across a warp, strided) after every mapping, for the tuner.
-    let one_d = slides::walk_depth(body) == Some(1);
-    for c in slide_candidates(prog, kernel, info, &ctx, dropped, !one_d) {
-        if push_found(out, c, scope, info) {
-            return;
+    // Sliding strips come before the default mapping: longest first in 2-D and 3-D (a strip
+    // of rows walks down columns read side by side), shortest first in 1-D (neighbouring
+    // work-items walk strips `s` elements apart: the shortest keep a warp's reads closest).
+    let order = match slides::walk_depth(body) {
+        Some(1) => space::slides_shortest_first(),
+        _ => space::slides(),
+    };
+    for &(s, pad) in &order {
+        let Some(new) = slides::slide_strips(body, s, pad, &ctx) else {
+            continue;
+        };
+        let strip = Strategy::Slides(strategy::Strip { s, pad });
+        if let Some(c) = lowered(prog, kernel, info, new, strip, dropped) {
+            if push_found(out, c, scope, info) {
+                return;
+            }
         }
     }
     // A map nest over a transposed view: tiles staged through local memory.
@@ -373,33 +383,6 @@ fn later_strategies(
     }
     out.extend(tail);
     out.extend(mappings);
-    if scope != Scope::Default {
-        out.extend(slide_candidates(prog, kernel, info, &ctx, dropped, one_d));
-    }
-}
-
-/// The sliding-strip candidates of the kernel's body (none unless `wanted`), longest strips
-/// first.
-fn slide_candidates(
-    prog: &Program,
-    kernel: &str,
-    info: &KernelInfo,
-    ctx: &RewriteCtx,
-    dropped: &mut Vec<Dropped>,
-    wanted: bool,
-) -> Vec<Candidate> {
-    let Some(k) = prog.kernel(kernel).filter(|_| wanted) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for &(s, pad) in &space::slides() {
-        let Some(new) = slides::slide_strips(&k.body, s, pad, ctx) else {
-            continue;
-        };
-        let strip = Strategy::Slides(strategy::Strip { s, pad });
-        out.extend(lowered(prog, kernel, info, new, strip, dropped));
-    }
-    out
 }
 
 /// Appends `c` to `out`; whether exploring in `scope` stops here (the default scope stops

@@ -158,7 +158,17 @@ pub fn strips() -> Vec<(i64, bool)> {
         .collect()
 }
 
-/// Sliding-window strip configurations `(s, pad)`, in order of preference.
+/// The sliding strips (length, padded) of a 1-D stencil, shortest first, each exact then
+/// padded.
+pub fn slides_shortest_first() -> Vec<(i64, bool)> {
+    super::slides::SLIDE_STRIPS
+        .iter()
+        .flat_map(|&s| [(s, false), (s, true)])
+        .collect()
+}
+
+/// The sliding strips (length, padded) of a 2-D or 3-D stencil, longest first, each exact
+/// then padded.
 pub fn slides() -> Vec<(i64, bool)> {
     super::slides::SLIDE_STRIPS
         .iter()
