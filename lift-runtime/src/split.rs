@@ -127,6 +127,55 @@ impl SplitKernel {
         Ok(self)
     }
 
+    /// Measures the devices' speed at `sizes` on typed host data `args` (as
+    /// [`SplitKernel::run_typed`]) and gives one weight per device for
+    /// [`SplitKernel::with_weights`]: in proportion to its speed, every weight positive, the
+    /// weights summing to 1 (devices of equal speed get equal weights, within the noise of
+    /// the timing). Every device runs the same probe: the middle slab of an equal split of
+    /// the rows (its part of `args` uploaded once), or the whole kernel where it is not
+    /// split; its time is the median of several launches' profiled device time (as the
+    /// tuner times a candidate). A device that fails is an [`Error::OnDevice`] naming it.
+    pub fn measure_weights(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Vec<f64>> {
+        let per_row = self.rows_of(sizes, args)?;
+        let at: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+        let slab = partition::plan(&self.program, &self.kernel, &at)
+            .ok()
+            .and_then(|plan| {
+                let equal = partition::slabs(plan.rows, &vec![1.0; self.devices.len()]);
+                let rows = equal.get(equal.len() / 2)?.clone();
+                partition::slab(&self.program, &self.kernel, &at, rows).ok()
+            });
+        let times = match slab {
+            Some(slab) => {
+                let text = lift_core::print::program(&slab.program);
+                let mine: Vec<HostArg<'_>> = args
+                    .iter()
+                    .zip(&slab.inputs)
+                    .zip(&per_row)
+                    .map(|((a, i), w)| a.slice(i, *w))
+                    .collect();
+                crate::weights::median_times(&self.devices, &text, &self.kernel, &[], &mine)
+            }
+            None => {
+                crate::weights::median_times(&self.devices, &self.text, &self.kernel, sizes, args)
+            }
+        };
+        Ok(crate::weights::from_times(
+            &times.map_err(|(d, e)| self.on(d, e))?,
+        ))
+    }
+
+    /// This kernel with the weights [`SplitKernel::measure_weights`] measures at `sizes` on
+    /// `args`.
+    pub fn with_measured_weights(
+        self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+    ) -> Result<SplitKernel> {
+        let weights = self.measure_weights(sizes, args)?;
+        self.with_weights(&weights)
+    }
+
     /// Where the kernel runs at `sizes`.
     pub fn placement(&self, sizes: &[usize]) -> Result<Placement> {
         Ok(match &*self.prepare(sizes)? {
