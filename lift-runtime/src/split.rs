@@ -134,7 +134,7 @@ impl SplitKernel {
     /// the timing). Every device runs the same probe: the middle slab of an equal split of
     /// the rows (its part of `args` uploaded once), or the whole kernel where it is not
     /// split; its time is the median of several launches' profiled device time (as the
-    /// tuner times a candidate). A device that fails is an [`Error::OnDevice`] naming it.
+    /// tuner times a candidate), over a few rounds that time the devices by turns. A device that fails is an [`Error::OnDevice`] naming it.
     pub fn measure_weights(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Vec<f64>> {
         let per_row = self.rows_of(sizes, args)?;
         let at: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();

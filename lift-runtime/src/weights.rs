@@ -2,7 +2,7 @@
 //! ([`crate::SplitKernel::measure_weights`]): every device runs the same probe (one slab of
 //! an equal split, or the whole kernel where it is not split) on resident data, timed as the
 //! tuner times a candidate (profiling events, the median of several launches:
-//! [`crate::tune`]); each device's weight is its speed (the inverse of its time) over the
+//! [`crate::tune`]), in rounds by turns; each device's weight is its speed (the inverse of its time) over the
 //! sum of the speeds.
 
 use crate::dynamic::DynKernel;
@@ -12,6 +12,11 @@ use crate::{Devices, Error, HostArg};
 /// clock's unit): a launch with no kernel (a result that is a view of its input) counts as
 /// this fast, so every weight is finite and positive.
 const SHORTEST_MS: f64 = 1e-6;
+
+/// Rounds of timing: each device's time is the median of its rounds' medians, the devices
+/// timed by turns in each round (in another order each), so that a change of load on the
+/// host (another process on a CPU device) falls on every device alike.
+const ROUNDS: usize = 3;
 
 /// Per device of `devices`, the median device time (milliseconds) of kernel `kernel` of
 /// `text` at `sizes` on `args`, uploaded once and launched again and again; a failure with
@@ -23,20 +28,35 @@ pub(crate) fn median_times(
     sizes: &[usize],
     args: &[HostArg<'_>],
 ) -> std::result::Result<Vec<f64>, (usize, Error)> {
-    devices
+    let probes = devices
         .contexts()
         .iter()
         .enumerate()
         .map(|(d, ctx)| {
             let k = DynKernel::compile_for(ctx, text, kernel, sizes).map_err(|e| (d, e))?;
             let r = k.resident_host(sizes, args).map_err(|e| (d, e))?;
-            let mut launch = || match k.launch_resident(&r)? {
+            Ok((k, r))
+        })
+        .collect::<std::result::Result<Vec<_>, (usize, Error)>>()?;
+    let mut rounds = vec![Vec::with_capacity(ROUNDS); probes.len()];
+    for round in 0..ROUNDS {
+        for i in 0..probes.len() {
+            let d = (i + round) % probes.len();
+            let (k, r) = &probes[d];
+            let mut launch = || match k.launch_resident(r)? {
                 Some(ev) => Ok(ev.span_ns()? as f64 / 1e6),
                 None => Ok(0.0),
             };
-            crate::tune::time(&mut launch, None).map_err(|e| (d, e))
+            rounds[d].push(crate::tune::time(&mut launch, None).map_err(|e| (d, e))?);
+        }
+    }
+    Ok(rounds
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
         })
-        .collect()
+        .collect())
 }
 
 /// Weights in proportion to the speeds of devices taking `times` (milliseconds) for the same
