@@ -145,6 +145,18 @@ fn measured_weights_follow_the_devices_speed() {
         let got = k.run_typed::<f32>(&[rows, m], &[HostArg::array(&y)]);
         assert_eq!(matrix(&got.expect("a run"), rows), one, "Jacobi on {n}");
     }
+    // The generated `NameOn` measures its weights too.
+    let x = random_f32(4097, 3);
+    let one = Blur::new(ctx())
+        .and_then(|k| k.run(4097, &x))
+        .expect("one device");
+    let blur = Blur::new_on(&devices(3)).and_then(|k| k.with_measured_weights(4097, &x));
+    let blur = blur.expect("measured weights");
+    assert_eq!(blur.run(4097, &x).expect("three devices"), one);
+    assert!(matches!(blur.placement(4097), Ok(Placement::Split(s)) if s.len() == 3));
+    assert!(Blur::new_on(&devices(3))
+        .and_then(|k| k.with_weights(&[1.0, 2.0]))
+        .is_err());
     let flip = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }";
     let k = SplitKernel::new(&devices(2), flip, "K").expect("a split kernel");
     let w = k.measure_weights(&[4, 3], &[HostArg::array(&y[..12])]);
