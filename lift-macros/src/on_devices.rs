@@ -92,6 +92,19 @@ pub fn item(k: &Kernel, info: &KernelInfo) -> TokenStream {
                 #convert
             }
 
+            /// This kernel with the rows split in proportion to `weights`, one positive
+            /// number per device (`SplitKernel::with_weights`).
+            pub fn with_weights(self, weights: &[f64]) -> ::core::result::Result<Self, ::lift_runtime::Error> {
+                Ok(#on { split: self.split.with_weights(weights)? })
+            }
+
+            /// This kernel with the rows split in proportion to the devices' speed, measured
+            /// on these sizes and arguments (`SplitKernel::measure_weights`: every device
+            /// timed on the same probe; the weights are kept for every size).
+            pub fn with_measured_weights(self, #(#sizes: usize,)* #(#params),*) -> ::core::result::Result<Self, ::lift_runtime::Error> {
+                Ok(#on { split: self.split.with_measured_weights(&[#(#sizes),*], &[#(#hosts),*])? })
+            }
+
             /// Where the kernel runs at these sizes: the rows per device, or one device
             /// and why.
             pub fn placement(&self, #(#sizes: usize),*) -> ::core::result::Result<::lift_runtime::Placement, ::lift_runtime::Error> {

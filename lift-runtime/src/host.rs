@@ -49,6 +49,23 @@ macro_rules! map_data {
     };
 }
 
+/// Applies `$body` to the slice inside a [`HostData`], whatever its type.
+#[cfg(feature = "mpi")]
+macro_rules! with_slice {
+    ($d:expr, $v:ident => $body:expr) => {
+        match $d {
+            HostData::F16($v) => $body,
+            HostData::F32($v) => $body,
+            HostData::F64($v) => $body,
+            HostData::I32($v) => $body,
+            HostData::U32($v) => $body,
+            HostData::I64($v) => $body,
+            HostData::U64($v) => $body,
+            HostData::U8($v) => $body,
+        }
+    };
+}
+
 impl HostData<'_> {
     /// `len` zeros of the device type of `s`.
     pub fn zeros(s: ScalarType, len: usize) -> HostData<'static> {
@@ -144,9 +161,57 @@ impl HostData<'_> {
         }
     }
 
+    /// The scalars' bytes, as on the device (what crosses MPI ranks).
+    #[cfg(feature = "mpi")]
+    pub(crate) fn bytes(&self) -> &[u8] {
+        fn view<T: Copy>(v: &[T]) -> &[u8] {
+            // SAFETY: the host scalar types are plain numbers (and `u8`s for `bool`) without
+            // padding: every byte of the slice is initialised; the view borrows `v`.
+            unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+        }
+        with_slice!(self, v => view(v))
+    }
+
+    /// The scalars' bytes, writable (owned from here on).
+    #[cfg(feature = "mpi")]
+    pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
+        fn view<T: Copy>(v: &mut [T]) -> &mut [u8] {
+            let len = std::mem::size_of_val(v);
+            // SAFETY: as in `bytes`; moreover every bit pattern is a valid value of these
+            // types (the `bool`s are held as `u8`), so any bytes written stay valid.
+            unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len) }
+        }
+        with_slice!(self, v => view(v.to_mut()))
+    }
+
     /// Scalars `range`, borrowed (`range` within [`HostData::len`]).
     fn sub(&self, range: std::ops::Range<usize>) -> HostData<'_> {
         map_data!(self, v => Cow::Borrowed(&v[range]))
+    }
+}
+
+/// What a slab receives of every argument ([`HostArg::slice`]): per parameter, its input
+/// `inputs` and the scalars of one row of its array `per_row`.
+pub(crate) fn slab_args<'a>(
+    args: &'a [HostArg<'_>],
+    inputs: &[Input],
+    per_row: &[usize],
+) -> Vec<HostArg<'a>> {
+    args.iter()
+        .zip(inputs)
+        .zip(per_row)
+        .map(|((a, i), w)| a.slice(i, *w))
+        .collect()
+}
+
+/// The bytes of one scalar of type `s` on the device (and in [`HostData`]).
+#[cfg(feature = "mpi")]
+pub(crate) fn scalar_bytes(s: ScalarType) -> usize {
+    match s {
+        ScalarType::Bool => 1,
+        ScalarType::F16 => 2,
+        ScalarType::F32 | ScalarType::I32 | ScalarType::U32 => 4,
+        ScalarType::F64 | ScalarType::I64 | ScalarType::U64 => 8,
     }
 }
 

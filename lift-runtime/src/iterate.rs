@@ -102,12 +102,7 @@ fn setup<'k>(
     for (device, inputs, kernel) in slabs {
         let fail = |e| (*device, e);
         let reads = partition::rows(&inputs[param], n);
-        let mine: Vec<HostArg<'_>> = args
-            .iter()
-            .zip(inputs)
-            .zip(rows_of)
-            .map(|((a, i), w)| a.slice(i, *w))
-            .collect();
+        let mine = crate::host::slab_args(args, inputs, rows_of);
         for set in &mut states {
             set.push(kernel.resident_host(&[], &mine).map_err(fail)?);
         }

@@ -42,6 +42,7 @@ pub mod ranks;
 pub mod select;
 mod split;
 pub mod tune;
+mod weights;
 
 pub use buffer::{Buffer, DeviceScalar};
 pub use context::{Context, DEVICE_ENV, DEVICE_MODEL_ENV, MAX_TEMPORARY_ENV};

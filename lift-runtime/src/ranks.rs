@@ -5,14 +5,19 @@
 //! [`SplitKernel`]); rows are gathered on every rank, a full reduction's partial results
 //! folded with its operator. [`RankKernel::iterate`] exchanges only halo rows between ranks
 //! (MPI point-to-point) after each launch.
+//!
+//! As for [`SplitKernel`], the entries on typed host data ([`RankKernel::run_typed`],
+//! [`RankKernel::iterate_typed`]) are the machinery: each rank's rows go to its devices as
+//! sub-slices of the caller's data, rows cross ranks as the bytes of their scalars, with no
+//! interpreter value per scalar; the entries on interpreter values check and flatten the
+//! arguments once (the whole kernel's [`SplitKernel`] does) and run the same path.
 
 pub use mpi;
 
-use crate::{Devices, Error, Placement, Result, SplitKernel};
-use lift_core::interp::{Scalar, Value};
-use lift_core::ir::Program;
+use crate::host::{into_owned, scalar_bytes, slab_args};
+use crate::{Devices, Error, HostArg, HostData, HostScalar, Placement, Result, SplitKernel};
+use lift_core::interp::Value;
 use lift_core::partition::{self, Combine, Input};
-use lift_core::types::{ScalarType, Type};
 use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -23,9 +28,9 @@ use std::ops::Range;
 pub struct RankKernel<'c> {
     comm: &'c SimpleCommunicator,
     devices: Devices,
-    text: String,
-    kernel: String,
-    program: Program,
+    /// The whole kernel on this rank's devices: where it cannot be split, and the checks and
+    /// conversions of the arguments and the result.
+    whole: SplitKernel,
 }
 
 /// What one rank computes at some sizes.
@@ -47,17 +52,10 @@ impl<'c> RankKernel<'c> {
         program_text: &str,
         kernel: &str,
     ) -> Result<Self> {
-        let compile = |e: lift_core::CompileError| Error::Compile {
-            message: format!("kernel `{kernel}`: {}", e.message),
-        };
-        let mut program = lift_core::parse::parse_program_str(program_text).map_err(compile)?;
-        lift_core::typeck::check_program(&mut program).map_err(compile)?;
         Ok(RankKernel {
             comm,
             devices: devices.clone(),
-            text: program_text.to_string(),
-            kernel: kernel.to_string(),
-            program,
+            whole: SplitKernel::new(devices, program_text, kernel)?,
         })
     }
 
@@ -65,12 +63,12 @@ impl<'c> RankKernel<'c> {
     /// rank and why.
     pub fn placement(&self, sizes: &[usize]) -> Result<Placement> {
         match self.mine(sizes)? {
-            Ok(Mine {
+            Some(Mine {
                 local: Some((k, _)),
                 ..
             }) => k.placement(&[]),
-            Ok(Mine { local: None, .. }) => Ok(Placement::Split(Vec::new())),
-            Err(k) => k.placement(sizes),
+            Some(Mine { local: None, .. }) => Ok(Placement::Split(Vec::new())),
+            None => self.whole.placement(sizes),
         }
     }
 
@@ -78,23 +76,22 @@ impl<'c> RankKernel<'c> {
         self.comm.rank() as usize
     }
 
-    /// This rank's part at `sizes`, or the whole kernel on this rank's devices where the
-    /// kernel cannot be split.
-    fn mine(&self, sizes: &[usize]) -> Result<std::result::Result<Mine, SplitKernel>> {
+    /// This rank's part at `sizes`; none where the kernel cannot be split (the whole kernel
+    /// then runs on every rank's devices).
+    fn mine(&self, sizes: &[usize]) -> Result<Option<Mine>> {
         let at: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
-        let whole = || SplitKernel::new(&self.devices, &self.text, &self.kernel);
-        let plan = match partition::plan(&self.program, &self.kernel, &at) {
-            Ok(plan) => plan,
-            Err(_) => return Ok(Err(whole()?)),
+        let (program, kernel) = (self.whole.program(), self.whole.name());
+        let Ok(plan) = partition::plan(program, kernel, &at) else {
+            return Ok(None);
         };
         let ranks = self.comm.size() as usize;
         let slabs = partition::slabs(plan.rows, &vec![1.0; ranks]);
         // Every rank derives every rank's slab, so that all take the same path.
         let mut derived = Vec::new();
         for rows in &slabs {
-            match partition::slab(&self.program, &self.kernel, &at, rows.clone()) {
+            match partition::slab(program, kernel, &at, rows.clone()) {
                 Ok(slab) => derived.push(slab),
-                Err(_) => return Ok(Err(whole()?)),
+                Err(_) => return Ok(None),
             }
         }
         let reads = derived.iter().map(|s| s.inputs.clone()).collect();
@@ -103,12 +100,12 @@ impl<'c> RankKernel<'c> {
             Some(slab) => {
                 let text = lift_core::print::program(&slab.program);
                 Some((
-                    SplitKernel::new(&self.devices, &text, &self.kernel)?,
+                    SplitKernel::new(&self.devices, &text, kernel)?,
                     slab.inputs.clone(),
                 ))
             }
         };
-        Ok(Ok(Mine {
+        Ok(Some(Mine {
             slabs,
             inputs: reads,
             local,
@@ -117,25 +114,56 @@ impl<'c> RankKernel<'c> {
     }
 
     /// Runs the kernel at `sizes` on `args` (the whole arguments, on every rank): this rank
-    /// computes its rows on its devices; every rank returns the whole result.
+    /// computes its rows on its devices; every rank returns the whole result. A layer over
+    /// [`RankKernel::run_host`]'s machinery (arguments checked and flattened once).
     pub fn run(&self, sizes: &[usize], args: &[Value]) -> Result<Value> {
-        let mine = match self.mine(sizes)? {
-            Ok(mine) => mine,
-            Err(whole) => return whole.run(sizes, args),
+        let Some(mine) = self.mine(sizes)? else {
+            return self.whole.run(sizes, args);
         };
+        let host = self.whole.host_args(sizes, args)?;
+        let flat = self.run_mine(sizes, &mine, &host)?;
+        self.whole.value_of(sizes, &flat)
+    }
+
+    /// [`RankKernel::run`] on typed host data (as [`SplitKernel::run_typed`]: per
+    /// parameter an array's scalars in row-major order, or a scalar; the result's scalars in
+    /// row-major order): this rank's rows uploaded to its devices from sub-slices of `args`,
+    /// every rank's rows gathered as the bytes of their scalars.
+    pub fn run_typed<T: HostScalar>(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+    ) -> Result<Vec<T>> {
+        T::from_data(self.run_host(sizes, args)?)
+    }
+
+    /// [`RankKernel::run_typed`], giving the result as host data of its scalar type.
+    pub fn run_host(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<HostData<'static>> {
+        match self.mine(sizes)? {
+            Some(mine) => self.run_mine(sizes, &mine, args),
+            None => self.whole.run_host(sizes, args),
+        }
+    }
+
+    /// This rank's part computed on its rows of `args`, every rank's gathered.
+    fn run_mine(
+        &self,
+        sizes: &[usize],
+        mine: &Mine,
+        args: &[HostArg<'_>],
+    ) -> Result<HostData<'static>> {
+        let per_row = self.whole.rows_of(sizes, args)?;
         let part = match &mine.local {
-            Some((k, inputs)) => {
-                let sliced: Vec<Value> = partition::slice_all(args, inputs);
-                Some(k.run(&[], &sliced)?)
-            }
+            Some((k, inputs)) => Some(k.run_host(&[], &slab_args(args, inputs, &per_row))?),
             None => None,
         };
-        self.gather(sizes, &mine, part)
+        self.gather(sizes, mine, part)
     }
 
     /// `steps` launches of a kernel whose result has the type of its parameter `param`
     /// (SplitKernel::iterate across ranks): after each launch, each rank sends the rows of
-    /// its result that other ranks read and receives the rows it reads of theirs.
+    /// its result that other ranks read and receives the rows it reads of theirs. A layer
+    /// over [`RankKernel::iterate_host`]'s machinery.
     pub fn iterate(
         &self,
         sizes: &[usize],
@@ -143,62 +171,87 @@ impl<'c> RankKernel<'c> {
         param: usize,
         steps: usize,
     ) -> Result<Value> {
-        let mine = match self.mine(sizes)? {
-            Ok(
-                mine @ Mine {
-                    combine: Combine::Rows,
-                    ..
-                },
-            ) => mine,
-            Ok(_) | Err(_) => {
-                let whole = SplitKernel::new(&self.devices, &self.text, &self.kernel)?;
-                return whole.iterate(sizes, args, param, steps);
-            }
+        let Some(mine) = self.rows_mine(sizes)? else {
+            return self.whole.iterate(sizes, args, param, steps);
         };
-        let reads = Self::reads(&mine, param);
-        let Value::Array(all) = &args[param] else {
-            return Err(Error::launch("the iterated parameter is no array"));
+        let host = self.whole.host_args(sizes, args)?;
+        let flat = self.iterate_mine(sizes, &mine, &host, (param, steps))?;
+        self.whole.value_of(sizes, &flat)
+    }
+
+    /// [`RankKernel::iterate`] on typed host data (as [`RankKernel::run_typed`]): halo rows
+    /// cross ranks as the bytes of their scalars.
+    pub fn iterate_typed<T: HostScalar>(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+        param: usize,
+        steps: usize,
+    ) -> Result<Vec<T>> {
+        T::from_data(self.iterate_host(sizes, args, param, steps)?)
+    }
+
+    /// [`RankKernel::iterate_typed`], giving the result as host data of its scalar type.
+    pub fn iterate_host(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+        param: usize,
+        steps: usize,
+    ) -> Result<HostData<'static>> {
+        match self.rows_mine(sizes)? {
+            Some(mine) => self.iterate_mine(sizes, &mine, args, (param, steps)),
+            None => self.whole.iterate_host(sizes, args, param, steps),
+        }
+    }
+
+    /// This rank's part where the kernel is split and its rows concatenated.
+    fn rows_mine(&self, sizes: &[usize]) -> Result<Option<Mine>> {
+        Ok(self
+            .mine(sizes)?
+            .filter(|m| matches!(m.combine, Combine::Rows)))
+    }
+
+    /// The launches of [`RankKernel::iterate_host`] on this rank's part.
+    fn iterate_mine(
+        &self,
+        sizes: &[usize],
+        mine: &Mine,
+        args: &[HostArg<'_>],
+        (param, steps): (usize, usize),
+    ) -> Result<HostData<'static>> {
+        let p = self.whole.iterated(param)?;
+        let per_row = self.whole.rows_of(sizes, args)?;
+        let HostArg::Array(first) = &args[param] else {
+            return Err(Error::ArgShape {
+                arg: p.name.clone(),
+                expected: p.ty.to_string(),
+                actual: "a scalar".into(),
+            });
         };
-        let me = self.rank();
-        let mut local_args: Option<Vec<Value>> = mine
+        if steps == 0 {
+            return Ok(into_owned(first.clone()));
+        }
+        let reads = Self::reads(mine, param);
+        let row = (per_row[param], first.scalar_type());
+        let mut local = mine
             .local
             .as_ref()
-            .map(|(_, inputs)| partition::slice_all(args, inputs));
-        let mut rows: Vec<Value> = Vec::new();
+            .map(|(k, inputs)| (k, slab_args(args, inputs, &per_row)));
+        let mut rows = HostData::zeros(row.1, 0);
         for step in 0..steps {
-            rows = match (&mine.local, &local_args) {
-                (Some((k, _)), Some(a)) => match k.run(&[], a)? {
-                    Value::Array(rs) => rs,
-                    _ => return Err(Error::launch("a slab's result is no array")),
-                },
-                _ => Vec::new(),
-            };
+            if let Some((k, a)) = &local {
+                rows = k.run_host(&[], a)?;
+            }
             if step + 1 == steps {
                 break;
             }
-            let got = self.exchange(&mine.slabs, &reads, &rows, all.first())?;
-            if let (Some(a), Some(my_reads)) = (&mut local_args, reads.get(me)) {
-                let mut next = Vec::with_capacity((my_reads.end - my_reads.start) as usize);
-                for r in my_reads.clone() {
-                    let own = &mine.slabs[me];
-                    next.push(match own.contains(&r) {
-                        true => rows[(r - own.start) as usize].clone(),
-                        false => got.get(&r).cloned().ok_or_else(|| {
-                            Error::launch(format!("row {r} of the halo did not arrive"))
-                        })?,
-                    });
-                }
-                a[param] = Value::Array(next);
+            let next = self.exchange(&mine.slabs, &reads, &rows, row)?;
+            if let (Some((_, a)), Some(next)) = (&mut local, next) {
+                a[param] = HostArg::Array(next);
             }
         }
-        if steps == 0 {
-            return Ok(args[param].clone());
-        }
-        self.gather(
-            sizes,
-            &mine,
-            mine.local.as_ref().map(|_| Value::Array(rows)),
-        )
+        self.gather(sizes, mine, mine.local.as_ref().map(|_| rows))
     }
 
     /// The rows of parameter `param` each rank's slab reads.
@@ -213,183 +266,119 @@ impl<'c> RankKernel<'c> {
             .collect()
     }
 
-    /// Sends the rows of `rows` (this rank's result) that other ranks read, receives the
-    /// rows this rank reads of theirs; gives them by row number.
+    /// Sends the rows of `rows` (this rank's result, rows of `per_row` scalars of type
+    /// `scalar`) that other ranks read, receives the rows this rank reads of theirs; gives
+    /// this rank's next input (the rows it reads, in order), if it has rows.
     fn exchange(
         &self,
         slabs: &[Range<i64>],
         reads: &[Range<i64>],
-        rows: &[Value],
-        like: Option<&Value>,
-    ) -> Result<std::collections::HashMap<i64, Value>> {
+        rows: &HostData<'_>,
+        (per_row, scalar): (usize, lift_core::types::ScalarType),
+    ) -> Result<Option<HostData<'static>>> {
         let me = self.rank();
-        let Some(like) = like else {
-            return Ok(Default::default());
+        let (Some(own), Some(my_reads)) = (slabs.get(me), reads.get(me)) else {
+            return Ok(None);
         };
-        let ty = row_type(like)?;
-        let per_row = like.flatten().len();
+        let row_bytes = per_row * scalar_bytes(scalar);
         let overlap = |a: &Range<i64>, b: &Range<i64>| a.start.max(b.start)..a.end.min(b.end);
-        let mut out = std::collections::HashMap::new();
-        let sends: Vec<(usize, Vec<u64>)> = (0..slabs.len())
-            .filter(|&q| q != me && me < slabs.len())
-            .map(|q| {
-                let r = overlap(&slabs[me], &reads[q]);
-                let bits = r
-                    .clone()
-                    .flat_map(|i| rows[(i - slabs[me].start) as usize].flatten())
-                    .map(to_bits)
-                    .collect();
-                (q, bits)
-            })
-            .filter(|(_, b): &(usize, Vec<u64>)| !b.is_empty())
-            .collect();
-        mpi::request::scope(|scope| -> Result<()> {
-            let pending: Vec<_> = sends
-                .iter()
-                .map(|(q, bits)| {
-                    self.comm
-                        .process_at_rank(*q as i32)
-                        .immediate_send(scope, &bits[..])
-                })
-                .collect();
-            if let Some(my_reads) = reads.get(me) {
-                for (q, theirs) in slabs.iter().enumerate().filter(|&(q, _)| q != me) {
-                    let r = overlap(theirs, my_reads);
-                    if r.is_empty() {
-                        continue;
-                    }
-                    let mut bits = vec![0u64; (r.end - r.start) as usize * per_row];
+        let bytes = |r: &Range<i64>, from: i64| {
+            (r.start - from) as usize * row_bytes..(r.end - from) as usize * row_bytes
+        };
+        let mine = rows.bytes();
+        let n = (my_reads.end - my_reads.start) as usize;
+        let mut next = HostData::zeros(scalar, n * per_row);
+        let out = next.bytes_mut();
+        mpi::request::scope(|scope| {
+            let pending: Vec<_> = (0..slabs.len())
+                .filter(|&q| q != me)
+                .map(|q| (q, overlap(own, &reads[q])))
+                .filter(|(_, r)| !r.is_empty())
+                .map(|(q, r)| {
                     self.comm
                         .process_at_rank(q as i32)
-                        .receive_into(&mut bits[..]);
-                    for (k, i) in r.enumerate() {
-                        let flat: Vec<Scalar> = bits[k * per_row..(k + 1) * per_row]
-                            .iter()
-                            .map(|&b| from_bits(ty, b))
-                            .collect();
-                        out.insert(i, rebuild(like, &flat)?);
+                        .immediate_send(scope, &mine[bytes(&r, own.start)])
+                })
+                .collect();
+            for (q, theirs) in slabs.iter().enumerate() {
+                let r = overlap(theirs, my_reads);
+                if r.is_empty() {
+                    continue;
+                }
+                let to = &mut out[bytes(&r, my_reads.start)];
+                match q == me {
+                    true => to.copy_from_slice(&mine[bytes(&r, own.start)]),
+                    false => {
+                        self.comm.process_at_rank(q as i32).receive_into(to);
                     }
                 }
             }
             for p in pending {
                 p.wait();
             }
-            Ok(())
-        })?;
-        Ok(out)
+        });
+        Ok(Some(next))
     }
 
-    /// Every rank's part (rows, or a partial result) gathered on every rank and put together.
-    fn gather(&self, sizes: &[usize], mine: &Mine, part: Option<Value>) -> Result<Value> {
-        let k = self
-            .program
-            .kernel(&self.kernel)
-            .ok_or_else(|| Error::Compile {
-                message: format!("unknown kernel `{}`", self.kernel),
-            })?;
-        let env = |n: &str| {
-            let i = k.sizes.iter().position(|(s, _)| s == n)?;
-            i64::try_from(sizes[i]).ok()
-        };
-        let elem = scalar_of(&k.ret)?;
-        let flat: Vec<u64> = part
-            .map(|p| p.flatten().into_iter().map(to_bits).collect())
-            .unwrap_or_default();
+    /// Every rank's part (rows, or a partial result) gathered on every rank, as the bytes
+    /// of its scalars, and put together.
+    fn gather(
+        &self,
+        sizes: &[usize],
+        mine: &Mine,
+        part: Option<HostData<'static>>,
+    ) -> Result<HostData<'static>> {
+        let scalar = self.whole.result_scalar()?;
+        let part = part.unwrap_or_else(|| HostData::zeros(scalar, 0));
         let ranks = self.comm.size() as usize;
         let mut counts = vec![0i32; ranks];
-        self.comm
-            .all_gather_into(&(flat.len() as i32), &mut counts[..]);
-        let displs: Vec<i32> = counts
+        // A part too long for one message is sent as none, and every rank then fails alike.
+        let count = i32::try_from(part.bytes().len()).unwrap_or(-1);
+        self.comm.all_gather_into(&count, &mut counts[..]);
+        let displs: Vec<i64> = counts
             .iter()
-            .scan(0, |acc, &c| {
+            .scan(0i64, |acc, &c| {
                 let d = *acc;
-                *acc += c;
+                *acc += i64::from(c);
                 Some(d)
             })
             .collect();
-        let mut all = vec![0u64; counts.iter().map(|&c| c as usize).sum()];
+        let total = displs
+            .last()
+            .map_or(0, |d| d + i64::from(counts[ranks - 1]));
+        let (Ok(total), Ok(displs), false) = (
+            i32::try_from(total),
+            displs
+                .iter()
+                .map(|&d| i32::try_from(d))
+                .collect::<std::result::Result<Vec<_>, _>>(),
+            counts.contains(&-1),
+        ) else {
+            return Err(Error::Precondition {
+                what: "the result gathered across ranks".into(),
+                expected: "at most i32::MAX bytes (one MPI message)".into(),
+                actual: format!("{counts:?} bytes per rank (-1: more than i32::MAX)"),
+            });
+        };
+        let mut all = HostData::zeros(scalar, total as usize / scalar_bytes(scalar));
         {
-            let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
+            let mut partition = PartitionMut::new(all.bytes_mut(), &counts[..], &displs[..]);
             self.comm
-                .all_gather_varcount_into(&flat[..], &mut partition);
+                .all_gather_varcount_into(part.bytes(), &mut partition);
         }
-        let scalars: Vec<Scalar> = all.into_iter().map(|b| from_bits(elem, b)).collect();
         match &mine.combine {
-            Combine::Rows => {
-                Value::from_flat(&k.ret, &env, &scalars).map_err(|e| Error::launch(e.to_string()))
-            }
+            Combine::Rows => Ok(all),
             Combine::Reduce(_) => {
                 let at: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
-                let c = partition::combiner(&self.program, &self.kernel, &at, scalars.len() as i64)
+                let kernel = self.whole.name();
+                let c = partition::combiner(self.whole.program(), kernel, &at, all.len() as i64)
                     .map_err(|e| Error::Compile {
                         message: e.to_string(),
                     })?;
-                let parts = Value::Array(scalars.into_iter().map(Value::Scalar).collect());
-                lift_core::interp::run_kernel(&c, &self.kernel, &[], &[parts])
-                    .map_err(|e| Error::launch(e.to_string()))
+                let parts = all.to_scalars().into_iter().map(Value::Scalar).collect();
+                let v = self.whole.combine(Some(&c), parts)?;
+                HostData::from_scalars(scalar, &v.flatten(), "the result")
             }
         }
-    }
-}
-
-/// The one scalar type of the elements of `ty` (arrays of scalars only cross ranks).
-fn scalar_of(ty: &Type) -> Result<ScalarType> {
-    match ty.base() {
-        Type::Scalar(s) => Ok(*s),
-        other => Err(Error::Compile {
-            message: format!(
-                "across ranks: elements of type {other} are not supported (scalars only)"
-            ),
-        }),
-    }
-}
-
-/// The scalar type of a row's elements.
-fn row_type(row: &Value) -> Result<ScalarType> {
-    row.flatten()
-        .first()
-        .map(|s| s.ty())
-        .ok_or_else(|| Error::launch("an empty row"))
-}
-
-/// `like` (a row) rebuilt with the scalars `flat`, in order.
-fn rebuild(like: &Value, flat: &[Scalar]) -> Result<Value> {
-    fn go(like: &Value, flat: &mut std::slice::Iter<'_, Scalar>) -> Option<Value> {
-        Some(match like {
-            Value::Scalar(_) => Value::Scalar(*flat.next()?),
-            Value::Array(xs) => {
-                Value::Array(xs.iter().map(|x| go(x, flat)).collect::<Option<_>>()?)
-            }
-            _ => return None,
-        })
-    }
-    go(like, &mut flat.iter()).ok_or_else(|| Error::launch("a row of another shape"))
-}
-
-/// A scalar's bits, exactly.
-fn to_bits(s: Scalar) -> u64 {
-    match s {
-        Scalar::F16(x) => u64::from(x.to_bits()),
-        Scalar::F32(x) => u64::from(x.to_bits()),
-        Scalar::F64(x) => x.to_bits(),
-        Scalar::I32(x) => u64::from(x as u32),
-        Scalar::U32(x) => u64::from(x),
-        Scalar::I64(x) => x as u64,
-        Scalar::U64(x) => x,
-        Scalar::Bool(x) => u64::from(x),
-    }
-}
-
-/// The scalar of type `t` whose bits [`to_bits`] gave.
-fn from_bits(t: ScalarType, b: u64) -> Scalar {
-    match t {
-        ScalarType::F16 => Scalar::F16(half::f16::from_bits(b as u16)),
-        ScalarType::F32 => Scalar::F32(f32::from_bits(b as u32)),
-        ScalarType::F64 => Scalar::F64(f64::from_bits(b)),
-        ScalarType::I32 => Scalar::I32(b as u32 as i32),
-        ScalarType::U32 => Scalar::U32(b as u32),
-        ScalarType::I64 => Scalar::I64(b as i64),
-        ScalarType::U64 => Scalar::U64(b),
-        ScalarType::Bool => Scalar::Bool(b != 0),
     }
 }

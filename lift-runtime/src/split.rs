@@ -127,6 +127,50 @@ impl SplitKernel {
         Ok(self)
     }
 
+    /// Measures the devices' speed at `sizes` on typed host data `args` (as
+    /// [`SplitKernel::run_typed`]) and gives one weight per device for
+    /// [`SplitKernel::with_weights`]: in proportion to its speed, every weight positive, the
+    /// weights summing to 1 (devices of equal speed get equal weights, within the noise of
+    /// the timing). Every device runs the same probe: the middle slab of an equal split of
+    /// the rows (its part of `args` uploaded once), or the whole kernel where it is not
+    /// split; its time is the median of several launches' profiled device time (as the
+    /// tuner times a candidate), over a few rounds that time the devices by turns. A device that fails is an [`Error::OnDevice`] naming it.
+    pub fn measure_weights(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Vec<f64>> {
+        let per_row = self.rows_of(sizes, args)?;
+        let at: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+        let slab = partition::plan(&self.program, &self.kernel, &at)
+            .ok()
+            .and_then(|plan| {
+                let equal = partition::slabs(plan.rows, &vec![1.0; self.devices.len()]);
+                let rows = equal.get(equal.len() / 2)?.clone();
+                partition::slab(&self.program, &self.kernel, &at, rows).ok()
+            });
+        let times = match slab {
+            Some(slab) => {
+                let text = lift_core::print::program(&slab.program);
+                let mine = crate::host::slab_args(args, &slab.inputs, &per_row);
+                crate::weights::median_times(&self.devices, &text, &self.kernel, &[], &mine)
+            }
+            None => {
+                crate::weights::median_times(&self.devices, &self.text, &self.kernel, sizes, args)
+            }
+        };
+        Ok(crate::weights::from_times(
+            &times.map_err(|(d, e)| self.on(d, e))?,
+        ))
+    }
+
+    /// This kernel with the weights [`SplitKernel::measure_weights`] measures at `sizes` on
+    /// `args`.
+    pub fn with_measured_weights(
+        self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+    ) -> Result<SplitKernel> {
+        let weights = self.measure_weights(sizes, args)?;
+        self.with_weights(&weights)
+    }
+
     /// Where the kernel runs at `sizes`.
     pub fn placement(&self, sizes: &[usize]) -> Result<Placement> {
         Ok(match &*self.prepare(sizes)? {
@@ -154,7 +198,11 @@ impl SplitKernel {
 
     /// Interpreter values as host data: each checked against its parameter's type at
     /// `sizes` and flattened once.
-    fn host_args(&self, sizes: &[usize], args: &[Value]) -> Result<Vec<HostArg<'static>>> {
+    pub(crate) fn host_args(
+        &self,
+        sizes: &[usize],
+        args: &[Value],
+    ) -> Result<Vec<HostArg<'static>>> {
         let env = self.env(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
         let k = self.decl()?;
@@ -183,7 +231,7 @@ impl SplitKernel {
     }
 
     /// The result's scalars as an interpreter value of the result's type at `sizes`.
-    fn value_of(&self, sizes: &[usize], flat: &HostData<'_>) -> Result<Value> {
+    pub(crate) fn value_of(&self, sizes: &[usize], flat: &HostData<'_>) -> Result<Value> {
         let env = self.env(sizes)?;
         let lookup = |n: &str| env.get(n).copied();
         Value::from_flat(&self.decl()?.ret, &lookup, &flat.to_scalars()).map_err(|e| {
@@ -242,12 +290,7 @@ impl SplitKernel {
         let started = slabs
             .iter()
             .map(|(d, inputs, k)| {
-                let mine: Vec<HostArg<'_>> = args
-                    .iter()
-                    .zip(inputs)
-                    .zip(&per_row)
-                    .map(|((a, i), w)| a.slice(i, *w))
-                    .collect();
+                let mine = crate::host::slab_args(args, inputs, &per_row);
                 k.start_host(&[], &mine).map_err(|e| self.on(*d, e))
             })
             .collect::<Result<Vec<_>>>()?;
@@ -275,7 +318,7 @@ impl SplitKernel {
 
     /// Per parameter, the scalars of one row of its array (0 for a scalar), after checking
     /// that there is one argument per parameter and every array has the length of its type.
-    fn rows_of(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Vec<usize>> {
+    pub(crate) fn rows_of(&self, sizes: &[usize], args: &[HostArg<'_>]) -> Result<Vec<usize>> {
         let k = self.decl()?;
         if args.len() != k.params.len() {
             return Err(Error::ArgLength {
@@ -308,7 +351,7 @@ impl SplitKernel {
     }
 
     /// The scalar type of the result's scalars on the device.
-    fn result_scalar(&self) -> Result<lift_core::types::ScalarType> {
+    pub(crate) fn result_scalar(&self) -> Result<lift_core::types::ScalarType> {
         crate::dynamic::buffer_scalar(&self.decl()?.ret, "the result")
     }
 
@@ -367,7 +410,7 @@ impl SplitKernel {
     }
 
     /// The slabs' results as the kernel's: rows concatenated, or partial results folded.
-    fn combine(&self, combiner: Option<&Program>, parts: Vec<Value>) -> Result<Value> {
+    pub(crate) fn combine(&self, combiner: Option<&Program>, parts: Vec<Value>) -> Result<Value> {
         match combiner {
             None => Ok(partition::concat(parts)),
             Some(c) => run_kernel(c, &self.kernel, &[], &[Value::Array(parts)]).map_err(|e| {
@@ -497,6 +540,17 @@ impl SplitKernel {
         param: usize,
         steps: usize,
     ) -> Result<Vec<T>> {
+        T::from_data(self.iterate_host(sizes, args, param, steps)?)
+    }
+
+    /// [`SplitKernel::iterate_typed`], giving the result as host data of its scalar type.
+    pub fn iterate_host(
+        &self,
+        sizes: &[usize],
+        args: &[HostArg<'_>],
+        param: usize,
+        steps: usize,
+    ) -> Result<HostData<'static>> {
         let p = self.iterated(param)?;
         let rows_of = self.rows_of(sizes, args)?;
         let HostArg::Array(first) = &args[param] else {
@@ -507,7 +561,7 @@ impl SplitKernel {
             });
         };
         if steps == 0 {
-            return T::from_data(crate::host::into_owned(first.clone()));
+            return Ok(crate::host::into_owned(first.clone()));
         }
         let prepared = self.prepare(sizes)?;
         if let Prepared::Split {
@@ -519,21 +573,21 @@ impl SplitKernel {
             let on = (param, steps);
             let flat = crate::iterate::on_slabs(slabs, args, &rows_of, on, &mut Steps::default())
                 .map_err(|(d, e)| self.on(d, e))?;
-            return T::from_data(flat);
+            return Ok(flat);
         }
         let mut args = args.to_vec();
         for _ in 0..steps {
             args[param] = HostArg::Array(self.run_host(sizes, &args)?);
         }
         match args.swap_remove(param) {
-            HostArg::Array(d) => T::from_data(crate::host::into_owned(d)),
+            HostArg::Array(d) => Ok(crate::host::into_owned(d)),
             HostArg::Scalar(_) => Err(Error::launch("an iterated scalar")),
         }
     }
 
     /// Checks that the kernel can be iterated over parameter `param`: there is one, and the
     /// result has its type.
-    fn iterated(&self, param: usize) -> Result<&lift_core::ir::Param> {
+    pub(crate) fn iterated(&self, param: usize) -> Result<&lift_core::ir::Param> {
         let k = self.decl()?;
         let p = k.params.get(param).ok_or_else(|| Error::ArgLength {
             arg: "param".into(),
@@ -553,8 +607,20 @@ impl SplitKernel {
         Ok(p)
     }
 
+    /// The checked program.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The kernel's name.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn name(&self) -> &str {
+        &self.kernel
+    }
+
     /// The kernel's declaration.
-    fn decl(&self) -> Result<&lift_core::ir::Kernel> {
+    pub(crate) fn decl(&self) -> Result<&lift_core::ir::Kernel> {
         self.program
             .kernel(&self.kernel)
             .ok_or_else(|| Error::Compile {

@@ -361,8 +361,9 @@ fn specialise(
 
 /// The median of one warm-up then timed launches: at least 3, then until they add up to
 /// [`TARGET_MS`] of device time with at least [`MIN_RUNS`], at most [`RUNS`] and within
-/// [`BUDGET`]; only the warm-up if that is [`HOPELESS`]ly slower than `best`.
-fn time(launch: &mut dyn FnMut() -> Result<f64>, best: Option<f64>) -> Result<f64> {
+/// [`BUDGET`]; only the warm-up if that is [`HOPELESS`]ly slower than `best`. Also times the
+/// devices of a split kernel for their weights ([`crate::SplitKernel::measure_weights`]).
+pub(crate) fn time(launch: &mut dyn FnMut() -> Result<f64>, best: Option<f64>) -> Result<f64> {
     let warm = launch()?;
     if best.is_some_and(|b| warm > HOPELESS * b) {
         return Ok(warm);

@@ -1,5 +1,5 @@
 //! Kernels split over the ranks of an MPI job, on POCL in CI: `mpi-check` under
-//! `mpirun -n 2` and `-n 3` (uneven slabs), and the `jacobi2d_mpi` example under `-n 2`.
+//! `mpirun -n 2` and `-n 3` (uneven slabs; the value and the typed host paths), and the `jacobi2d_mpi` example under `-n 2`.
 
 use std::process::Command;
 
@@ -32,7 +32,8 @@ fn kernels_split_over_two_and_three_ranks_agree_with_one_device() {
         for r in 0..ranks {
             assert!(
                 out.contains(&format!("rank {r} of {ranks}:"))
-                    && out.contains("iterated Jacobi agrees"),
+                    && out.contains("iterated Jacobi agrees, typed too")
+                    && !out.contains(", 0 typed"),
                 "{out}"
             );
         }

@@ -7,7 +7,7 @@
 
 use lift_runtime::core::interp::Value;
 use lift_runtime::core::partition::Input;
-use lift_runtime::{lift, Context, Devices, DynKernel, Placement, SplitKernel};
+use lift_runtime::{lift, Context, Devices, DynKernel, Error, HostArg, Placement, SplitKernel};
 use lift_tests::diff::{agree, case, inputs};
 use lift_tests::{ctx, matrix, random_f32};
 
@@ -112,6 +112,63 @@ fn weights_size_the_slabs() {
         let k = SplitKernel::new(&devices(2), BLUR, "K").expect("a split kernel");
         assert!(k.with_weights(bad).is_err(), "{bad:?}");
     }
+}
+
+/// Weights measured from the devices: one per device, positive, summing to 1, near-equal for
+/// contexts on one device (within a factor of two of an equal share: the timing shares the
+/// CPU); a Jacobi split with them equals one device bit for bit. A kernel that is not split
+/// is timed whole; arguments of the wrong length are an error naming the argument.
+#[test]
+fn measured_weights_follow_the_devices_speed() {
+    let (rows, m) = (192, 128);
+    let y = random_f32(rows * m, 9);
+    let (one, _, _) = both(JACOBI, &[rows, m], &[matrix(&y, rows)], 1);
+    for n in [2, 3] {
+        let k = SplitKernel::new(&devices(n), JACOBI, "K").expect("a split kernel");
+        let w = k
+            .measure_weights(&[rows, m], &[HostArg::array(&y)])
+            .expect("measured weights");
+        assert_eq!(w.len(), n, "{w:?}");
+        assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{w:?}");
+        let share = 1.0 / n as f64;
+        assert!(
+            w.iter().all(|&x| x > share / 2.0 && x < share * 2.0),
+            "equal devices, weights {w:?}"
+        );
+        let k = k
+            .with_measured_weights(&[rows, m], &[HostArg::array(&y)])
+            .expect("measured weights");
+        let Placement::Split(slabs) = k.placement(&[rows, m]).expect("a placement") else {
+            panic!("the Jacobi is split");
+        };
+        assert_eq!(slabs.len(), n);
+        let got = k.run_typed::<f32>(&[rows, m], &[HostArg::array(&y)]);
+        assert_eq!(matrix(&got.expect("a run"), rows), one, "Jacobi on {n}");
+    }
+    // The generated `NameOn` measures its weights too.
+    let x = random_f32(4097, 3);
+    let one = Blur::new(ctx())
+        .and_then(|k| k.run(4097, &x))
+        .expect("one device");
+    let blur = Blur::new_on(&devices(3)).and_then(|k| k.with_measured_weights(4097, &x));
+    let blur = blur.expect("measured weights");
+    assert_eq!(blur.run(4097, &x).expect("three devices"), one);
+    assert!(matches!(blur.placement(4097), Ok(Placement::Split(s)) if s.len() == 3));
+    assert!(Blur::new_on(&devices(3))
+        .and_then(|k| k.with_weights(&[1.0, 2.0]))
+        .is_err());
+    let flip = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; N]; M] { map(map(|v| v * 2.0)) o transpose $ x }";
+    let k = SplitKernel::new(&devices(2), flip, "K").expect("a split kernel");
+    let w = k.measure_weights(&[4, 3], &[HostArg::array(&y[..12])]);
+    assert!(
+        matches!(&w, Ok(w) if w.len() == 2 && w.iter().all(|&x| x > 0.0)),
+        "{w:?}"
+    );
+    let short = k.measure_weights(&[4, 3], &[HostArg::array(&y[..11])]);
+    assert!(
+        matches!(&short, Err(Error::ArgLength { arg, expected: 12, actual: 11 }) if arg == "x"),
+        "{short:?}"
+    );
 }
 
 #[test]

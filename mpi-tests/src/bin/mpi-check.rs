@@ -3,13 +3,18 @@
 //! checks the whole result against one device in its own process: bit for bit for maps and
 //! stencils (and 25 launches of an iterated Jacobi with halos exchanged by MPI), within the
 //! reduction tolerance for reductions, for fixed programs and random ones of the generator.
-//! Prints `rank r of R: N agree (S split)` and exits 1 on the first disagreement.
+//! The typed host path too (`run_host`, `run_typed`, `iterate_typed`): on every program whose
+//! parameters and result are scalars or arrays of scalars, the same scalars as the value path
+//! bit for bit (the same slabs on the same devices), and so against one device; a typed
+//! Jacobi step and 25 iterated ones bit for bit against one device.
+//! Prints `rank r of R: N agree (S split, T typed)` and exits 1 on the first disagreement.
 
 use lift_runtime::core::interp::Value;
+use lift_runtime::core::types::Type;
 use lift_runtime::ranks::{mpi, RankKernel};
-use lift_runtime::{Context, Devices, DynKernel, Placement};
+use lift_runtime::{Context, Devices, DynKernel, HostArg, HostData, Placement};
 use lift_tests::diff::{agree, case, inputs};
-use lift_tests::{matrix, random_f32};
+use lift_tests::{f32s, matrix, random_f32};
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 const FIXED: &[(&str, &[usize])] = &[
@@ -22,6 +27,29 @@ const FIXED: &[(&str, &[usize])] = &[
 ];
 
 const JACOBI: &str = "kernel K<N, M>(x: [[f32; M]; N]) -> [[f32; M]; N] { map2(|w| 0.2 * (w[0][1] + w[1][0] + w[1][1] + w[1][2] + w[2][1])) o slide2(3, 1) o pad2(1, clamp) $ x }";
+
+/// The arguments `args` of kernel `K` of `text` as typed host data, where its parameters and
+/// result are scalars or arrays of scalars.
+fn host_args(text: &str, args: &[Value]) -> Option<Vec<HostArg<'static>>> {
+    let mut p = lift_runtime::core::parse::parse_program_str(text).ok()?;
+    lift_runtime::core::typeck::check_program(&mut p).ok()?;
+    let k = p.kernel("K")?;
+    let scalar = |ty: &Type| match ty.base() {
+        Type::Scalar(s) => Some(*s),
+        _ => None,
+    };
+    scalar(&k.ret)?;
+    k.params
+        .iter()
+        .zip(args)
+        .map(|(p, a)| match (&p.ty, a) {
+            (Type::Scalar(_), Value::Scalar(x)) => Some(HostArg::Scalar(*x)),
+            (ty, a) => HostData::from_scalars(scalar(ty)?, &a.flatten(), &p.name)
+                .ok()
+                .map(HostArg::Array),
+        })
+        .collect()
+}
 
 fn fail(rank: i32, what: String) -> ! {
     eprintln!("rank {rank}: {what}");
@@ -36,7 +64,7 @@ fn main() {
     let devices =
         Devices::from_contexts(vec![ctx.clone(), Context::new().expect("a second context")])
             .expect("a set");
-    let (mut agreed, mut split) = (0, 0);
+    let (mut agreed, mut split, mut typed) = (0, 0, 0);
     let mut check = |text: &str, sizes: &[usize], args: &[Value], what: &str| {
         let one = DynKernel::compile_for(&ctx, text, "K", sizes).and_then(|k| k.run(sizes, args));
         // Every rank skips a program one device rejects, or none does (each rank decides
@@ -60,6 +88,18 @@ fn main() {
             .unwrap_or_else(|e| fail(rank, format!("{what}: {e}\n{text}")));
         if let Err(e) = agree(&got, &one) {
             fail(rank, format!("{what}: {e}\n{text}"));
+        }
+        if let Some(host) = host_args(text, args) {
+            let flat = k
+                .run_host(sizes, &host)
+                .unwrap_or_else(|e| fail(rank, format!("{what}, typed: {e}\n{text}")));
+            if flat.to_scalars() != got.flatten() {
+                fail(
+                    rank,
+                    format!("{what}: typed and value paths differ\n{text}"),
+                );
+            }
+            typed += 1;
         }
         agreed += 1;
         if matches!(k.placement(sizes), Ok(Placement::Split(s)) if !s.is_empty()) {
@@ -100,13 +140,24 @@ fn main() {
     }
     let k = RankKernel::new(&world, &devices, JACOBI, "K").expect("a rank kernel");
     let got = k
-        .iterate(&[n, m], &[x], 0, 25)
+        .iterate(&[n, m], std::slice::from_ref(&x), 0, 25)
         .unwrap_or_else(|e| fail(rank, format!("iterated Jacobi: {e}")));
     if got != want {
         fail(rank, "iterated Jacobi: another result".into());
     }
+    // The same on typed data: one step, and 25 with halos exchanged as bytes.
+    let flat = f32s(&x);
+    let step = one.run(&[n, m], &[x]).expect("a launch");
+    let got = k.run_typed::<f32>(&[n, m], &[HostArg::array(&flat)]);
+    if got.as_ref().map_err(|e| e.to_string()) != Ok(&f32s(&step)) {
+        fail(rank, format!("typed Jacobi step: {got:?}"));
+    }
+    let got = k.iterate_typed::<f32>(&[n, m], &[HostArg::array(&flat)], 0, 25);
+    if got.as_ref().map_err(|e| e.to_string()) != Ok(&f32s(&want)) {
+        fail(rank, "typed iterated Jacobi: another result".into());
+    }
     println!(
-        "rank {rank} of {}: {} agree ({split} split), iterated Jacobi agrees",
+        "rank {rank} of {}: {} agree ({split} split, {typed} typed), iterated Jacobi agrees, typed too",
         world.size(),
         agreed + 1
     );
