@@ -207,8 +207,14 @@ fn emit_each_kind_matches_the_macro() {
     let (header, source) = text.split_once('\n').expect("header line");
     let ctx = lift_runtime::Context::new().expect("device");
     let blur3 = Blur3::new(&ctx).expect("build");
-    let first = &blur3.candidates().expect("candidates")[0].name;
-    assert_eq!(header, format!("// kernel Blur3, candidate 0: {first}"));
+    // The default: the first candidate that applies to every size.
+    let cands = blur3.candidates().expect("candidates");
+    let i = cands
+        .iter()
+        .position(|c| c.conditions.is_empty())
+        .expect("a default");
+    let name = &cands[i].name;
+    assert_eq!(header, format!("// kernel Blur3, candidate {i}: {name}"));
     assert_eq!(source.trim_end(), Blur3::SOURCE.trim_end());
     // The default is the OpenCL C too.
     lift(d.path())
@@ -422,7 +428,15 @@ fn dump_writes_what_run_builds_and_never_fails_it() {
         .env("LIFT_DUMP", &dump)
         .assert()
         .success();
-    let folder: PathBuf = dump.join("Blur3").join("00-map");
+    // At N = 9 the default runs (the exact strips need N - 4 divisible by 4).
+    let ctx = lift_runtime::Context::new().expect("device");
+    let blur3 = Blur3::new(&ctx).expect("build");
+    let cands = blur3.candidates().expect("candidates");
+    let c = cands
+        .iter()
+        .position(|c| c.conditions.is_empty())
+        .expect("a default");
+    let folder: PathBuf = lift_runtime::dump::candidate_dir(&dump, "Blur3", c, &cands[c].name);
     let cl = std::fs::read_to_string(folder.join("kernel.cl")).expect("kernel.cl");
     assert_eq!(cl.trim_end(), Blur3::SOURCE.trim_end());
     let lowered = std::fs::read_to_string(folder.join("lowered.lift")).expect("lowered");
@@ -430,7 +444,8 @@ fn dump_writes_what_run_builds_and_never_fails_it() {
     let program = std::fs::read_to_string(folder.join("program.lift")).expect("program");
     assert_eq!(program.trim_end(), Blur3::LIFT.trim_end());
     let info = std::fs::read_to_string(folder.join("candidate.txt")).expect("candidate");
-    assert!(info.contains("candidate: map (index 0)"), "{info}");
+    let line = format!("candidate: {} (index {c})", cands[c].name);
+    assert!(info.contains(&line), "{info}");
     assert!(info.contains("built by: DynKernel"), "{info}");
     // A dump directory that cannot be created: tuning (many builds) succeeds, one warning.
     lift(d.path())
