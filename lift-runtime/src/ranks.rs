@@ -153,11 +153,27 @@ impl<'c> RankKernel<'c> {
         args: &[HostArg<'_>],
     ) -> Result<HostData<'static>> {
         let per_row = self.whole.rows_of(sizes, args)?;
-        let part = match &mine.local {
-            Some((k, inputs)) => Some(k.run_host(&[], &slab_args(args, inputs, &per_row))?),
-            None => None,
-        };
+        let part = mine
+            .local
+            .as_ref()
+            .map(|(k, inputs)| k.run_host(&[], &slab_args(args, inputs, &per_row)));
+        let part = self.agreed(part.transpose())?;
         self.gather(sizes, mine, part)
+    }
+
+    /// This rank's `outcome` once every rank has told whether its own failed: an error on
+    /// every rank when one failed (its own error on that rank), so that no rank waits in a
+    /// collective call another never makes.
+    fn agreed<T>(&self, outcome: Result<T>) -> Result<T> {
+        let failed = i32::from(outcome.is_err());
+        let mut any = 0i32;
+        self.comm
+            .all_reduce_into(&failed, &mut any, mpi::collective::SystemOperation::max());
+        match (outcome, any) {
+            (Ok(v), 0) => Ok(v),
+            (Ok(_), _) => Err(Error::launch("the launch failed on another MPI rank")),
+            (Err(e), _) => Err(e),
+        }
     }
 
     /// `steps` launches of a kernel whose result has the type of its parameter `param`
@@ -240,8 +256,9 @@ impl<'c> RankKernel<'c> {
             .map(|(k, inputs)| (k, slab_args(args, inputs, &per_row)));
         let mut rows = HostData::zeros(row.1, 0);
         for step in 0..steps {
-            if let Some((k, a)) = &local {
-                rows = k.run_host(&[], a)?;
+            let launched = local.as_ref().map(|(k, a)| k.run_host(&[], a)).transpose();
+            if let Some(r) = self.agreed(launched)? {
+                rows = r;
             }
             if step + 1 == steps {
                 break;

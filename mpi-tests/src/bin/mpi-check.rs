@@ -9,10 +9,11 @@
 //! Jacobi step and 25 iterated ones bit for bit against one device.
 //! Prints `rank r of R: N agree (S split, T typed)` and exits 1 on the first disagreement.
 
+use lift_runtime::__faults::{inject, Point};
 use lift_runtime::core::interp::Value;
 use lift_runtime::core::types::Type;
 use lift_runtime::ranks::{mpi, RankKernel};
-use lift_runtime::{Context, Devices, DynKernel, HostArg, HostData, Placement};
+use lift_runtime::{Context, Devices, DynKernel, Error, HostArg, HostData, Placement};
 use lift_tests::diff::{agree, case, inputs};
 use lift_tests::{f32s, matrix, random_f32};
 use mpi::traits::{Communicator, CommunicatorCollectives};
@@ -156,8 +157,33 @@ fn main() {
     if got.as_ref().map_err(|e| e.to_string()) != Ok(&f32s(&want)) {
         fail(rank, "typed iterated Jacobi: another result".into());
     }
+    // A launch that fails on one rank only (an injected fault on rank 1's first device) is an
+    // error on every rank, none left waiting in the gather or the halo exchange; the same
+    // kernel works once the fault is cleared.
+    if world.size() > 1 {
+        let fault = (rank == 1).then(|| inject(Point::Launch, &ctx));
+        let run = k.run_typed::<f32>(&[n, m], &[HostArg::array(&flat)]);
+        let iterated = k.iterate_typed::<f32>(&[n, m], &[HostArg::array(&flat)], 0, 5);
+        for (what, r) in [("run", run), ("iterate", iterated)] {
+            match (rank, r) {
+                (_, Ok(_)) => fail(rank, format!("{what} with a failed rank gave a result")),
+                (1, Err(Error::OnDevice { index: 0, .. })) => {}
+                (1, Err(e)) => fail(rank, format!("{what}: rank 1's own error expected: {e}")),
+                (_, Err(Error::Launch { reason })) if reason.contains("another MPI rank") => {}
+                (_, Err(e)) => fail(
+                    rank,
+                    format!("{what}: another rank's failure expected: {e}"),
+                ),
+            }
+        }
+        drop(fault);
+        let again = k.run_typed::<f32>(&[n, m], &[HostArg::array(&flat)]);
+        if again.as_ref().map_err(|e| e.to_string()) != Ok(&f32s(&step)) {
+            fail(rank, format!("after the fault: {again:?}"));
+        }
+    }
     println!(
-        "rank {rank} of {}: {} agree ({split} split, {typed} typed), iterated Jacobi agrees, typed too",
+        "rank {rank} of {}: {} agree ({split} split, {typed} typed), iterated Jacobi agrees, typed too, a failed rank fails all",
         world.size(),
         agreed + 1
     );
